@@ -1,0 +1,229 @@
+// synthaudit command line. Argument parsing only: everything it prints about metrics comes from
+// the registry, everything about results from the results document.
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+#include "engine/evaluate.hpp"
+#include "metrics/registry.hpp"
+#include "result/document.hpp"
+#include "sim/simulator.hpp"
+#include "spec/spec.hpp"
+
+namespace fs = std::filesystem;
+using namespace synthaudit;
+
+namespace {
+
+struct EvaluateFlags {
+  std::string spec_file, confidential, holdout, synthesis, keys, targets, metrics, out, metadata;
+  std::vector<std::string> synthetic, analyses, params;
+  std::int64_t seed = -1;
+  int threads = -1;
+  bool quiet = false;
+};
+
+void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
+  cmd.add_option("--spec", f.spec_file, "YAML evaluation spec (flags given here override it)");
+  cmd.add_option("--confidential", f.confidential, "confidential CSV (or .csv.gz)");
+  cmd.add_option("--synthetic", f.synthetic, "candidate NAME=FILE[,FILE...] (one file per replicate); repeatable");
+  cmd.add_option("--holdout", f.holdout, "holdout CSV: records not used to synthesise");
+  cmd.add_option("--synthesis", f.synthesis, "full or partial (rows correspond)")->check(CLI::IsMember({"full", "partial"}));
+  cmd.add_option("--keys", f.keys, "disclosure key columns, comma-separated");
+  cmd.add_option("--targets", f.targets, "disclosure target columns, comma-separated");
+  cmd.add_option("--analysis", f.analyses, "analysis, e.g. 'lm: y ~ x1 + x2' or 'mean: income'; repeatable");
+  cmd.add_option("--metrics", f.metrics, "metric names or families (general, propensity, specific, key-disclosure, distance-disclosure, all)");
+  cmd.add_option("--param", f.params, "metric parameter METRIC.NAME=VALUE; repeatable");
+  cmd.add_option("--metadata", f.metadata, "SDV metadata JSON with column sdtypes");
+  cmd.add_option("--seed", f.seed, "random seed (default 1)");
+  cmd.add_option("--threads", f.threads, "threads (0 = all cores)");
+  cmd.add_option("--out", f.out, "output folder for results.json and results.tsv");
+  cmd.add_flag("--quiet", f.quiet, "no progress on stderr");
+}
+
+nlohmann::json parse_param_value(const std::string& text) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error&) {
+    return text;  // a bare word is a string
+  }
+}
+
+EvaluationSpec build_spec(const EvaluateFlags& f) {
+  EvaluationSpec spec = f.spec_file.empty() ? EvaluationSpec{} : load_spec(f.spec_file);
+  if (!f.confidential.empty()) spec.confidential = f.confidential;
+  if (!f.synthetic.empty()) {
+    spec.candidates.clear();
+    for (const auto& s : f.synthetic) spec.candidates.push_back(parse_candidate(s));
+  }
+  if (!f.holdout.empty()) spec.holdout = f.holdout;
+  if (!f.synthesis.empty()) spec.context.synthesis = f.synthesis == "partial" ? SynthesisType::kPartial : SynthesisType::kFull;
+  if (!f.keys.empty() || !f.targets.empty()) {
+    if (f.keys.empty() || f.targets.empty()) throw InputError("--keys and --targets go together");
+    spec.context.scenarios = {{split(f.keys, ','), split(f.targets, ',')}};
+  }
+  if (!f.analyses.empty()) {
+    spec.context.analyses.clear();
+    for (std::size_t i = 0; i < f.analyses.size(); ++i)
+      spec.context.analyses.push_back(parse_analysis(f.analyses[i], i, "--analysis"));
+  }
+  if (!f.metrics.empty()) spec.metrics = split(f.metrics, ',');
+  for (const auto& p : f.params) {
+    const auto dot = p.find('.');
+    const auto eq = p.find('=');
+    if (dot == std::string::npos || eq == std::string::npos || eq < dot)
+      throw InputError("--param: '" + p + "' should be METRIC.NAME=VALUE");
+    spec.parameters[p.substr(0, dot)][p.substr(dot + 1, eq - dot - 1)] = parse_param_value(p.substr(eq + 1));
+  }
+  if (!f.metadata.empty()) spec.metadata = f.metadata;
+  if (f.seed >= 0) spec.context.seed = static_cast<std::uint64_t>(f.seed);
+  if (f.threads >= 0) spec.context.threads = f.threads;
+  if (!f.out.empty()) spec.output_dir = f.out;
+  if (spec.output_dir.empty()) throw InputError("no output folder given (--out DIR)");
+  validate_spec(spec);
+  return spec;
+}
+
+int run_evaluation(const EvaluationSpec& spec, bool quiet) {
+  ProgressFn progress;
+  if (!quiet) progress = [](const std::string& line) { std::cerr << "synthaudit: " << line << "\n"; };
+  if (progress) progress("reading data");
+  const EvaluationData data = load_evaluation_data(spec);
+  const nlohmann::json document = evaluate(spec, data, progress);
+  std::error_code ec;
+  fs::create_directories(spec.output_dir, ec);
+  if (ec) throw InputError(spec.output_dir + ": cannot create output folder: " + ec.message());
+  const std::string json_path = (fs::path(spec.output_dir) / "results.json").string();
+  const std::string tsv_path = (fs::path(spec.output_dir) / "results.tsv").string();
+  write_file_atomic(json_path, document.dump(1));
+  write_file_atomic(tsv_path, results_tsv(document));
+  std::cout << summary_text(document);
+  std::cout << "results: " << json_path << "\n         " << tsv_path << "\n";
+  return 0;
+}
+
+void print_metric_list() {
+  for (const auto& m : all_metrics())
+    std::cout << m.name << "\t" << to_string(m.family) << "\t" << m.summary << "\n";
+}
+
+int describe_metric(const std::string& name) {
+  const MetricSpec* m = find_metric(name);
+  if (m == nullptr) {
+    std::vector<std::string> names;
+    for (const auto& x : all_metrics()) names.push_back(x.name);
+    throw InputError("describe: no metric named '" + name + "'" + did_you_mean(name, names));
+  }
+  std::cout << m->name << " (" << to_string(m->family) << ", "
+            << (m->granularity == MetricGranularity::kPerReplicate ? "per replicate" : "per candidate, all replicates combined")
+            << ")\n\n" << m->summary << "\n\n" << m->doc << "\n";
+  if (m->needs_holdout) std::cout << "\nNeeds a holdout file.\n";
+  if (m->needs_row_correspondence) std::cout << "\nNeeds partial synthesis (rows correspond).\n";
+  if (m->needs_scenarios) std::cout << "\nNeeds disclosure keys and targets.\n";
+  if (m->needs_analyses) std::cout << "\nNeeds declared analyses.\n";
+  std::cout << "\nParameters:" << (m->params.empty() ? " none\n" : "\n");
+  for (const auto& p : m->params) {
+    std::cout << "  " << p.name << " (" << to_string(p.type) << ", default "
+              << param_value_to_json(p.default_value).dump();
+    if (p.min || p.max)
+      std::cout << ", range [" << (p.min ? format_number(*p.min) : "-inf") << ", "
+                << (p.max ? format_number(*p.max) : "inf") << "]";
+    if (!p.choices.empty()) std::cout << ", one of " << join(p.choices, "|");
+    std::cout << "): " << p.doc << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"synthaudit: audit a synthetic data release against the confidential data"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", SYNTHAUDIT_VERSION);
+
+  EvaluateFlags eval;
+  auto* evaluate_cmd = app.add_subcommand("evaluate", "run the metrics and write results.json / results.tsv");
+  add_evaluate_flags(*evaluate_cmd, eval);
+
+  std::string init_file, init_out;
+  auto* init_cmd = app.add_subcommand("init", "write a starter spec with the inferred column types");
+  init_cmd->add_option("confidential", init_file, "confidential CSV")->required();
+  init_cmd->add_option("--out", init_out, "where to write the spec (default: stdout)");
+
+  auto* list_cmd = app.add_subcommand("list-metrics", "list every metric: name, family, summary");
+  std::string describe_name;
+  auto* describe_cmd = app.add_subcommand("describe", "show a metric's formula, reference and parameters");
+  describe_cmd->add_option("metric", describe_name, "metric name")->required();
+
+  SimulationOptions sim;
+  auto* simulate_cmd = app.add_subcommand("simulate", "write a simulated confidential sample, holdout and candidate syntheses");
+  simulate_cmd->add_option("--rows", sim.rows, "confidential rows")->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
+  simulate_cmd->add_option("--holdout-rows", sim.holdout_rows, "holdout rows (default: rows / 4)");
+  simulate_cmd->add_option("--replicates", sim.replicates, "replicates per candidate")->check(CLI::Range(1, 100));
+  simulate_cmd->add_option("--seed", sim.seed, "random seed");
+  simulate_cmd->add_option("--out", sim.out_dir, "output folder")->required();
+
+  std::string demo_out = "demo-out";
+  std::size_t demo_rows = 20000;
+  bool demo_quiet = false;
+  auto* demo_cmd = app.add_subcommand("demo", "simulate data, evaluate it, and say where the results are");
+  demo_cmd->add_option("--out", demo_out, "output folder (default demo-out)");
+  demo_cmd->add_option("--rows", demo_rows, "confidential rows (default 20000)")->check(CLI::Range(std::size_t{10}, std::size_t{100000000}));
+  demo_cmd->add_flag("--quiet", demo_quiet, "no progress on stderr");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+
+  try {
+    if (*evaluate_cmd) return run_evaluation(build_spec(eval), eval.quiet);
+    if (*init_cmd) {
+      const std::string text = starter_spec(init_file, ReadSettings{});
+      if (init_out.empty()) {
+        std::cout << text;
+      } else {
+        write_file_atomic(init_out, text);
+        std::cerr << "wrote " << init_out << "\n";
+      }
+      return 0;
+    }
+    if (*list_cmd) {
+      print_metric_list();
+      return 0;
+    }
+    if (*describe_cmd) return describe_metric(describe_name);
+    if (*simulate_cmd) {
+      const auto files = simulate(sim);
+      std::cout << "wrote " << files.spec_path << " (and the CSV files beside it)\n";
+      return 0;
+    }
+    if (*demo_cmd) {
+      SimulationOptions options;
+      options.rows = demo_rows;
+      options.holdout_rows = demo_rows / 4;
+      options.out_dir = (fs::path(demo_out) / "data").string();
+      if (!demo_quiet) std::cerr << "synthaudit: simulating " << demo_rows << " rows into " << options.out_dir << "\n";
+      const auto files = simulate(options);
+      EvaluationSpec spec = load_spec(files.spec_path);
+      spec.output_dir = demo_out;
+      validate_spec(spec);
+      run_evaluation(spec, demo_quiet);
+      std::cout << "demo: the results are in " << fs::absolute(demo_out).string() << "\n";
+      return 0;
+    }
+  } catch (const InputError& e) {
+    std::cerr << "synthaudit: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "synthaudit: internal error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

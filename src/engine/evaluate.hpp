@@ -1,0 +1,42 @@
+#pragma once
+// Runs an evaluation: load every dataset with one shared schema, run the selected metrics for
+// every candidate and replicate, and build the results document (result/document.hpp).
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "io/load.hpp"
+#include "spec/spec.hpp"
+
+namespace synthaudit {
+
+struct EvaluationData {
+  Schema schema;
+  Table confidential;
+  std::optional<Table> holdout;
+  struct Candidate {
+    std::string name;
+    std::vector<Table> replicates;
+  };
+  std::vector<Candidate> candidates;
+  std::vector<std::string> warnings;
+};
+
+// Reads and encodes every file of the spec. Throws InputError for bad input.
+EvaluationData load_evaluation_data(const EvaluationSpec& spec);
+
+// Reports progress lines ("running ks_distance on ideal 1/5") when set.
+using ProgressFn = std::function<void(const std::string&)>;
+
+// Runs the metrics and returns the "synthaudit/1" results document.
+nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
+                        const ProgressFn& progress = {});
+
+// Seed for one (metric, candidate, replicate), independent of run order and thread count.
+std::uint64_t derive_seed(std::uint64_t seed, const std::string& metric,
+                          const std::string& candidate, std::size_t replicate);
+
+}  // namespace synthaudit

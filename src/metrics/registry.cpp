@@ -1,0 +1,84 @@
+#include "metrics/registry.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+
+namespace synthaudit {
+
+// Each metric file defines one factory. Adding a metric: write the file, add its declaration
+// here and its line in the table below. No static-initialiser registration.
+MetricSpec ks_distance_metric();
+MetricSpec total_variation_metric();
+
+const std::vector<MetricSpec>& all_metrics() {
+  static const std::vector<MetricSpec> metrics = [] {
+    std::vector<MetricSpec> table = {
+        ks_distance_metric(),
+        total_variation_metric(),
+    };
+    for (std::size_t i = 0; i < table.size(); ++i)
+      for (std::size_t j = i + 1; j < table.size(); ++j)
+        if (table[i].name == table[j].name)
+          throw std::logic_error("metric registered twice: " + table[i].name);
+    return table;
+  }();
+  return metrics;
+}
+
+const char* to_string(MetricFamily family) {
+  switch (family) {
+    case MetricFamily::kGeneral: return "general";
+    case MetricFamily::kPropensity: return "propensity";
+    case MetricFamily::kSpecific: return "specific";
+    case MetricFamily::kKeyDisclosure: return "key-disclosure";
+    case MetricFamily::kDistanceDisclosure: return "distance-disclosure";
+  }
+  return "?";
+}
+
+std::optional<MetricFamily> family_from_string(std::string_view name) {
+  for (auto family : {MetricFamily::kGeneral, MetricFamily::kPropensity, MetricFamily::kSpecific,
+                      MetricFamily::kKeyDisclosure, MetricFamily::kDistanceDisclosure})
+    if (name == to_string(family)) return family;
+  return std::nullopt;
+}
+
+const char* to_string(SynthesisType type) {
+  return type == SynthesisType::kFull ? "full" : "partial";
+}
+
+const MetricSpec* find_metric(std::string_view name) {
+  for (const auto& metric : all_metrics())
+    if (metric.name == name) return &metric;
+  return nullptr;
+}
+
+std::vector<const MetricSpec*> select_metrics(const std::vector<std::string>& selection,
+                                              const std::string& where) {
+  std::vector<bool> chosen(all_metrics().size(), false);
+  std::vector<std::string> known = {"all", "general", "propensity", "specific", "key-disclosure",
+                                    "distance-disclosure"};
+  for (const auto& metric : all_metrics()) known.push_back(metric.name);
+  for (const auto& item : selection) {
+    const auto& metrics = all_metrics();
+    if (item == "all") {
+      std::fill(chosen.begin(), chosen.end(), true);
+    } else if (auto family = family_from_string(item)) {
+      for (std::size_t i = 0; i < metrics.size(); ++i)
+        if (metrics[i].family == *family) chosen[i] = true;
+    } else if (const MetricSpec* metric = find_metric(item)) {
+      chosen[static_cast<std::size_t>(metric - metrics.data())] = true;
+    } else {
+      throw InputError(where + ": unknown metric or family '" + item + "'" +
+                       did_you_mean(item, known));
+    }
+  }
+  std::vector<const MetricSpec*> result;
+  for (std::size_t i = 0; i < chosen.size(); ++i)
+    if (chosen[i]) result.push_back(&all_metrics()[i]);
+  return result;
+}
+
+}  // namespace synthaudit

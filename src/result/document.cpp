@@ -1,0 +1,113 @@
+#include "result/document.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+
+namespace synthaudit {
+
+void write_file_atomic(const std::string& path, const std::string& content) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const std::string temp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(path + ": cannot write (is the output folder writable?)");
+    out.write(content.data(), static_cast<std::streamsize>(content.size()));
+    out.flush();
+    if (!out) {
+      std::remove(temp.c_str());
+      throw InputError(path + ": write failed (disk full?)");
+    }
+  }
+  std::error_code ec;
+  fs::rename(temp, target, ec);
+  if (ec) {
+    std::remove(temp.c_str());
+    throw InputError(path + ": cannot rename into place: " + ec.message());
+  }
+}
+
+namespace {
+
+std::string tsv_field(const std::string& text) {
+  std::string out;
+  for (char c : text) out += (c == '\t' || c == '\n' || c == '\r') ? ' ' : c;
+  return out;
+}
+
+double json_value(const nlohmann::json& v) {
+  return v.is_number() ? v.get<double>() : std::numeric_limits<double>::quiet_NaN();
+}
+
+void append_rows(std::ostringstream& out, const std::string& candidate, const std::string& replicate,
+                 const std::string& metric, const nlohmann::json& values) {
+  for (const auto& v : values)
+    out << tsv_field(candidate) << '\t' << replicate << '\t' << metric << '\t'
+        << tsv_field(v["statistic"].get<std::string>()) << '\t'
+        << tsv_field(v["scope"].get<std::string>()) << '\t' << format_number(json_value(v["value"]))
+        << '\n';
+}
+
+}  // namespace
+
+std::string results_tsv(const nlohmann::json& document) {
+  std::ostringstream out;
+  out << "candidate\treplicate\tmetric\tstatistic\tscope\tvalue\n";
+  for (const auto& metric : document["metrics"]) {
+    const auto name = metric["name"].get<std::string>();
+    for (const auto& cand : metric["candidates"]) {
+      const auto cname = cand["name"].get<std::string>();
+      for (const auto& rep : cand["replicates"])
+        append_rows(out, cname, std::to_string(rep["replicate"].get<int>()), name, rep["values"]);
+      if (cand.contains("mean")) append_rows(out, cname, "mean", name, cand["mean"]["values"]);
+      if (cand.contains("combined")) append_rows(out, cname, "combined", name, cand["combined"]["values"]);
+    }
+  }
+  return out.str();
+}
+
+std::string summary_text(const nlohmann::json& document) {
+  std::ostringstream out;
+  out << "synthaudit " << document["tool"]["version"].get<std::string>() << " — "
+      << document["candidates"].size() << " candidate(s), " << document["metrics"].size()
+      << " metric(s), " << format_short(document["wall_seconds"].get<double>())
+      << " s\n";
+  for (const auto& metric : document["metrics"]) {
+    const auto name = metric["name"].get<std::string>();
+    if (metric.contains("skipped")) {
+      out << "  " << name << ": skipped (" << metric["skipped"].get<std::string>() << ")\n";
+      continue;
+    }
+    for (const auto& cand : metric["candidates"]) {
+      const nlohmann::json* values = nullptr;
+      if (cand.contains("combined")) values = &cand["combined"]["values"];
+      else if (cand.contains("mean")) values = &cand["mean"]["values"];
+      else if (!cand["replicates"].empty()) values = &cand["replicates"][0]["values"];
+      if (values == nullptr) continue;
+      // Headline: the values whose scope is "all" (at most four), else the first value.
+      std::vector<std::string> parts;
+      for (const auto& v : *values)
+        if (v["scope"] == "all" && parts.size() < 4)
+          parts.push_back(v["statistic"].get<std::string>() + "=" + format_short(json_value(v["value"])));
+      if (parts.empty() && !values->empty()) {
+        const auto& v = values->front();
+        parts.push_back(v["statistic"].get<std::string>() + "[" + v["scope"].get<std::string>() + "]=" +
+                        format_short(json_value(v["value"])));
+      }
+      out << "  " << name << " [" << cand["name"].get<std::string>() << "]: " << join(parts, "  ") << "\n";
+    }
+  }
+  if (!document["warnings"].empty())
+    out << "  " << document["warnings"].size() << " warning(s): see results.json\n";
+  return out.str();
+}
+
+}  // namespace synthaudit

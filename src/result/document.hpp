@@ -1,0 +1,23 @@
+#pragma once
+// Serialising the "synthaudit/1" results document: JSON, the tidy results.tsv, and the short
+// human summary. Everything here reads only the document, never the data.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace synthaudit {
+
+inline constexpr const char* kResultsSchema = "synthaudit/1";
+
+// Writes `content` to `path` through a temporary file in the same folder and a rename, so a
+// reader never sees a half-written file. Throws InputError when the folder is not writable.
+void write_file_atomic(const std::string& path, const std::string& content);
+
+// results.tsv: header `candidate replicate metric statistic scope value`, one row per number;
+// replicate is 1..m, `mean` or `combined`; value with 17 significant digits or NA.
+std::string results_tsv(const nlohmann::json& document);
+
+// A few lines per metric for the terminal: headline values per candidate.
+std::string summary_text(const nlohmann::json& document);
+
+}  // namespace synthaudit

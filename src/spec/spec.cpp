@@ -1,0 +1,391 @@
+#include "spec/spec.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+#include "metrics/registry.hpp"
+
+namespace synthaudit {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Reading helpers that name "file: key.path" in every error.
+struct Reader {
+  std::string file;
+  std::string base_dir;
+
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
+    throw InputError(file + ": " + key + ": " + what);
+  }
+  void check_keys(const YAML::Node& node, const std::string& key,
+                  const std::vector<std::string>& allowed) const {
+    if (!node.IsMap()) fail(key.empty() ? "top level" : key, "expected a mapping");
+    for (const auto& item : node) {
+      const auto name = item.first.as<std::string>();
+      if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
+        fail(key.empty() ? name : key + "." + name,
+             "unknown key" + did_you_mean(name, allowed) + "; allowed: " + join(allowed, ", "));
+    }
+  }
+  std::string string(const YAML::Node& node, const std::string& key) const {
+    if (!node.IsScalar()) fail(key, "expected a text value");
+    return node.as<std::string>();
+  }
+  std::string path(const YAML::Node& node, const std::string& key) const {
+    const auto value = string(node, key);
+    if (value.empty()) fail(key, "empty path");
+    const fs::path p(value);
+    return p.is_absolute() || base_dir.empty() ? value : (fs::path(base_dir) / p).string();
+  }
+  std::vector<std::string> strings(const YAML::Node& node, const std::string& key) const {
+    std::vector<std::string> out;
+    if (node.IsScalar()) return split(node.as<std::string>(), ',');
+    if (!node.IsSequence()) fail(key, "expected a list");
+    for (std::size_t i = 0; i < node.size(); ++i)
+      out.push_back(string(node[i], key + "[" + std::to_string(i) + "]"));
+    return out;
+  }
+  double number(const YAML::Node& node, const std::string& key) const {
+    try {
+      return node.as<double>();
+    } catch (const YAML::Exception&) {
+      fail(key, "expected a number");
+    }
+  }
+  std::int64_t integer(const YAML::Node& node, const std::string& key) const {
+    try {
+      return node.as<std::int64_t>();
+    } catch (const YAML::Exception&) {
+      fail(key, "expected an integer");
+    }
+  }
+};
+
+nlohmann::json yaml_to_json(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Null:
+    case YAML::NodeType::Undefined:
+      return nullptr;
+    case YAML::NodeType::Sequence: {
+      auto out = nlohmann::json::array();
+      for (const auto& item : node) out.push_back(yaml_to_json(item));
+      return out;
+    }
+    case YAML::NodeType::Map: {
+      auto out = nlohmann::json::object();
+      for (const auto& item : node) out[item.first.as<std::string>()] = yaml_to_json(item.second);
+      return out;
+    }
+    case YAML::NodeType::Scalar: {
+      const auto text = node.as<std::string>();
+      if (node.Tag() == "!") return text;  // quoted in the YAML: keep it a string
+      if (text == "true" || text == "True" || text == "TRUE") return true;
+      if (text == "false" || text == "False" || text == "FALSE") return false;
+      std::int64_t i;
+      if (YAML::convert<std::int64_t>::decode(node, i) &&
+          text.find_first_of(".eE") == std::string::npos)
+        return i;
+      double d;
+      if (YAML::convert<double>::decode(node, d)) return d;
+      return text;
+    }
+  }
+  return nullptr;
+}
+
+ColumnKind parse_kind(const std::string& text, const std::string& where) {
+  if (text == "numeric" || text == "numerical" || text == "continuous") return ColumnKind::kNumeric;
+  if (text == "categorical" || text == "factor" || text == "boolean") return ColumnKind::kCategorical;
+  throw InputError(where + ": '" + text + "' is not a column type; use numeric or categorical" +
+                   did_you_mean(text, {"numeric", "categorical"}));
+}
+
+SynthesisType parse_synthesis(const std::string& text, const std::string& where) {
+  if (text == "full") return SynthesisType::kFull;
+  if (text == "partial") return SynthesisType::kPartial;
+  throw InputError(where + ": '" + text + "' is not a synthesis type; use full or partial" +
+                   did_you_mean(text, {"full", "partial"}));
+}
+
+const std::vector<std::string> kAnalysisKinds = {"mean", "proportion", "quantile", "total", "lm",
+                                                 "glm_logit"};
+
+}  // namespace
+
+AnalysisSpec parse_analysis(const std::string& text, std::size_t index, const std::string& where) {
+  AnalysisSpec analysis;
+  const auto colon = text.find(':');
+  if (colon == std::string::npos)
+    throw InputError(where + ": '" + text + "' should look like 'lm: y ~ x' or 'mean: income'");
+  std::string head = trim(text.substr(0, colon));
+  const std::string body = trim(text.substr(colon + 1));
+  if (const auto eq = head.find('='); eq != std::string::npos) {
+    analysis.name = trim(head.substr(0, eq));
+    head = trim(head.substr(eq + 1));
+  }
+  analysis.kind = head;
+  if (std::find(kAnalysisKinds.begin(), kAnalysisKinds.end(), head) == kAnalysisKinds.end())
+    throw InputError(where + ": unknown analysis kind '" + head + "'" +
+                     did_you_mean(head, kAnalysisKinds) + "; use " + join(kAnalysisKinds, ", "));
+  if (body.empty()) throw InputError(where + ": analysis '" + text + "' has nothing after ':'");
+  if (head == "lm" || head == "glm_logit") {
+    analysis.formula = body;
+  } else if (head == "quantile") {
+    // "quantile: income 0.9"
+    const auto space = body.find_last_of(' ');
+    if (space == std::string::npos)
+      throw InputError(where + ": quantile needs a column and a probability, e.g. 'quantile: income 0.9'");
+    analysis.column = trim(body.substr(0, space));
+    try {
+      analysis.probability = std::stod(body.substr(space + 1));
+    } catch (const std::exception&) {
+      throw InputError(where + ": '" + body.substr(space + 1) + "' is not a probability");
+    }
+    if (!(analysis.probability > 0 && analysis.probability < 1))
+      throw InputError(where + ": the quantile probability must be in (0, 1)");
+  } else {
+    analysis.column = body;
+  }
+  if (analysis.name.empty()) analysis.name = head + "_" + std::to_string(index + 1);
+  return analysis;
+}
+
+CandidateSpec parse_candidate(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw InputError("--synthetic: '" + text + "' should be NAME=FILE[,FILE...]");
+  CandidateSpec candidate{trim(text.substr(0, eq)), split(text.substr(eq + 1), ',')};
+  for (const auto& file : candidate.replicates)
+    if (file.empty()) throw InputError("--synthetic: '" + text + "' has an empty file name");
+  return candidate;
+}
+
+EvaluationSpec load_spec(const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw InputError(path + ": cannot open spec file");
+  } catch (const YAML::ParserException& e) {
+    throw InputError(path + ": line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+  Reader r{path, fs::path(path).parent_path().string()};
+  EvaluationSpec spec;
+  spec.origin = path;
+  if (root.IsNull()) r.fail("top level", "the spec is empty");
+  r.check_keys(root, "", {"confidential", "holdout", "candidates", "synthesis", "read", "metadata",
+                          "columns", "missing_codes", "metrics", "parameters", "disclosure",
+                          "analyses", "seed", "threads", "output"});
+  if (!root["confidential"]) r.fail("confidential", "required key is missing");
+  spec.confidential = r.path(root["confidential"], "confidential");
+  if (root["holdout"]) spec.holdout = r.path(root["holdout"], "holdout");
+  if (const auto candidates = root["candidates"]) {
+    if (!candidates.IsSequence()) r.fail("candidates", "expected a list");
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      const std::string key = "candidates[" + std::to_string(i) + "]";
+      r.check_keys(candidates[i], key, {"name", "replicates"});
+      CandidateSpec c;
+      if (!candidates[i]["name"]) r.fail(key + ".name", "required key is missing");
+      c.name = r.string(candidates[i]["name"], key + ".name");
+      if (!candidates[i]["replicates"]) r.fail(key + ".replicates", "required key is missing");
+      const auto reps = candidates[i]["replicates"];
+      if (reps.IsScalar()) {
+        c.replicates.push_back(r.path(reps, key + ".replicates"));
+      } else {
+        if (!reps.IsSequence() || reps.size() == 0) r.fail(key + ".replicates", "expected a non-empty list of files");
+        for (std::size_t j = 0; j < reps.size(); ++j)
+          c.replicates.push_back(r.path(reps[j], key + ".replicates[" + std::to_string(j) + "]"));
+      }
+      spec.candidates.push_back(std::move(c));
+    }
+  }
+  if (root["synthesis"])
+    spec.context.synthesis = parse_synthesis(r.string(root["synthesis"], "synthesis"), path + ": synthesis");
+  if (const auto read = root["read"]) {
+    r.check_keys(read, "read", {"delimiter", "missing_values"});
+    if (read["delimiter"]) {
+      auto d = r.string(read["delimiter"], "read.delimiter");
+      if (d == "\\t" || d == "tab") d = "\t";
+      if (d.size() != 1) r.fail("read.delimiter", "expected one character");
+      spec.read.csv.delimiter = d[0];
+    }
+    if (read["missing_values"]) spec.read.missing_values = r.strings(read["missing_values"], "read.missing_values");
+  }
+  if (root["metadata"]) spec.metadata = r.path(root["metadata"], "metadata");
+  if (const auto columns = root["columns"]) {
+    if (!columns.IsMap()) r.fail("columns", "expected a mapping column: numeric|categorical");
+    for (const auto& item : columns) {
+      const auto name = item.first.as<std::string>();
+      spec.read.kinds[name] = parse_kind(r.string(item.second, "columns." + name), path + ": columns." + name);
+    }
+  }
+  if (const auto codes = root["missing_codes"]) {
+    if (!codes.IsMap()) r.fail("missing_codes", "expected a mapping column: [codes]");
+    for (const auto& item : codes) {
+      const auto name = item.first.as<std::string>();
+      const std::string key = "missing_codes." + name;
+      std::vector<double> values;
+      if (item.second.IsSequence()) {
+        for (std::size_t i = 0; i < item.second.size(); ++i)
+          values.push_back(r.number(item.second[i], key + "[" + std::to_string(i) + "]"));
+      } else {
+        values.push_back(r.number(item.second, key));
+      }
+      spec.read.missing_codes[name] = values;
+    }
+  }
+  if (root["metrics"]) spec.metrics = r.strings(root["metrics"], "metrics");
+  if (const auto params = root["parameters"]) {
+    if (!params.IsMap()) r.fail("parameters", "expected a mapping metric: {parameter: value}");
+    for (const auto& item : params) {
+      const auto name = item.first.as<std::string>();
+      if (!item.second.IsMap()) r.fail("parameters." + name, "expected a mapping parameter: value");
+      spec.parameters[name] = yaml_to_json(item.second);
+    }
+  }
+  if (const auto disclosure = root["disclosure"]) {
+    if (!disclosure.IsSequence()) r.fail("disclosure", "expected a list of {keys, targets}");
+    for (std::size_t i = 0; i < disclosure.size(); ++i) {
+      const std::string key = "disclosure[" + std::to_string(i) + "]";
+      r.check_keys(disclosure[i], key, {"keys", "targets"});
+      DisclosureScenario s;
+      if (!disclosure[i]["keys"]) r.fail(key + ".keys", "required key is missing");
+      if (!disclosure[i]["targets"]) r.fail(key + ".targets", "required key is missing");
+      s.keys = r.strings(disclosure[i]["keys"], key + ".keys");
+      s.targets = r.strings(disclosure[i]["targets"], key + ".targets");
+      spec.context.scenarios.push_back(std::move(s));
+    }
+  }
+  if (const auto analyses = root["analyses"]) {
+    if (!analyses.IsSequence()) r.fail("analyses", "expected a list");
+    for (std::size_t i = 0; i < analyses.size(); ++i) {
+      const std::string key = "analyses[" + std::to_string(i) + "]";
+      if (analyses[i].IsScalar()) {
+        spec.context.analyses.push_back(parse_analysis(analyses[i].as<std::string>(), i, path + ": " + key));
+        continue;
+      }
+      std::vector<std::string> allowed = {"name"};
+      allowed.insert(allowed.end(), kAnalysisKinds.begin(), kAnalysisKinds.end());
+      r.check_keys(analyses[i], key, allowed);
+      std::string name = analyses[i]["name"] ? r.string(analyses[i]["name"], key + ".name") : "";
+      std::string text;
+      for (const auto& kind : kAnalysisKinds)
+        if (analyses[i][kind]) {
+          if (!text.empty()) r.fail(key, "give exactly one analysis kind");
+          text = kind + ": " + r.string(analyses[i][kind], key + "." + kind);
+        }
+      if (text.empty()) r.fail(key, "no analysis kind given (" + join(kAnalysisKinds, ", ") + ")");
+      if (!name.empty()) text = name + "=" + text;
+      spec.context.analyses.push_back(parse_analysis(text, i, path + ": " + key));
+    }
+  }
+  if (root["seed"]) {
+    const auto seed = r.integer(root["seed"], "seed");
+    if (seed < 0) r.fail("seed", "must be a non-negative integer");
+    spec.context.seed = static_cast<std::uint64_t>(seed);
+  }
+  if (root["threads"]) {
+    const auto threads = r.integer(root["threads"], "threads");
+    if (threads < 0 || threads > 1024) r.fail("threads", "must be between 0 (all cores) and 1024");
+    spec.context.threads = static_cast<int>(threads);
+  }
+  if (root["output"]) spec.output_dir = r.path(root["output"], "output");
+  return spec;
+}
+
+void validate_spec(const EvaluationSpec& spec) {
+  const std::string& where = spec.origin;
+  if (spec.confidential.empty())
+    throw InputError(where + ": no confidential file given (--confidential or 'confidential:')");
+  if (spec.candidates.empty())
+    throw InputError(where + ": no synthetic data given (--synthetic NAME=FILE or 'candidates:')");
+  std::set<std::string> names;
+  for (const auto& c : spec.candidates) {
+    if (c.name.empty()) throw InputError(where + ": a candidate has an empty name");
+    if (!names.insert(c.name).second)
+      throw InputError(where + ": candidate name '" + c.name + "' is used twice");
+    if (c.replicates.empty())
+      throw InputError(where + ": candidate '" + c.name + "' has no replicate files");
+  }
+  (void)select_metrics(spec.metrics, where + ": metrics");
+  std::vector<std::string> known;
+  for (const auto& m : all_metrics()) known.push_back(m.name);
+  for (const auto& [name, given] : spec.parameters) {
+    const MetricSpec* metric = find_metric(name);
+    if (metric == nullptr)
+      throw InputError(where + ": parameters." + name + ": no metric named '" + name + "'" +
+                       did_you_mean(name, known));
+    (void)Params::resolve(name, metric->params, given, where + ": parameters." + name);
+  }
+  for (std::size_t i = 0; i < spec.context.scenarios.size(); ++i) {
+    const auto& s = spec.context.scenarios[i];
+    if (s.keys.empty() || s.targets.empty())
+      throw InputError(where + ": disclosure[" + std::to_string(i) + "] needs keys and targets");
+  }
+}
+
+nlohmann::json spec_to_json(const EvaluationSpec& spec) {
+  nlohmann::json j;
+  j["confidential"] = spec.confidential;
+  j["holdout"] = spec.holdout ? nlohmann::json(*spec.holdout) : nlohmann::json(nullptr);
+  j["candidates"] = nlohmann::json::array();
+  for (const auto& c : spec.candidates)
+    j["candidates"].push_back({{"name", c.name}, {"replicates", c.replicates}});
+  j["synthesis"] = to_string(spec.context.synthesis);
+  j["read"] = {{"delimiter", std::string(1, spec.read.csv.delimiter)},
+               {"missing_values", spec.read.missing_values}};
+  if (!spec.metadata.empty()) j["metadata"] = spec.metadata;
+  j["columns"] = nlohmann::json::object();
+  for (const auto& [name, kind] : spec.read.kinds) j["columns"][name] = to_string(kind);
+  j["missing_codes"] = nlohmann::json::object();
+  for (const auto& [name, codes] : spec.read.missing_codes) j["missing_codes"][name] = codes;
+  j["metrics"] = spec.metrics;
+  j["parameters"] = nlohmann::json::object();
+  for (const auto& [name, given] : spec.parameters) j["parameters"][name] = given;
+  j["disclosure"] = nlohmann::json::array();
+  for (const auto& s : spec.context.scenarios)
+    j["disclosure"].push_back({{"keys", s.keys}, {"targets", s.targets}});
+  j["analyses"] = nlohmann::json::array();
+  for (const auto& a : spec.context.analyses) {
+    nlohmann::json item = {{"name", a.name}, {"kind", a.kind}};
+    if (!a.formula.empty()) item["formula"] = a.formula;
+    if (!a.column.empty()) item["column"] = a.column;
+    if (a.kind == "quantile") item["probability"] = a.probability;
+    j["analyses"].push_back(item);
+  }
+  j["seed"] = spec.context.seed;
+  j["threads"] = spec.context.threads;
+  return j;
+}
+
+std::string starter_spec(const std::string& confidential_path, const ReadSettings& settings) {
+  const CsvFile file = CsvFile::open(confidential_path, settings.csv);
+  const Schema schema = infer_schema(file, settings);
+  std::ostringstream out;
+  out << "# synthaudit evaluation spec (see docs/config.md)\n";
+  out << "confidential: " << confidential_path << "\n";
+  out << "# holdout: holdout.csv\n";
+  out << "candidates:\n  - name: my_synthesis\n    replicates: [synthetic_1.csv]\n";
+  out << "synthesis: full   # or partial (rows correspond to confidential rows)\n";
+  out << "columns:          # inferred; edit where a number is really a category\n";
+  for (const auto& c : schema.columns)
+    out << "  " << c.name << ": " << to_string(c.kind) << "\n";
+  out << "# missing_codes:  # numeric codes that mean missing, e.g. income: [-8]\n";
+  out << "metrics: [all]\n";
+  out << "# parameters:\n#   ks_distance: {pvalue: true}\n";
+  out << "# disclosure:\n#   - keys: [" << (schema.columns.empty() ? "" : schema.columns[0].name)
+      << "]\n#     targets: [" << (schema.columns.size() > 1 ? schema.columns.back().name : "")
+      << "]\n";
+  out << "# analyses:\n#   - lm: y ~ x1 + x2\n";
+  out << "seed: 1\n";
+  return out.str();
+}
+
+}  // namespace synthaudit

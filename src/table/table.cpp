@@ -1,0 +1,97 @@
+#include "table/table.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <numeric>
+
+#include "core/error.hpp"
+
+namespace synthaudit {
+
+const char* to_string(ColumnKind kind) {
+  return kind == ColumnKind::kNumeric ? "numeric" : "categorical";
+}
+
+std::uint32_t Dictionary::intern(std::string_view level) {
+  if (auto it = index_.find(std::string(level)); it != index_.end()) return it->second;
+  const auto code = static_cast<std::uint32_t>(levels_.size());
+  levels_.emplace_back(level);
+  index_.emplace(levels_.back(), code);
+  return code;
+}
+
+std::optional<std::uint32_t> Dictionary::find(std::string_view level) const {
+  if (auto it = index_.find(std::string(level)); it != index_.end()) return it->second;
+  return std::nullopt;
+}
+
+namespace {
+std::optional<double> as_number(const std::string& text) {
+  double value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+}  // namespace
+
+std::vector<std::uint32_t> Dictionary::finalize() {
+  std::vector<std::uint32_t> order(levels_.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::vector<std::optional<double>> numbers(levels_.size());
+  bool all_numeric = !levels_.empty();
+  for (std::size_t i = 0; i < levels_.size(); ++i) {
+    numbers[i] = as_number(levels_[i]);
+    all_numeric = all_numeric && numbers[i].has_value();
+  }
+  if (all_numeric) {
+    std::stable_sort(order.begin(), order.end(),
+                     [&](auto a, auto b) { return *numbers[a] < *numbers[b]; });
+  } else {
+    std::stable_sort(order.begin(), order.end(),
+                     [&](auto a, auto b) { return levels_[a] < levels_[b]; });
+  }
+  std::vector<std::uint32_t> remap(levels_.size());
+  std::vector<std::string> sorted(levels_.size());
+  for (std::size_t rank = 0; rank < order.size(); ++rank) {
+    remap[order[rank]] = static_cast<std::uint32_t>(rank);
+    sorted[rank] = std::move(levels_[order[rank]]);
+  }
+  levels_ = std::move(sorted);
+  index_.clear();
+  for (std::size_t i = 0; i < levels_.size(); ++i)
+    index_.emplace(levels_[i], static_cast<std::uint32_t>(i));
+  return remap;
+}
+
+std::size_t Column::missing_count() const {
+  if (is_numeric())
+    return static_cast<std::size_t>(
+        std::count_if(numeric.begin(), numeric.end(), [](double v) { return is_missing(v); }));
+  return static_cast<std::size_t>(std::count(codes.begin(), codes.end(), kMissingCode));
+}
+
+Table::Table(TableSource source, std::vector<Column> columns)
+    : source_(std::move(source)), columns_(std::move(columns)) {
+  rows_ = columns_.empty() ? 0 : columns_.front().size();
+}
+
+std::optional<std::size_t> Table::find(std::string_view name) const {
+  for (std::size_t i = 0; i < columns_.size(); ++i)
+    if (columns_[i].name == name) return i;
+  return std::nullopt;
+}
+
+std::size_t Table::index_of(std::string_view name) const {
+  if (auto i = find(name)) return *i;
+  throw InputError(source_.path + ": no column named '" + std::string(name) + "'");
+}
+
+std::vector<std::string> Table::column_names() const {
+  std::vector<std::string> names;
+  names.reserve(columns_.size());
+  for (const auto& c : columns_) names.push_back(c.name);
+  return names;
+}
+
+}  // namespace synthaudit
