@@ -7,16 +7,21 @@ namespace synthaudit {
 
 namespace {
 
-// Shares of each level (missing as one extra level at the end) of a categorical column.
-std::vector<double> level_shares(const Column& column) {
+// Shares of each level of a categorical column; missing values are one extra level at the end,
+// or left out of numerator and denominator when `exclude_missing`.
+std::vector<double> level_shares(const Column& column, bool exclude_missing) {
   std::vector<double> shares(column.cardinality() + 1, 0.0);
   for (auto code : column.codes) shares[is_missing(code) ? shares.size() - 1 : code] += 1.0;
-  if (!column.codes.empty())
-    for (auto& s : shares) s /= static_cast<double>(column.codes.size());
+  if (exclude_missing) shares.back() = 0.0;
+  double total = 0.0;
+  for (double s : shares) total += s;
+  if (total > 0)
+    for (auto& s : shares) s /= total;
   return shares;
 }
 
-MetricResult compute_total_variation(const MetricInput& in, const Params&) {
+MetricResult compute_total_variation(const MetricInput& in, const Params& params) {
+  const bool exclude_missing = params.get_string("missing") == "exclude";
   MetricResult result;
   const Table& conf = in.confidential;
   const Table& syn = in.first_synthetic();
@@ -30,8 +35,8 @@ MetricResult compute_total_variation(const MetricInput& in, const Params&) {
       result.warnings.push_back("column '" + name + "': a dataset has no rows");
       continue;
     }
-    const auto p = level_shares(conf.column(c));
-    const auto q = level_shares(syn.column(c));
+    const auto p = level_shares(conf.column(c), exclude_missing);
+    const auto q = level_shares(syn.column(c), exclude_missing);
     double tv = 0.0;
     for (std::size_t k = 0; k < p.size(); ++k) tv += std::abs(p[k] - q[k]);
     tv *= 0.5;
@@ -58,10 +63,16 @@ MetricSpec total_variation_metric() {
       .summary = "Total variation distance between confidential and synthetic level shares of "
                  "each categorical column",
       .doc = "TV = ½ Σ_k |p_conf(k) − p_syn(k)| over the levels k of the shared dictionary, "
-             "missing counted as a level of its own (0 = identical shares, 1 = disjoint). Also "
-             "1 − TV, SDMetrics' TVComplement, and the mean over categorical columns. "
-             "Reference: METRICS.md G4.",
-      .params = {},
+             "missing counted as a level of its own by default (0 = identical shares, 1 = "
+             "disjoint). With missing = exclude the shares are over non-missing values only, "
+             "which is SDMetrics' TVComplement (pandas value_counts drops NaN). Also 1 − TV and "
+             "the mean over categorical columns. Reference: METRICS.md G4.",
+      .params = {{.name = "missing",
+                  .type = ParamType::kString,
+                  .default_value = std::string("level"),
+                  .doc = "level: missing is a level of its own; exclude: shares among non-missing "
+                         "values (SDMetrics)",
+                  .choices = {"level", "exclude"}}},
       .granularity = MetricGranularity::kPerReplicate,
       .compute = compute_total_variation,
   };
