@@ -63,6 +63,14 @@ std::vector<MetricValue> mean_over_replicates(const std::vector<MetricResult>& r
   return mean;
 }
 
+nlohmann::json headlines_to_json(const std::vector<Headline>& headlines) {
+  auto out = nlohmann::json::array();
+  for (const auto& h : headlines)
+    out.push_back({{"statistic", h.statistic}, {"scope", h.scope}, {"better", to_string(h.better)},
+                   {"reading", h.reading}, {"axis", h.axis}});
+  return out;
+}
+
 std::string iso_time_now() {
   const std::time_t now = std::time(nullptr);
   char buffer[32];
@@ -184,6 +192,8 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                             {"summary", metric->summary},
                             {"granularity", metric->granularity == MetricGranularity::kPerReplicate ? "per-replicate" : "per-candidate"},
                             {"params", params.to_json()},
+                            {"doc", metric->doc},
+                            {"headlines", headlines_to_json(metric->headlines)},
                             {"candidates", nlohmann::json::array()}};
     std::string skip;
     if (metric->needs_holdout && !data.holdout) skip = "needs a holdout file (--holdout)";

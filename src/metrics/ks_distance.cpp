@@ -63,6 +63,9 @@ MetricSpec ks_distance_metric() {
                   .doc = "also report the asymptotic two-sample p-value (with the dependence "
                          "caveat)"}},
       .granularity = MetricGranularity::kPerReplicate,
+      .headlines = {{.statistic = "mean_ks_distance",
+                     .better = Better::kLower,
+                     .reading = "mean Kolmogorov–Smirnov distance between real and synthetic numeric marginals (0 = identical)"}},
       .compute = compute_ks_distance,
   };
 }

@@ -25,6 +25,7 @@ std::optional<MetricFamily> family_from_string(std::string_view name);
 
 enum class SynthesisType { kFull, kPartial };
 const char* to_string(SynthesisType type);
+const char* to_string(Better better);
 
 // One declared analysis for specific utility, e.g. {name: "wage_model", kind: "lm",
 // formula: "log(wage) ~ age + factor(region)"} or {kind: "mean", column: "income"}.
@@ -76,10 +77,26 @@ struct MetricValue {
   double value;           // NaN prints as NA
 };
 
+// Plot data convention. details["plots"] is an array of plot objects that the report renders
+// with a fixed Vega-Lite template per kind; metrics never emit presentation specs.
+//   {"kind": K, "title": "...", "x_label": "...", "y_label": "...", "scope": "age",
+//    "data": [records]}
+// Kinds and their record fields (dataset is "confidential", "synthetic" or "holdout"):
+//   histogram {bin_start, bin_end, dataset, density}   density {x, dataset, density}
+//   ecdf      {x, dataset, cdf}                          qq      {confidential, synthetic}
+//   bars      {level, dataset, share}                    heatmap {row, column, value}
+//   contour   {x, y, dataset, density} on a grid         roc     {fpr, tpr}
+//   scatter   {x, y}                                     line    {x, y, series}
+//   forest    {estimand, dataset, estimate, lower, upper}
+// Keep plots summarised (binned, at most a few thousand records each).
+nlohmann::json make_plot(const std::string& kind, const std::string& title,
+                         const std::string& x_label, const std::string& y_label,
+                         const std::string& scope = "all");
+
 struct MetricResult {
   std::vector<MetricValue> values;
-  // Tables and plot data for the report: any JSON object. Keep it summarised (binned), never
-  // per-record beyond what a parameter asks for.
+  // Tables and plot data for the report: a JSON object; plots go in details["plots"] (above).
+  // Keep it summarised (binned), never per-record beyond what a parameter asks for.
   nlohmann::json details = nlohmann::json::object();
   std::vector<std::string> warnings;
 
@@ -91,6 +108,18 @@ struct MetricResult {
 enum class MetricGranularity {
   kPerReplicate,  // computed per synthetic replicate; the engine adds the mean over replicates
   kPerCandidate,  // computed once from all replicates of a candidate ("combined")
+};
+
+enum class Better { kLower, kHigher };
+
+// A statistic the scorecard and the risk–utility map show for every candidate (its mean over
+// replicates, or the combined value), with a plain-language reading and which direction is good.
+struct Headline {
+  std::string statistic;
+  std::string scope = "all";
+  Better better = Better::kLower;
+  std::string reading;          // e.g. "share of synthetic records copied from a real person"
+  std::string axis = "utility";  // "utility" or "risk": which axis of the risk–utility map
 };
 
 using ComputeFn = std::function<MetricResult(const MetricInput&, const Params&)>;
@@ -106,6 +135,7 @@ struct MetricSpec {
   bool needs_row_correspondence = false;  // only for partial synthesis
   bool needs_scenarios = false;        // needs disclosure keys/targets
   bool needs_analyses = false;         // needs declared analyses
+  std::vector<Headline> headlines;     // at most two or three per metric
   ComputeFn compute;
 };
 

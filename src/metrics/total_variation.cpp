@@ -74,6 +74,9 @@ MetricSpec total_variation_metric() {
                          "values (SDMetrics)",
                   .choices = {"level", "exclude"}}},
       .granularity = MetricGranularity::kPerReplicate,
+      .headlines = {{.statistic = "mean_total_variation",
+                     .better = Better::kLower,
+                     .reading = "mean total variation distance between real and synthetic category shares (0 = identical)"}},
       .compute = compute_total_variation,
   };
 }
