@@ -25,7 +25,6 @@ std::optional<MetricFamily> family_from_string(std::string_view name);
 
 enum class SynthesisType { kFull, kPartial };
 const char* to_string(SynthesisType type);
-const char* to_string(Better better);
 
 // One declared analysis for specific utility, e.g. {name: "wage_model", kind: "lm",
 // formula: "log(wage) ~ age + factor(region)"} or {kind: "mean", column: "income"}.
@@ -111,6 +110,7 @@ enum class MetricGranularity {
 };
 
 enum class Better { kLower, kHigher };
+const char* to_string(Better better);
 
 // A statistic the scorecard and the risk–utility map show for every candidate (its mean over
 // replicates, or the combined value), with a plain-language reading and which direction is good.
