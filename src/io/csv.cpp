@@ -1,13 +1,16 @@
 #include "io/csv.hpp"
 
+#include <fcntl.h>
 #include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <fstream>
 #include <mutex>
 #include <thread>
 #include <unordered_set>
@@ -32,15 +35,34 @@ std::string sha256_hex(std::string_view bytes) {
 namespace {
 
 std::string read_file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open file (" + std::strerror(errno) + ")");
-  in.seekg(0, std::ios::end);
-  const auto size = in.tellg();
-  if (size < 0) throw InputError(path + ": cannot read file");
-  std::string bytes(static_cast<std::size_t>(size), '\0');
-  in.seekg(0);
-  in.read(bytes.data(), size);
-  if (!in) throw InputError(path + ": cannot read file");
+  // POSIX rather than std::ifstream: a directory "opens" as a stream and then reports a bogus
+  // size, and errno is not reliably set by the stream.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(path + ": cannot open file (" + std::strerror(errno) + ")");
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    throw InputError(path + ": cannot read file (" + std::strerror(errno) + ")");
+  if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a folder, not a file");
+  std::string bytes;
+  if (S_ISREG(st.st_mode)) bytes.reserve(static_cast<std::size_t>(st.st_size));
+  std::size_t have = 0;
+  while (true) {
+    // Regular files are read in one go; pipes and devices in 1 MiB steps until EOF.
+    if (bytes.size() == have)
+      bytes.resize(std::max<std::size_t>(have + (1 << 20), bytes.capacity()));
+    const ssize_t got = ::read(fd, bytes.data() + have, bytes.size() - have);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw InputError(path + ": cannot read file (" + std::strerror(errno) + ")");
+    }
+    if (got == 0) break;
+    have += static_cast<std::size_t>(got);
+  }
+  bytes.resize(have);
   return bytes;
 }
 
@@ -83,20 +105,35 @@ std::string gunzip(const std::string& compressed, const std::string& path) {
   return out;
 }
 
+// Well-formed UTF-8 as defined by Unicode (table 3-7): no overlong forms, no surrogates, nothing
+// above U+10FFFF, no truncated sequence.
 bool valid_utf8(std::string_view s) {
   std::size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t extra = 0;
-    if (c < 0x80) extra = 0;
-    else if ((c >> 5) == 0x6 && c >= 0xC2) extra = 1;
-    else if ((c >> 4) == 0xE) extra = 2;
-    else if ((c >> 3) == 0x1E && c <= 0xF4) extra = 3;
-    else return false;
-    if (i + extra >= s.size() && extra > 0) return false;
-    for (std::size_t k = 1; k <= extra; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
-    i += extra + 1;
+  const std::size_t n = s.size();
+  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  auto cont = [&](std::size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) {
+    return k < n && byte(k) >= lo && byte(k) <= hi;
+  };
+  while (i < n) {
+    const unsigned c = byte(i);
+    if (c < 0x80) {
+      i += 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      if (!cont(i + 1)) return false;
+      i += 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      const unsigned lo = c == 0xE0 ? 0xA0 : 0x80;
+      const unsigned hi = c == 0xED ? 0x9F : 0xBF;
+      if (!cont(i + 1, lo, hi) || !cont(i + 2)) return false;
+      i += 3;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      const unsigned lo = c == 0xF0 ? 0x90 : 0x80;
+      const unsigned hi = c == 0xF4 ? 0x8F : 0xBF;
+      if (!cont(i + 1, lo, hi) || !cont(i + 2) || !cont(i + 3)) return false;
+      i += 4;
+    } else {
+      return false;
+    }
   }
   return true;
 }
@@ -120,8 +157,7 @@ CsvFile CsvFile::open(const std::string& path, const CsvOptions& options) {
   return file;
 }
 
-CsvFile CsvFile::from_bytes(std::string bytes, const std::string& name,
-                            const CsvOptions& options) {
+CsvFile CsvFile::from_bytes(std::string bytes, const std::string& name, const CsvOptions& options) {
   CsvFile file;
   file.path_ = name;
   file.delimiter_ = options.delimiter;
@@ -179,8 +215,7 @@ std::size_t CsvFile::tokenize(std::size_t offset, std::vector<std::string_view>&
         return kTextAfterQuote;
     } else {
       const std::size_t start = pos;
-      while (pos < size && data[pos] != delimiter_ && data[pos] != '\n' && data[pos] != '\r')
-        ++pos;
+      while (pos < size && data[pos] != delimiter_ && data[pos] != '\n' && data[pos] != '\r') ++pos;
       fields.emplace_back(data + start, pos - start);
     }
     if (pos >= size) {
@@ -217,11 +252,15 @@ void CsvFile::index_rows() {
   };
   auto check = [&](std::size_t next, std::size_t row_label) {
     if (next == kUnterminatedQuote)
-      throw InputError(path_ + ": " + (row_label == 0 ? std::string("header") : "row " + std::to_string(row_label)) +
-                       " (line " + std::to_string(line) + "): unterminated quoted field");
+      throw InputError(
+          path_ + ": " +
+          (row_label == 0 ? std::string("header") : "row " + std::to_string(row_label)) +
+          " (line " + std::to_string(line) + "): unterminated quoted field");
     if (next == kTextAfterQuote)
-      throw InputError(path_ + ": " + (row_label == 0 ? std::string("header") : "row " + std::to_string(row_label)) +
-                       " (line " + std::to_string(line) + "): text after a closing quote");
+      throw InputError(
+          path_ + ": " +
+          (row_label == 0 ? std::string("header") : "row " + std::to_string(row_label)) +
+          " (line " + std::to_string(line) + "): text after a closing quote");
   };
   std::size_t next = tokenize(pos, fields, scratch);
   check(next, 0);
@@ -230,8 +269,7 @@ void CsvFile::index_rows() {
   for (std::size_t i = 0; i < fields.size(); ++i) {
     std::string name(fields[i]);
     if (!valid_utf8(name))
-      throw InputError(path_ + ": header column " + std::to_string(i + 1) +
-                       " is not valid UTF-8");
+      throw InputError(path_ + ": header column " + std::to_string(i + 1) + " is not valid UTF-8");
     if (name.empty())
       throw InputError(path_ + ": header column " + std::to_string(i + 1) + " has an empty name");
     if (!seen.insert(name).second)

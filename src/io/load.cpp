@@ -1,11 +1,12 @@
 #include "io/load.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
-
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
@@ -21,16 +22,33 @@ bool is_missing_spelling(std::string_view field, const std::vector<std::string>&
   return false;
 }
 
-// Parses a whole field as a double; surrounding spaces are allowed.
+// Parses a whole field as a finite double; surrounding spaces and one leading '+' are allowed.
+// Overflow ("1e999"), inf, nan and hex are not numbers; underflow gives the nearest subnormal
+// or zero, as strtod does.
 bool parse_number(std::string_view field, double& value) {
   while (!field.empty() && (field.front() == ' ' || field.front() == '\t')) field.remove_prefix(1);
   while (!field.empty() && (field.back() == ' ' || field.back() == '\t')) field.remove_suffix(1);
-  if (!field.empty() && field.front() == '+') field.remove_prefix(1);
+  if (!field.empty() && field.front() == '+') {
+    field.remove_prefix(1);
+    if (!field.empty() && (field.front() == '-' || field.front() == '+')) return false;
+  }
   if (field.empty()) return false;
   const char* end = field.data() + field.size();
-  auto [ptr, ec] = std::from_chars(field.data(), end, value);
-  if (ec == std::errc::result_out_of_range) return ptr == end;  // keep ±inf/denormal as parsed
-  return ec == std::errc() && ptr == end && std::isfinite(value);
+  double parsed = 0;
+  auto [ptr, ec] = std::from_chars(field.data(), end, parsed);
+  if (ptr != end) return false;
+  if (ec == std::errc::result_out_of_range) {
+    // from_chars leaves `parsed` unset here; tell underflow (a number) from overflow (not).
+    const std::string copy(field);
+    errno = 0;
+    const double v = std::strtod(copy.c_str(), nullptr);
+    if (!std::isfinite(v)) return false;
+    value = v;
+    return true;
+  }
+  if (ec != std::errc() || !std::isfinite(parsed)) return false;
+  value = parsed;
+  return true;
 }
 
 void check_setting_columns(const CsvFile& file, const ReadSettings& settings) {
@@ -160,9 +178,10 @@ Table encode_table(const CsvFile& file, const Schema& schema, const ReadSettings
       std::vector<std::uint32_t> translate(dict.size());
       for (std::uint32_t code = 0; code < dict.size(); ++code)
         translate[code] = schema.columns[c].dictionary->intern(dict.level(code));
-      const std::size_t end = k + 1 < threads && first_row[order[k + 1]] != std::numeric_limits<std::size_t>::max()
-                                  ? first_row[order[k + 1]]
-                                  : rows;
+      const std::size_t end =
+          k + 1 < threads && first_row[order[k + 1]] != std::numeric_limits<std::size_t>::max()
+              ? first_row[order[k + 1]]
+              : rows;
       auto& codes = columns[c].codes;
       for (std::size_t r = first_row[t]; r < end; ++r)
         if (codes[r] != kMissingCode) codes[r] = translate[codes[r]];
@@ -208,7 +227,7 @@ std::map<std::string, ColumnKind> read_sdv_metadata(const std::string& path) {
       throw InputError(path + ": columns." + name + " has no string \"sdtype\"");
     const auto sdtype = column["sdtype"].get<std::string>();
     kinds[name] = (sdtype == "numerical" || sdtype == "datetime") ? ColumnKind::kNumeric
-                                                                 : ColumnKind::kCategorical;
+                                                                  : ColumnKind::kCategorical;
   }
   return kinds;
 }

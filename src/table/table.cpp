@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <numeric>
 
 #include "core/error.hpp"
@@ -30,7 +31,8 @@ std::optional<double> as_number(const std::string& text) {
   double value = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end) return std::nullopt;
+  // "nan"/"inf" parse but are not levels to sort numerically (NaN breaks the ordering).
+  if (ec != std::errc() || ptr != end || !std::isfinite(value)) return std::nullopt;
   return value;
 }
 }  // namespace
