@@ -53,12 +53,12 @@ bool parse_number(std::string_view field, double& value) {
 
 void check_setting_columns(const CsvFile& file, const ReadSettings& settings) {
   const auto& header = file.header();
-  auto check = [&](const std::string& name, const char* what) {
+  auto check = [&](const std::string& name, const char* key) {
     if (std::find(header.begin(), header.end(), name) == header.end())
-      throw InputError(std::string(what) + " names column '" + name + "', which " + file.path() +
-                       " does not have" + did_you_mean(name, header));
+      throw InputError(settings.origin + ": " + key + "." + name + ": " + file.path() +
+                       " has no column '" + name + "'" + did_you_mean(name, header));
   };
-  for (const auto& [name, kind] : settings.kinds) check(name, "the column types");
+  for (const auto& [name, kind] : settings.kinds) check(name, "columns");
   for (const auto& [name, codes] : settings.missing_codes) check(name, "missing_codes");
 }
 
@@ -94,7 +94,8 @@ Schema infer_schema(const CsvFile& file, const ReadSettings& settings) {
     }
     if (auto it = settings.missing_codes.find(entry.name); it != settings.missing_codes.end()) {
       if (entry.kind != ColumnKind::kNumeric)
-        throw InputError("missing_codes." + entry.name + ": column '" + entry.name +
+        throw InputError(settings.origin + ": missing_codes." + entry.name + ": column '" +
+                         entry.name +
                          "' is categorical; missing codes apply to numeric columns (list the "
                          "code among missing_values or make the column numeric)");
       entry.missing_codes = it->second;

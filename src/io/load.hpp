@@ -18,6 +18,8 @@ struct ReadSettings {
   std::map<std::string, ColumnKind> kinds;
   // Per numeric column, values that mean "missing" (synthpop's cont.na, e.g. income: [-8]).
   std::map<std::string, std::vector<double>> missing_codes;
+  // Where `kinds` and `missing_codes` came from (the spec file or "command line"), for errors.
+  std::string origin = "command line";
 };
 
 // The columns of an evaluation, fixed from the confidential file and shared by all its datasets.

@@ -179,6 +179,7 @@ EvaluationSpec load_spec(const std::string& path) {
   Reader r{path, fs::path(path).parent_path().string()};
   EvaluationSpec spec;
   spec.origin = path;
+  spec.read.origin = path;
   if (root.IsNull()) r.fail("top level", "the spec is empty");
   r.check_keys(root, "", {"confidential", "holdout", "candidates", "synthesis", "read", "metadata",
                           "columns", "missing_codes", "metrics", "parameters", "disclosure",

@@ -1,1 +1,205 @@
-exit 0
+#!/usr/bin/env bash
+# Bad input on the command line: every case must exit with code 2 and print exactly one line on
+# stderr that names the file / row / column / key, and must leave nothing behind in --out.
+#
+# Usage: SYNTHAUDIT=build/synthaudit bash tests/cli/bad_input.sh tests/data
+# Prints one line per check and a summary "N passed, M failed"; exits non-zero on any failure.
+set -u
+
+BIN=${SYNTHAUDIT:?set SYNTHAUDIT to the synthaudit binary}
+DATA=${1:?give the fixture folder (tests/data) as the first argument}
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+DATA=$(cd "$DATA" && pwd)
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/synthaudit-bad-input.XXXXXX")
+trap 'chmod -R u+rwx "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
+OUT="$WORK/out"
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "ok    $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL  $1: $2"; }
+
+# A results folder from an earlier good run: failures must neither replace nor add to it.
+GOOD_OUT="$WORK/good"
+(cd "$DATA" && "$BIN" evaluate --quiet --spec spec_good.yaml --out "$GOOD_OUT" >/dev/null 2>&1)
+good_sum=$(cat "$GOOD_OUT/results.json" "$GOOD_OUT/results.tsv" 2>/dev/null | sha256sum)
+
+# check NAME PATTERN [ARGS...]: runs `synthaudit ARGS` in the fixture folder and asserts exit code
+# 2, one stderr line matching the extended regex PATTERN, and no results or temp files in --out.
+check() {
+  local name=$1 pattern=$2
+  shift 2
+  rm -rf "$OUT"
+  local err="$WORK/stderr" rc
+  (cd "$DATA" && "$@" >"$WORK/stdout" 2>"$err")
+  rc=$?
+  local lines
+  lines=$(wc -l <"$err")
+  local msg
+  msg=$(head -c 400 "$err" | tr '\n' ' ')
+  if [ "$rc" -ne 2 ]; then
+    fail "$name" "exit code $rc, expected 2 (stderr: $msg)"
+  elif [ "$lines" -ne 1 ]; then
+    fail "$name" "$lines stderr lines, expected 1: $msg"
+  elif ! grep -Eq -- "$pattern" "$err"; then
+    fail "$name" "stderr does not match /$pattern/: $msg"
+  elif [ -e "$OUT" ] && [ -n "$(ls -A "$OUT")" ]; then
+    fail "$name" "left files in --out: $(ls -A "$OUT" | tr '\n' ' ')"
+  else
+    pass "$name  [$(sed 's/^synthaudit: error: //' "$err")]"
+  fi
+}
+
+# evaluate with the common flags
+run_eval() { "$BIN" evaluate --quiet --out "$OUT" "$@"; }
+
+check "missing file" \
+  "^synthaudit: error: nope\.csv: cannot open file \(No such file or directory\)$" \
+  run_eval --confidential nope.csv --synthetic s=syn.csv
+
+# Unreadable file. As root, chmod 000 does not stop reading, so the binary is run as `nobody`
+# through setpriv when that is available; otherwise the check is skipped (and says so).
+cp "$DATA/conf.csv" "$WORK/unreadable.csv"
+chmod 000 "$WORK/unreadable.csv"
+chmod 755 "$WORK"
+if [ "$(id -u)" -ne 0 ]; then
+  check "unreadable file (chmod 000)" \
+    "unreadable\.csv: cannot open file \(Permission denied\)$" \
+    run_eval --confidential "$WORK/unreadable.csv" --synthetic s=syn.csv
+elif command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null &&
+  setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$BIN" 2>/dev/null &&
+  setpriv --reuid=65534 --regid=65534 --clear-groups test -r "$DATA/syn.csv" 2>/dev/null; then
+  check "unreadable file (chmod 000, run as nobody because we are root)" \
+    "unreadable\.csv: cannot open file \(Permission denied\)$" \
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$BIN" evaluate --quiet \
+    --out "$WORK/nobody-out" --confidential "$WORK/unreadable.csv" --synthetic s=syn.csv
+else
+  echo "skip  unreadable file (chmod 000): running as root and cannot drop privileges, so the file stays readable"
+fi
+check "a folder given as a file" \
+  "^synthaudit: error: .*/data: is a folder, not a file$" \
+  run_eval --confidential "$DATA" --synthetic s=syn.csv
+
+check "empty file" \
+  "^synthaudit: error: empty\.csv: file is empty$" \
+  run_eval --confidential empty.csv --synthetic s=syn.csv
+
+check "header only" \
+  "^synthaudit: error: header_only\.csv: header only, no data rows$" \
+  run_eval --confidential header_only.csv --synthetic s=syn.csv
+
+check "ragged row" \
+  "^synthaudit: error: ragged\.csv: row 3 \(line 4\) has 7 fields, header has 8$" \
+  run_eval --confidential ragged.csv --synthetic s=syn.csv
+
+check "ragged row in a synthetic file" \
+  "^synthaudit: error: ragged\.csv: row 3 \(line 4\) has 7 fields, header has 8$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv,ragged.csv
+
+check "unterminated quote" \
+  "^synthaudit: error: unterminated\.csv: row 2 \(line 3\): unterminated quoted field$" \
+  run_eval --confidential unterminated.csv --synthetic s=syn.csv
+
+check "text in a column declared numeric (row, column, value)" \
+  "^synthaudit: error: text_in_numeric\.csv: row 4, column 'income': 'refused' is not a number \(the column is numeric\)$" \
+  run_eval --spec spec_numeric_override.yaml
+
+check "text in a synthetic column that is numeric in the confidential data" \
+  "^synthaudit: error: text_in_numeric\.csv: row 4, column 'income': 'refused' is not a number" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv,text_in_numeric.csv
+
+check "invalid UTF-8 in a header" \
+  "^synthaudit: error: bad_utf8_header\.csv: header column 3 is not valid UTF-8$" \
+  run_eval --confidential bad_utf8_header.csv --synthetic s=syn.csv
+
+check "duplicate column names" \
+  "^synthaudit: error: duplicate_columns\.csv: duplicate column name 'age' in the header$" \
+  run_eval --confidential duplicate_columns.csv --synthetic s=syn.csv
+
+check "column in spec but not in data" \
+  "^synthaudit: error: spec_column_not_in_data\.yaml: columns\.incme: .*conf\.csv has no column 'incme' \(did you mean 'income'\?\)$" \
+  run_eval --spec spec_column_not_in_data.yaml
+
+check "synthetic file lacking a column" \
+  "^synthaudit: error: syn_lacking_column\.csv: column 'income' of the confidential data is missing$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv,syn_lacking_column.csv
+
+check "unknown spec key (did you mean)" \
+  "^synthaudit: error: spec_unknown_key\.yaml: metircs: unknown key \(did you mean 'metrics'\?\)" \
+  run_eval --spec spec_unknown_key.yaml
+
+check "parameter of the wrong type" \
+  "^synthaudit: error: .*parameters\.ks_distance\.pvalue: expected true or false, got 3$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --param ks_distance.pvalue=3
+
+check "unknown parameter (did you mean)" \
+  "^synthaudit: error: .*ks_distance\.pvalu: metric 'ks_distance' has no parameter 'pvalu' \(did you mean 'pvalue'\?\)$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --param ks_distance.pvalu=true
+
+# Parameter out of range: find a registered numeric parameter with a declared range (from
+# `describe`, so this follows the registry) and give it a value just outside.
+ranged=""
+for metric in $("$BIN" list-metrics | cut -f1); do
+  line=$("$BIN" describe "$metric" | grep -E '^  [a-z_0-9]+ \((int|double), default .*, range \[' | head -1)
+  if [ -n "$line" ]; then
+    pname=$(echo "$line" | sed -E 's/^  ([a-z_0-9]+) .*/\1/')
+    lo=$(echo "$line" | sed -E 's/.*range \[([^,]+), ([^]]+)\].*/\1/')
+    hi=$(echo "$line" | sed -E 's/.*range \[([^,]+), ([^]]+)\].*/\2/')
+    if [ "$lo" != "-inf" ]; then
+      ranged="$metric.$pname=$(awk -v v="$lo" 'BEGIN { printf "%.17g", v - 1 }')"
+    elif [ "$hi" != "inf" ]; then
+      ranged="$metric.$pname=$(awk -v v="$hi" 'BEGIN { printf "%.17g", v + 1 }')"
+    fi
+    [ -n "$ranged" ] && break
+  fi
+done
+if [ -n "$ranged" ]; then
+  check "parameter out of range ($ranged)" \
+    "^synthaudit: error: .*parameters\.${ranged%%=*}: value .* is out of range \[" \
+    run_eval --confidential conf.csv --synthetic s=syn.csv --param "$ranged"
+else
+  echo "skip  parameter out of range: no registered metric declares a ranged parameter yet" \
+    "(the range check is tested in tests/unit/spec_params_test.cpp)"
+fi
+
+check "unknown metric name in --metrics (did you mean)" \
+  "^synthaudit: error: .*metrics: unknown metric or family 'ks_distanse' \(did you mean 'ks_distance'\?\)$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --metrics ks_distanse
+
+check "partial synthesis with different row counts" \
+  "^synthaudit: error: syn\.csv: partial synthesis needs rows that correspond to the confidential rows, but it has 5 rows and the confidential data 6$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --synthesis partial
+
+check "no output folder" \
+  "^synthaudit: error: no output folder given \(--out DIR\)$" \
+  "$BIN" evaluate --quiet --confidential conf.csv --synthetic s=syn.csv
+
+: >"$WORK/a_file"
+check "--out is a file" \
+  "^synthaudit: error: .*a_file: cannot create output folder" \
+  "$BIN" evaluate --quiet --out "$WORK/a_file" --confidential conf.csv --synthetic s=syn.csv
+
+# Failures aimed at a folder that holds earlier results leave those results untouched.
+if [ ! -s "$GOOD_OUT/results.json" ]; then
+  fail "earlier results survive a failed run" "the good run (spec_good.yaml) wrote no results.json"
+else
+  for args in "--confidential ragged.csv --synthetic s=syn.csv" \
+    "--confidential conf.csv --synthetic s=syn.csv --synthesis partial" \
+    "--confidential conf.csv --synthetic s=syn.csv --param ks_distance.pvalue=3"; do
+    # shellcheck disable=SC2086
+    (cd "$DATA" && "$BIN" evaluate --quiet --out "$GOOD_OUT" $args >/dev/null 2>&1)
+  done
+  now_sum=$(cat "$GOOD_OUT/results.json" "$GOOD_OUT/results.tsv" | sha256sum)
+  extra=$(ls -A "$GOOD_OUT" | grep -Ev '^results\.(json|tsv)$')
+  if [ "$now_sum" != "$good_sum" ]; then
+    fail "earlier results survive a failed run" "results.json/results.tsv changed"
+  elif [ -n "$extra" ]; then
+    fail "earlier results survive a failed run" "left behind: $extra"
+  else
+    pass "earlier results survive a failed run (no temp files left)"
+  fi
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
