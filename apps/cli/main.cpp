@@ -185,7 +185,7 @@ int main(int argc, char** argv) {
   try {
     if (*evaluate_cmd) return run_evaluation(build_spec(eval), eval.quiet);
     if (*init_cmd) {
-      const std::string text = starter_spec(init_file, ReadSettings{});
+      const std::string text = starter_spec(init_file, ReadSettings{}, init_out);
       if (init_out.empty()) {
         std::cout << text;
       } else {

@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -102,7 +104,8 @@ nlohmann::json yaml_to_json(const YAML::Node& node) {
 
 ColumnKind parse_kind(const std::string& text, const std::string& where) {
   if (text == "numeric" || text == "numerical" || text == "continuous") return ColumnKind::kNumeric;
-  if (text == "categorical" || text == "factor" || text == "boolean") return ColumnKind::kCategorical;
+  if (text == "categorical" || text == "factor" || text == "boolean")
+    return ColumnKind::kCategorical;
   throw InputError(where + ": '" + text + "' is not a column type; use numeric or categorical" +
                    did_you_mean(text, {"numeric", "categorical"}));
 }
@@ -114,8 +117,8 @@ SynthesisType parse_synthesis(const std::string& text, const std::string& where)
                    did_you_mean(text, {"full", "partial"}));
 }
 
-const std::vector<std::string> kAnalysisKinds = {"mean", "proportion", "quantile", "total", "lm",
-                                                 "glm_logit"};
+const std::vector<std::string> kAnalysisKinds = {"mean",  "proportion", "quantile",
+                                                 "total", "lm",         "glm_logit"};
 
 }  // namespace
 
@@ -141,7 +144,8 @@ AnalysisSpec parse_analysis(const std::string& text, std::size_t index, const st
     // "quantile: income 0.9"
     const auto space = body.find_last_of(' ');
     if (space == std::string::npos)
-      throw InputError(where + ": quantile needs a column and a probability, e.g. 'quantile: income 0.9'");
+      throw InputError(where +
+                       ": quantile needs a column and a probability, e.g. 'quantile: income 0.9'");
     analysis.column = trim(body.substr(0, space));
     try {
       analysis.probability = std::stod(body.substr(space + 1));
@@ -167,7 +171,9 @@ CandidateSpec parse_candidate(const std::string& text) {
   return candidate;
 }
 
-EvaluationSpec load_spec(const std::string& path) {
+namespace {
+
+EvaluationSpec load_spec_yaml(const std::string& path) {
   YAML::Node root;
   try {
     root = YAML::LoadFile(path);
@@ -181,9 +187,10 @@ EvaluationSpec load_spec(const std::string& path) {
   spec.origin = path;
   spec.read.origin = path;
   if (root.IsNull()) r.fail("top level", "the spec is empty");
-  r.check_keys(root, "", {"confidential", "holdout", "candidates", "synthesis", "read", "metadata",
-                          "columns", "missing_codes", "metrics", "parameters", "disclosure",
-                          "analyses", "seed", "threads", "output"});
+  r.check_keys(root, "",
+               {"confidential", "holdout", "candidates", "synthesis", "read", "metadata", "columns",
+                "missing_codes", "metrics", "parameters", "disclosure", "analyses", "seed",
+                "threads", "output"});
   if (!root["confidential"]) r.fail("confidential", "required key is missing");
   spec.confidential = r.path(root["confidential"], "confidential");
   if (root["holdout"]) spec.holdout = r.path(root["holdout"], "holdout");
@@ -200,7 +207,8 @@ EvaluationSpec load_spec(const std::string& path) {
       if (reps.IsScalar()) {
         c.replicates.push_back(r.path(reps, key + ".replicates"));
       } else {
-        if (!reps.IsSequence() || reps.size() == 0) r.fail(key + ".replicates", "expected a non-empty list of files");
+        if (!reps.IsSequence() || reps.size() == 0)
+          r.fail(key + ".replicates", "expected a non-empty list of files");
         for (std::size_t j = 0; j < reps.size(); ++j)
           c.replicates.push_back(r.path(reps[j], key + ".replicates[" + std::to_string(j) + "]"));
       }
@@ -208,7 +216,8 @@ EvaluationSpec load_spec(const std::string& path) {
     }
   }
   if (root["synthesis"])
-    spec.context.synthesis = parse_synthesis(r.string(root["synthesis"], "synthesis"), path + ": synthesis");
+    spec.context.synthesis =
+        parse_synthesis(r.string(root["synthesis"], "synthesis"), path + ": synthesis");
   if (const auto read = root["read"]) {
     r.check_keys(read, "read", {"delimiter", "missing_values"});
     if (read["delimiter"]) {
@@ -217,14 +226,16 @@ EvaluationSpec load_spec(const std::string& path) {
       if (d.size() != 1) r.fail("read.delimiter", "expected one character");
       spec.read.csv.delimiter = d[0];
     }
-    if (read["missing_values"]) spec.read.missing_values = r.strings(read["missing_values"], "read.missing_values");
+    if (read["missing_values"])
+      spec.read.missing_values = r.strings(read["missing_values"], "read.missing_values");
   }
   if (root["metadata"]) spec.metadata = r.path(root["metadata"], "metadata");
   if (const auto columns = root["columns"]) {
     if (!columns.IsMap()) r.fail("columns", "expected a mapping column: numeric|categorical");
     for (const auto& item : columns) {
       const auto name = item.first.as<std::string>();
-      spec.read.kinds[name] = parse_kind(r.string(item.second, "columns." + name), path + ": columns." + name);
+      spec.read.kinds[name] =
+          parse_kind(r.string(item.second, "columns." + name), path + ": columns." + name);
     }
   }
   if (const auto codes = root["missing_codes"]) {
@@ -269,7 +280,8 @@ EvaluationSpec load_spec(const std::string& path) {
     for (std::size_t i = 0; i < analyses.size(); ++i) {
       const std::string key = "analyses[" + std::to_string(i) + "]";
       if (analyses[i].IsScalar()) {
-        spec.context.analyses.push_back(parse_analysis(analyses[i].as<std::string>(), i, path + ": " + key));
+        spec.context.analyses.push_back(
+            parse_analysis(analyses[i].as<std::string>(), i, path + ": " + key));
         continue;
       }
       std::vector<std::string> allowed = {"name"};
@@ -299,6 +311,17 @@ EvaluationSpec load_spec(const std::string& path) {
   }
   if (root["output"]) spec.output_dir = r.path(root["output"], "output");
   return spec;
+}
+
+}  // namespace
+
+EvaluationSpec load_spec(const std::string& path) {
+  try {
+    return load_spec_yaml(path);
+  } catch (const YAML::Exception& e) {
+    // A shape the readers above do not expect (e.g. a list used as a mapping key).
+    throw InputError(path + ": line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
 }
 
 void validate_spec(const EvaluationSpec& spec) {
@@ -366,24 +389,72 @@ nlohmann::json spec_to_json(const EvaluationSpec& spec) {
   return j;
 }
 
-std::string starter_spec(const std::string& confidential_path, const ReadSettings& settings) {
+namespace {
+
+// A YAML scalar for `text`: plain when that reads back as the same string, else double-quoted.
+std::string yaml_scalar(const std::string& text) {
+  static const std::vector<std::string> special = {
+      "",      "~",     "null", "Null", "NULL", "true", "True", "TRUE", "false",
+      "False", "FALSE", "yes",  "Yes",  "YES",  "no",   "No",   "NO",   "on",
+      "On",    "ON",    "off",  "Off",  "OFF",  "y",    "Y",    "n",    "N"};
+  bool plain = std::find(special.begin(), special.end(), text) == special.end() &&
+               (std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_' ||
+                text[0] == '/' || text[0] == '.');
+  for (unsigned char c : text)
+    if (!(std::isalnum(c) || c == '_' || c == '-' || c == '.' || c == '/')) plain = false;
+  if (plain) return text;
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c == 0x7f) {
+      static const char* hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string starter_spec(const std::string& confidential_path, const ReadSettings& settings,
+                         const std::string& spec_path) {
   const CsvFile file = CsvFile::open(confidential_path, settings.csv);
   const Schema schema = infer_schema(file, settings);
+  // load_spec resolves relative paths against the spec's folder, so write the confidential path
+  // relative to where the spec will be (the current folder when it goes to stdout).
+  std::string conf = confidential_path;
+  if (!fs::path(conf).is_absolute()) {
+    std::error_code ec;
+    const fs::path spec_dir = fs::absolute(fs::path(spec_path).parent_path(), ec);
+    const fs::path rel = fs::absolute(conf, ec).lexically_relative(spec_dir);
+    if (!ec && !rel.empty()) conf = rel.string();
+  }
   std::ostringstream out;
   out << "# synthaudit evaluation spec (see docs/config.md)\n";
-  out << "confidential: " << confidential_path << "\n";
+  out << "confidential: " << yaml_scalar(conf) << "\n";
   out << "# holdout: holdout.csv\n";
   out << "candidates:\n  - name: my_synthesis\n    replicates: [synthetic_1.csv]\n";
   out << "synthesis: full   # or partial (rows correspond to confidential rows)\n";
+  if (settings.csv.delimiter != ',') {
+    const std::string d(1, settings.csv.delimiter);
+    out << "read:\n  delimiter: " << (d == "\t" ? "tab" : yaml_scalar(d)) << "\n";
+  }
   out << "columns:          # inferred; edit where a number is really a category\n";
   for (const auto& c : schema.columns)
-    out << "  " << c.name << ": " << to_string(c.kind) << "\n";
+    out << "  " << yaml_scalar(c.name) << ": " << to_string(c.kind) << "\n";
   out << "# missing_codes:  # numeric codes that mean missing, e.g. income: [-8]\n";
   out << "metrics: [all]\n";
   out << "# parameters:\n#   ks_distance: {pvalue: true}\n";
-  out << "# disclosure:\n#   - keys: [" << (schema.columns.empty() ? "" : schema.columns[0].name)
-      << "]\n#     targets: [" << (schema.columns.size() > 1 ? schema.columns.back().name : "")
-      << "]\n";
+  out << "# disclosure:\n#   - keys: ["
+      << (schema.columns.empty() ? "" : yaml_scalar(schema.columns[0].name))
+      << "]\n#     targets: ["
+      << (schema.columns.size() > 1 ? yaml_scalar(schema.columns.back().name) : "") << "]\n";
   out << "# analyses:\n#   - lm: y ~ x1 + x2\n";
   out << "seed: 1\n";
   return out.str();

@@ -48,7 +48,11 @@ void validate_spec(const EvaluationSpec& spec);
 
 nlohmann::json spec_to_json(const EvaluationSpec& spec);
 
-// A starter spec (YAML text) for a confidential file, with its inferred column kinds.
-std::string starter_spec(const std::string& confidential_path, const ReadSettings& settings);
+// A starter spec (YAML text) for a confidential file, with its inferred column kinds. Names are
+// YAML-quoted where needed; the confidential path is written relative to the folder of
+// `spec_path` (where the spec will be written; empty = the current folder), because load_spec
+// resolves relative paths against the spec's folder.
+std::string starter_spec(const std::string& confidential_path, const ReadSettings& settings,
+                         const std::string& spec_path = "");
 
 }  // namespace synthaudit
