@@ -431,9 +431,15 @@ std::string starter_spec(const std::string& confidential_path, const ReadSetting
   std::string conf = confidential_path;
   if (!fs::path(conf).is_absolute()) {
     std::error_code ec;
-    const fs::path spec_dir = fs::absolute(fs::path(spec_path).parent_path(), ec);
-    const fs::path rel = fs::absolute(conf, ec).lexically_relative(spec_dir);
-    if (!ec && !rel.empty()) conf = rel.string();
+    fs::path spec_dir = fs::path(spec_path).parent_path();
+    if (spec_dir.empty()) spec_dir = ".";
+    const fs::path rel =
+        fs::weakly_canonical(conf, ec).lexically_relative(fs::weakly_canonical(spec_dir, ec));
+    // Inside the spec's folder: relative (the pair can move together); elsewhere: absolute.
+    if (!ec && !rel.empty() && *rel.begin() != "..")
+      conf = rel.string();
+    else if (!ec)
+      conf = fs::absolute(conf, ec).lexically_normal().string();
   }
   std::ostringstream out;
   out << "# synthaudit evaluation spec (see docs/config.md)\n";

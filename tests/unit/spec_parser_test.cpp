@@ -285,6 +285,7 @@ TEST_F(SpecTest, InitOutputLoadsBack) {
   const auto cwd = fs::current_path();
   fs::current_path(dir_ / "sub");
   std::string text = starter_spec("conf.csv", ReadSettings{}, spec_path);
+  const std::string to_stdout = starter_spec("conf.csv", ReadSettings{});
   fs::current_path(cwd);
   const auto pos = text.find("synthetic_1.csv");
   ASSERT_NE(pos, std::string::npos);
@@ -302,6 +303,8 @@ TEST_F(SpecTest, InitOutputLoadsBack) {
   ASSERT_EQ(s.candidates.size(), 1u);
   EXPECT_EQ(fs::weakly_canonical(s.candidates[0].replicates[0]), fs::weakly_canonical(conf));
   // To stdout (no spec path): relative to the current folder.
+  EXPECT_NE(to_stdout.find("\nconfidential: conf.csv\n"), std::string::npos);
+  EXPECT_NE(text.find("\nconfidential: sub/conf.csv\n"), std::string::npos);
   EXPECT_NE(starter_spec(conf, ReadSettings{}).find("confidential: " + conf + "\n"),
             std::string::npos);
 }
