@@ -97,7 +97,10 @@ Params Params::resolve(const std::string& metric, const std::vector<ParamSpec>& 
     throw InputError(where + ": parameters of metric '" + metric + "' must be a mapping");
   std::vector<std::string> names;
   for (const auto& spec : declared) names.push_back(spec.name);
-  for (const auto& [key, value] : given.items()) {
+  for (const auto& item : given.items()) {
+    // Not a structured binding: clang before 16 cannot capture one in a lambda (fuzz build).
+    const std::string& key = item.key();
+    const auto& value = item.value();
     auto it = std::find_if(declared.begin(), declared.end(),
                            [&](const ParamSpec& s) { return s.name == key; });
     if (it == declared.end()) {
