@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <openssl/evp.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -34,39 +35,7 @@ std::string sha256_hex(std::string_view bytes) {
 
 namespace {
 
-std::string read_file_bytes(const std::string& path) {
-  // POSIX rather than std::ifstream: a directory "opens" as a stream and then reports a bogus
-  // size, and errno is not reliably set by the stream.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw InputError(path + ": cannot open file (" + std::strerror(errno) + ")");
-  struct FdCloser {
-    int fd;
-    ~FdCloser() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0)
-    throw InputError(path + ": cannot read file (" + std::strerror(errno) + ")");
-  if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a folder, not a file");
-  std::string bytes;
-  if (S_ISREG(st.st_mode)) bytes.reserve(static_cast<std::size_t>(st.st_size));
-  std::size_t have = 0;
-  while (true) {
-    // Regular files are read in one go; pipes and devices in 1 MiB steps until EOF.
-    if (bytes.size() == have)
-      bytes.resize(std::max<std::size_t>(have + (1 << 20), bytes.capacity()));
-    const ssize_t got = ::read(fd, bytes.data() + have, bytes.size() - have);
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw InputError(path + ": cannot read file (" + std::strerror(errno) + ")");
-    }
-    if (got == 0) break;
-    have += static_cast<std::size_t>(got);
-  }
-  bytes.resize(have);
-  return bytes;
-}
-
-std::string gunzip(const std::string& compressed, const std::string& path) {
+std::string gunzip(std::string_view compressed, const std::string& path) {
   z_stream stream{};
   // 15 + 32: zlib or gzip header, detected automatically.
   if (inflateInit2(&stream, 15 + 32) != Z_OK) throw InputError(path + ": cannot start gzip");
@@ -146,29 +115,131 @@ int resolve_threads(int requested) {
 
 }  // namespace
 
+// The bytes of one file: a read-only private mapping of a plain file, or owned text (gzip after
+// decompression, in-memory input, pipes).
+struct CsvFile::Storage {
+  std::string owned;
+  void* map = nullptr;
+  std::size_t map_size = 0;
+  const char* data = nullptr;
+  std::size_t size = 0;
+
+  Storage() = default;
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
+  ~Storage() {
+    if (map != nullptr) ::munmap(map, map_size);
+  }
+  void use_owned() {
+    data = owned.data();
+    size = owned.size();
+  }
+  // Hands the whole pages inside [begin, end) back to the page cache; they are read again from
+  // it if touched later. No-op for owned text, whose pages cannot be given back.
+  void release(std::size_t begin, std::size_t end) const {
+    if (map == nullptr) return;
+    static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    begin = (begin + page - 1) / page * page;
+    end = std::min(end, map_size) / page * page;
+    if (begin < end) ::madvise(static_cast<char*>(map) + begin, end - begin, MADV_DONTNEED);
+  }
+};
+
 CsvFile CsvFile::open(const std::string& path, const CsvOptions& options) {
-  std::string bytes = read_file_bytes(path);
-  std::string digest = sha256_hex(bytes);
-  if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
-      static_cast<unsigned char>(bytes[1]) == 0x8b)
-    bytes = gunzip(bytes, path);
-  CsvFile file = from_bytes(std::move(bytes), path, options);
-  file.sha256_ = std::move(digest);
-  return file;
+  auto storage = std::make_shared<Storage>();
+  {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw InputError(path + ": cannot open file (" + std::strerror(errno) + ")");
+    struct FdCloser {
+      int fd;
+      ~FdCloser() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0)
+      throw InputError(path + ": cannot read file (" + std::strerror(errno) + ")");
+    if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a folder, not a file");
+    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+      const auto size = static_cast<std::size_t>(st.st_size);
+      void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (map == MAP_FAILED)
+        throw InputError(path + ": cannot read file (" + std::strerror(errno) + ")");
+      ::madvise(map, size, MADV_SEQUENTIAL);
+      storage->map = map;
+      storage->map_size = size;
+      storage->data = static_cast<const char*>(map);
+      storage->size = size;
+    } else {
+      // Pipes and devices: read to the end in 1 MiB steps.
+      std::size_t have = 0;
+      while (true) {
+        if (storage->owned.size() == have) storage->owned.resize(have + (1 << 20));
+        const ssize_t got = ::read(fd, storage->owned.data() + have, storage->owned.size() - have);
+        if (got < 0) {
+          if (errno == EINTR) continue;
+          throw InputError(path + ": cannot read file (" + std::strerror(errno) + ")");
+        }
+        if (got == 0) break;
+        have += static_cast<std::size_t>(got);
+      }
+      storage->owned.resize(have);
+      storage->use_owned();
+    }
+  }
+  const std::string_view raw(storage->data, storage->size);
+  const bool gzip = raw.size() >= 2 && static_cast<unsigned char>(raw[0]) == 0x1f &&
+                    static_cast<unsigned char>(raw[1]) == 0x8b;
+  if (gzip) {
+    // The fingerprint is of the bytes as stored; the text is the decompressed bytes.
+    const std::string digest = sha256_hex(raw);
+    auto text = std::make_shared<Storage>();
+    text->owned = gunzip(raw, path);
+    text->use_owned();
+    storage.reset();
+    CsvFile file = build(std::move(text), path, options);
+    file.sha256_ = digest;
+    return file;
+  }
+  // Hash on a second thread while the structure is checked: both read the same pages once.
+  std::string digest;
+  std::thread hasher([&] { digest = sha256_hex(raw); });
+  try {
+    CsvFile file = build(storage, path, options);
+    hasher.join();
+    file.sha256_ = std::move(digest);
+    storage->release(0, storage->size);
+    return file;
+  } catch (...) {
+    hasher.join();
+    throw;
+  }
 }
 
 CsvFile CsvFile::from_bytes(std::string bytes, const std::string& name, const CsvOptions& options) {
+  auto storage = std::make_shared<Storage>();
+  storage->owned = std::move(bytes);
+  storage->use_owned();
+  const std::string digest = sha256_hex(storage->owned);
+  CsvFile file = build(std::move(storage), name, options);
+  file.sha256_ = digest;
+  return file;
+}
+
+CsvFile CsvFile::build(std::shared_ptr<Storage> storage, const std::string& name,
+                       const CsvOptions& options) {
+  if (options.delimiter == '"' || options.delimiter == '\n' || options.delimiter == '\r')
+    throw InputError(name + ": the delimiter cannot be a quote or a line break");
   CsvFile file;
   file.path_ = name;
   file.delimiter_ = options.delimiter;
   file.threads_ = resolve_threads(options.threads);
-  if (file.sha256_.empty()) file.sha256_ = sha256_hex(bytes);
-  file.bytes_ = std::move(bytes);
-  if (options.delimiter == '"' || options.delimiter == '\n' || options.delimiter == '\r')
-    throw InputError(name + ": the delimiter cannot be a quote or a line break");
+  file.data_ = storage->data;
+  file.size_ = storage->size;
+  file.storage_ = std::move(storage);
   file.index_rows();
   return file;
 }
+
+std::size_t CsvFile::size() const { return size_; }
 
 std::size_t CsvFile::tokenize(std::size_t offset, std::vector<std::string_view>& fields,
                               std::string& scratch) const {
@@ -181,8 +252,8 @@ std::size_t CsvFile::tokenize(std::size_t offset, std::vector<std::string_view>&
   };
   thread_local std::vector<Unescaped> unescaped;
   unescaped.clear();
-  const std::size_t size = bytes_.size();
-  const char* data = bytes_.data();
+  const std::size_t size = size_;
+  const char* data = data_;
   std::size_t pos = offset;
   std::size_t next = size;
   while (true) {
@@ -234,34 +305,69 @@ std::size_t CsvFile::tokenize(std::size_t offset, std::vector<std::string_view>&
   return next;
 }
 
+std::size_t CsvFile::scan_row(std::size_t offset, std::size_t& fields,
+                              std::size_t& newlines) const {
+  // The same grammar as tokenize, without building fields: the structure check of open() runs
+  // over every byte once, so it is kept to comparisons and memchr.
+  const char* data = data_;
+  const std::size_t size = size_;
+  const char delimiter = delimiter_;
+  std::size_t pos = offset;
+  fields = 0;
+  while (true) {
+    ++fields;
+    if (pos < size && data[pos] == '"') {
+      ++pos;
+      while (true) {
+        const void* q = std::memchr(data + pos, '"', size - pos);
+        if (q == nullptr) return kUnterminatedQuote;
+        const auto qpos = static_cast<std::size_t>(static_cast<const char*>(q) - data);
+        newlines += static_cast<std::size_t>(std::count(data + pos, data + qpos, '\n'));
+        pos = qpos + 1;
+        if (pos < size && data[pos] == '"') {
+          ++pos;
+          continue;
+        }
+        break;
+      }
+      if (pos < size && data[pos] != delimiter && data[pos] != '\n' && data[pos] != '\r')
+        return kTextAfterQuote;
+    } else {
+      while (pos < size) {
+        const char c = data[pos];
+        if (c == delimiter || c == '\n' || c == '\r') break;
+        ++pos;
+      }
+    }
+    if (pos >= size) return size;
+    if (data[pos] == delimiter) {
+      ++pos;
+      continue;
+    }
+    return (data[pos] == '\r' && pos + 1 < size && data[pos + 1] == '\n') ? pos + 2 : pos + 1;
+  }
+}
+
 void CsvFile::index_rows() {
   std::size_t pos = 0;
-  if (bytes_.size() >= 3 && bytes_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos = 3;
-  auto blank_from = [&](std::size_t p) {
-    return std::all_of(bytes_.begin() + static_cast<std::ptrdiff_t>(p), bytes_.end(),
-                       [](char c) { return c == '\n' || c == '\r'; });
-  };
-  if (blank_from(pos)) throw InputError(path_ + ": file is empty");
-  std::vector<std::string_view> fields;
-  std::string scratch;
+  const std::string_view bytes(data_, size_);
+  if (bytes.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;
+  if (bytes.find_first_not_of("\r\n", pos) == std::string_view::npos)
+    throw InputError(path_ + ": file is empty");
   std::size_t line = 1;
-  auto lines_in = [&](std::size_t from, std::size_t to) {
-    return static_cast<std::size_t>(std::count(bytes_.begin() + static_cast<std::ptrdiff_t>(from),
-                                               bytes_.begin() + static_cast<std::ptrdiff_t>(to),
-                                               '\n'));
+  auto where = [&](std::size_t row_label) {
+    return path_ + ": " +
+           (row_label == 0 ? std::string("header") : "row " + std::to_string(row_label)) +
+           " (line " + std::to_string(line) + ")";
   };
   auto check = [&](std::size_t next, std::size_t row_label) {
     if (next == kUnterminatedQuote)
-      throw InputError(
-          path_ + ": " +
-          (row_label == 0 ? std::string("header") : "row " + std::to_string(row_label)) +
-          " (line " + std::to_string(line) + "): unterminated quoted field");
+      throw InputError(where(row_label) + ": unterminated quoted field");
     if (next == kTextAfterQuote)
-      throw InputError(
-          path_ + ": " +
-          (row_label == 0 ? std::string("header") : "row " + std::to_string(row_label)) +
-          " (line " + std::to_string(line) + "): text after a closing quote");
+      throw InputError(where(row_label) + ": text after a closing quote");
   };
+  std::vector<std::string_view> fields;
+  std::string scratch;
   std::size_t next = tokenize(pos, fields, scratch);
   check(next, 0);
   header_.clear();
@@ -276,28 +382,37 @@ void CsvFile::index_rows() {
       throw InputError(path_ + ": duplicate column name '" + name + "' in the header");
     header_.push_back(std::move(name));
   }
-  line += lines_in(pos, next);
+  line += static_cast<std::size_t>(std::count(data_ + pos, data_ + next, '\n'));
   pos = next;
   data_start_ = pos;
   row_starts_.clear();
+  // About 1 row per 100 bytes is a fair first guess for survey data; the vector grows if not.
+  row_starts_.reserve((size_ - pos) / 100 + 16);
   const std::size_t expected = header_.size();
-  while (pos < bytes_.size()) {
+  const std::size_t size = size_;
+  const char* data = data_;
+  std::size_t released = 0;
+  while (pos < size) {
     // Blank lines (only a line break) are skipped, as R's read.csv and pandas do.
-    if (bytes_[pos] == '\n' || bytes_[pos] == '\r') {
-      if (bytes_[pos] == '\n') ++line;
+    if (data[pos] == '\n' || data[pos] == '\r') {
+      if (data[pos] == '\n') ++line;
       ++pos;
       continue;
     }
-    const std::size_t row_label = row_starts_.size() + 1;
-    next = tokenize(pos, fields, scratch);
-    check(next, row_label);
-    if (fields.size() != expected)
-      throw InputError(path_ + ": row " + std::to_string(row_label) + " (line " +
-                       std::to_string(line) + ") has " + std::to_string(fields.size()) +
+    std::size_t count = 0, newlines = 0;
+    next = scan_row(pos, count, newlines);
+    check(next, row_starts_.size() + 1);
+    if (count != expected)
+      throw InputError(where(row_starts_.size() + 1) + " has " + std::to_string(count) +
                        " fields, header has " + std::to_string(expected));
     row_starts_.push_back(pos);
-    line += lines_in(pos, next);
+    line += newlines + (data[next - 1] == '\n' || data[next - 1] == '\r' ? 1 : 0);
     pos = next;
+    if (pos - released > (std::size_t{32} << 20)) {
+      // Keep the resident part of a mapped file small (the hasher may fault some pages back).
+      storage_->release(released, pos);
+      released = pos;
+    }
   }
   if (row_starts_.empty()) throw InputError(path_ + ": header only, no data rows");
 }
@@ -313,10 +428,17 @@ void CsvFile::visit_rows(const RowVisitor& visit) const {
     std::vector<std::string_view> fields;
     fields.reserve(header_.size());
     std::string scratch;
+    // Pages behind this worker are given back every 8 MiB (only whole pages inside its own
+    // range, so neighbours are never affected).
+    std::size_t released = row_starts_[begin];
     try {
       for (std::size_t r = begin; r < end; ++r) {
         tokenize(row_starts_[r], fields, scratch);
         visit(t, r, fields);
+        if (row_starts_[r] - released > (std::size_t{8} << 20)) {
+          storage_->release(released, row_starts_[r]);
+          released = row_starts_[r];
+        }
       }
     } catch (...) {
       errors[static_cast<std::size_t>(t)] = std::current_exception();
@@ -330,6 +452,7 @@ void CsvFile::visit_rows(const RowVisitor& visit) const {
     work(0);
     for (auto& th : pool) th.join();
   }
+  storage_->release(0, size_);
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
 }

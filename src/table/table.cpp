@@ -14,7 +14,7 @@ const char* to_string(ColumnKind kind) {
 }
 
 std::uint32_t Dictionary::intern(std::string_view level) {
-  if (auto it = index_.find(std::string(level)); it != index_.end()) return it->second;
+  if (auto it = index_.find(level); it != index_.end()) return it->second;
   const auto code = static_cast<std::uint32_t>(levels_.size());
   levels_.emplace_back(level);
   index_.emplace(levels_.back(), code);
@@ -22,7 +22,7 @@ std::uint32_t Dictionary::intern(std::string_view level) {
 }
 
 std::optional<std::uint32_t> Dictionary::find(std::string_view level) const {
-  if (auto it = index_.find(std::string(level)); it != index_.end()) return it->second;
+  if (auto it = index_.find(level); it != index_.end()) return it->second;
   return std::nullopt;
 }
 

@@ -37,8 +37,13 @@ class Dictionary {
   std::vector<std::uint32_t> finalize();
 
  private:
+  // Transparent hash: lookups take a string_view without building a std::string per field.
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   std::vector<std::string> levels_;
-  std::unordered_map<std::string, std::uint32_t> index_;
+  std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> index_;
 };
 
 struct Column {
