@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
@@ -16,10 +17,61 @@ namespace synthaudit {
 
 namespace {
 
-bool is_missing_spelling(std::string_view field, const std::vector<std::string>& spellings) {
-  for (const auto& s : spellings)
-    if (field == s) return true;
-  return false;
+// The missing-value spellings, checked once per field in every pass: a mask of their lengths
+// rejects most fields before any comparison.
+class MissingSpellings {
+ public:
+  explicit MissingSpellings(const std::vector<std::string>& spellings) : spellings_(spellings) {
+    for (const auto& s : spellings_) {
+      if (s.size() < 64)
+        lengths_ |= std::uint64_t{1} << s.size();
+      else
+        has_long_ = true;
+    }
+  }
+  bool contains(std::string_view field) const {
+    if (field.size() < 64 ? ((lengths_ >> field.size()) & 1) == 0 : !has_long_) return false;
+    for (const auto& s : spellings_)
+      if (field == s) return true;
+    return false;
+  }
+
+ private:
+  std::vector<std::string> spellings_;
+  std::uint64_t lengths_ = 0;
+  bool has_long_ = false;
+};
+
+// Exact fast path for the common "[-]digits[.digits]" with at most 15 digits: the digits form an
+// integer m < 2^53 and 10^k (k <= 15) is exact, so m / 10^k is the correctly rounded value, the
+// same double from_chars gives. Returns false to fall back to from_chars.
+inline bool parse_simple_decimal(std::string_view field, double& value) {
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  const char* p = field.data();
+  const char* end = p + field.size();
+  const bool negative = p < end && *p == '-';
+  if (negative) ++p;
+  std::uint64_t m = 0;
+  int digits = 0, fraction = 0;
+  while (p < end && static_cast<unsigned>(*p - '0') < 10) {
+    m = m * 10 + static_cast<unsigned>(*p - '0');
+    ++p;
+    ++digits;
+  }
+  if (p < end && *p == '.') {
+    ++p;
+    while (p < end && static_cast<unsigned>(*p - '0') < 10) {
+      m = m * 10 + static_cast<unsigned>(*p - '0');
+      ++p;
+      ++digits;
+      ++fraction;
+    }
+  }
+  if (p != end || digits == 0 || digits > 15) return false;
+  const double v = static_cast<double>(m) / kPow10[fraction];
+  value = negative ? -v : v;
+  return true;
 }
 
 // Parses a whole field as a finite double; surrounding spaces and one leading '+' are allowed.
@@ -33,6 +85,7 @@ bool parse_number(std::string_view field, double& value) {
     if (!field.empty() && (field.front() == '-' || field.front() == '+')) return false;
   }
   if (field.empty()) return false;
+  if (parse_simple_decimal(field, value)) return true;
   const char* end = field.data() + field.size();
   double parsed = 0;
   auto [ptr, ec] = std::from_chars(field.data(), end, parsed);
@@ -70,12 +123,13 @@ Schema infer_schema(const CsvFile& file, const ReadSettings& settings) {
   // numeric_ok[t][c]: thread t saw only numbers or missing values in column c.
   std::vector<std::vector<char>> numeric_ok(static_cast<std::size_t>(file.threads()),
                                             std::vector<char>(ncol, 1));
+  const MissingSpellings missing(settings.missing_values);
   file.visit_rows([&](int t, std::size_t, const std::vector<std::string_view>& fields) {
     auto& ok = numeric_ok[static_cast<std::size_t>(t)];
     double value;
     for (std::size_t c = 0; c < ncol; ++c) {
       if (!ok[c]) continue;
-      if (is_missing_spelling(fields[c], settings.missing_values)) continue;
+      if (missing.contains(fields[c])) continue;
       if (!parse_number(fields[c], value)) ok[c] = 0;
     }
   });
@@ -144,12 +198,13 @@ Table encode_table(const CsvFile& file, const Schema& schema, const ReadSettings
     }
   }
   std::vector<std::size_t> first_row(threads, std::numeric_limits<std::size_t>::max());
+  const MissingSpellings missing(settings.missing_values);
   file.visit_rows([&](int t, std::size_t row, const std::vector<std::string_view>& fields) {
     const auto ti = static_cast<std::size_t>(t);
     if (first_row[ti] > row) first_row[ti] = row;
     for (std::size_t c = 0; c < ncol; ++c) {
       const std::string_view field = fields[source[c]];
-      if (is_missing_spelling(field, settings.missing_values)) continue;
+      if (missing.contains(field)) continue;
       Column& column = columns[c];
       if (column.is_numeric()) {
         double value;
