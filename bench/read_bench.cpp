@@ -40,7 +40,7 @@ double peak_rss_mb() {
 }
 
 // Census-like columns: counts, amounts with decimals and zeros, codes, low- and high-cardinality
-// text, missing values. About 150 bytes per row.
+// text (one quoted, with a comma), missing values. About 150 bytes per row.
 int generate(const char* path, std::size_t rows) {
   std::FILE* out = std::fopen(path, "wb");
   if (!out) {
@@ -48,8 +48,8 @@ int generate(const char* path, std::size_t rows) {
     return 1;
   }
   static const char* regions[] = {"north", "south", "east", "west", "centre", "islands"};
-  static const char* edu[] = {"none", "primary", "secondary", "vocational", "bachelor",
-                              "master", "doctorate"};
+  static const char* edu[] = {"none",     "primary", "secondary", "vocational",
+                              "bachelor", "master",  "doctorate"};
   static const char* status[] = {"employed", "unemployed", "retired", "student", "inactive"};
   std::fputs(
       "age,income,hours,children,weight,height,savings,rent,score,year,"
@@ -73,16 +73,20 @@ int generate(const char* path, std::size_t rows) {
       line += ',';
     };
     num("%d", static_cast<int>(18 + a % 72));
-    if (a % 17 == 0) line += "NA,";
-    else num("%.2f", (b % 5 == 0) ? 0.0 : static_cast<double>(b % 9000000) / 100.0);
+    if (a % 17 == 0)
+      line += "NA,";
+    else
+      num("%.2f", (b % 5 == 0) ? 0.0 : static_cast<double>(b % 9000000) / 100.0);
     num("%d", static_cast<int>(c % 60));
     num("%d", static_cast<int>((a >> 8) % 5));
     num("%.1f", 45.0 + static_cast<double>((b >> 8) % 700) / 10.0);
     num("%d", static_cast<int>(150 + (c >> 8) % 50));
-    if ((b >> 16) % 9 == 0) line += ",";
-    else num("%.2f", static_cast<double>((c >> 16) % 10000000) / 100.0);
+    if ((b >> 16) % 9 == 0)
+      line += ",";
+    else
+      num("%.2f", static_cast<double>((c >> 16) % 10000000) / 100.0);
     num("%d", static_cast<int>((a >> 16) % 2000));
-    num("%.4f", static_cast<double>((b >> 24) % 100000) / 100000.0);
+    num("%.6f", static_cast<double>((b >> 24) % 10000000) / 10000000.0);
     num("%d", static_cast<int>(1950 + (c >> 24) % 70));
     line += ((a >> 32) & 1) ? "F," : "M,";
     line += regions[(a >> 33) % 6];
@@ -92,15 +96,17 @@ int generate(const char* path, std::size_t rows) {
     line += status[(c >> 33) % 5];
     line += ',';
     line += ((c >> 40) % 4 == 0) ? "yes," : "no,";
-    line += "occ";
+    line += "occupation_";
     line += std::to_string((a >> 40) % 400);
     line += ',';
-    line += "\"town ";
+    line += "\"Town ";
     line += std::to_string((b >> 40) % 5000);
+    line += ", district ";
+    line += std::to_string((b >> 40) % 5000 % 37);  // a function of the town: 5000 levels
     line += "\",";
     line += ((b >> 50) % 3 == 0) ? "married," : ((b >> 50) % 3 == 1 ? "single," : "NA,");
     line += ((c >> 50) % 2) ? "owner," : "tenant,";
-    line += ((a >> 56) % 10 == 0) ? "other" : "majority";
+    line += ((a >> 56) % 10 == 0) ? "other_language" : "majority_language";
     line += '\n';
     std::fwrite(line.data(), 1, line.size(), out);
   }
@@ -156,8 +162,9 @@ int read(const char* path, int threads) {
               path, file_mb, rows, table.column_count(), numeric, categorical);
   std::printf("threads         %d\n", file.threads());
   std::printf("phase           wall s   cpu s (all threads)\n");
-  std::printf("open+index      %6.3f   %6.3f   (map, SHA-256 on a 2nd thread, structure, row index)\n",
-              seconds(t0, t1), c1 - c0);
+  std::printf(
+      "open+index      %6.3f   %6.3f   (map, SHA-256 on a 2nd thread, structure, row index)\n",
+      seconds(t0, t1), c1 - c0);
   std::printf("infer_schema    %6.3f   %6.3f\n", seconds(t1, t2), c2 - c1);
   std::printf("encode_table    %6.3f   %6.3f\n", seconds(t2, t3), c3 - c2);
   std::printf("finalize        %6.3f   %6.3f\n", seconds(t3, t4), c4 - c3);

@@ -3,6 +3,8 @@
 // finalize_dictionaries. InputError is the only acceptable outcome besides success; any other
 // exception, a crash, a leak, undefined behaviour or a broken invariant is a bug.
 // Built and run by scripts/run-fuzz.
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -36,6 +38,16 @@ void check_table(const Table& t, const CsvFile& f) {
   }
 }
 
+const std::string& temp_path() {
+  static const std::string path = [] {
+    const char* tmp = std::getenv("TMPDIR");
+    std::atexit([] { std::remove(temp_path().c_str()); });
+    return std::string(tmp ? tmp : "/tmp") + "/synthaudit_csv_fuzz_" + std::to_string(::getpid()) +
+           ".csv";
+  }();
+  return path;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -49,7 +61,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (mode & 8) settings.missing_values = {"", ".", "-9"};
   std::string bytes(reinterpret_cast<const char*>(data + 1), size - 1);
   try {
-    const CsvFile file = CsvFile::from_bytes(bytes, "fuzz.csv", settings.csv);
+    // Mode bit 128: through a temporary file and CsvFile::open (memory map, page release, gzip
+    // detection); otherwise from memory.
+    auto open = [&] {
+      if (!(mode & 128)) return CsvFile::from_bytes(bytes, "fuzz.csv", settings.csv);
+      {
+        std::FILE* out = std::fopen(temp_path().c_str(), "wb");
+        if (!out) std::abort();
+        std::fwrite(bytes.data(), 1, bytes.size(), out);
+        std::fclose(out);
+      }
+      return CsvFile::open(temp_path(), settings.csv);
+    };
+    const CsvFile file = open();
     if (file.columns() == 0 || file.rows() == 0) broken("a file without columns or rows opened");
     const std::string& first = file.header()[0];
     if (mode & 16) settings.kinds[first] = ColumnKind::kNumeric;
