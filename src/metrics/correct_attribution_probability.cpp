@@ -2,7 +2,6 @@
 // confidential baseline and the DCAP ratio, from one group-by of (key, target) cells.
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
@@ -109,7 +108,7 @@ MetricResult compute_cap(const MetricInput& in, const Params& params) {
         }
       }
       double sum_syn = 0, sum_conf = 0, n = 0, found = 0, rose = 0;
-      std::map<std::pair<int, int>, std::size_t> grid;  // scatter binned to 0.02
+      std::vector<std::size_t> grid(51 * 51, 0);  // scatter binned to 0.02
       nlohmann::json records = nlohmann::json::array();
       for (std::size_t r = 0; r < conf.rows(); ++r) {
         if (!use[0][r]) continue;
@@ -121,8 +120,8 @@ MetricResult compute_cap(const MetricInput& in, const Params& params) {
         sum_conf += cap_conf;
         found += nk[1][k] > 0;
         rose += cap_syn > cap_conf;
-        ++grid[{static_cast<int>(std::lround(cap_conf * 50)),
-                static_cast<int>(std::lround(cap_syn * 50))}];
+        ++grid[static_cast<std::size_t>(cap_conf * 50 + 0.5) * 51 +
+               static_cast<std::size_t>(cap_syn * 50 + 0.5)];
         if (record_level) records.push_back({cap_conf, cap_syn});
       }
       if (n == 0) {
@@ -144,11 +143,12 @@ MetricResult compute_cap(const MetricInput& in, const Params& params) {
       auto plot =
           make_plot("scatter", "Record-level CAP, confidential vs synthetic (" + scope + ")",
                     "CAP from the confidential data", "CAP from the synthetic data", scope);
-      for (const auto& [cell, count] : grid)
-        plot["data"].push_back({{"x", cell.first / 50.0},
-                                {"y", cell.second / 50.0},
-                                {"count", count},
-                                {"share", static_cast<double>(count) / n}});
+      for (std::size_t cell = 0; cell < grid.size(); ++cell)
+        if (grid[cell] > 0)
+          plot["data"].push_back({{"x", static_cast<double>(cell / 51) / 50.0},
+                                  {"y", static_cast<double>(cell % 51) / 50.0},
+                                  {"count", grid[cell]},
+                                  {"share", static_cast<double>(grid[cell]) / n}});
       result.details["plots"].push_back(plot);
       if (record_level) result.details["records"][scope] = records;
     }

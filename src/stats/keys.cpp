@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -25,6 +26,7 @@ class DenseHash {
     mask_ = cap - 1;
   }
   std::uint32_t id(std::uint64_t key) {
+    if (2 * (static_cast<std::size_t>(next_) + 1) > keys_.size()) grow();
     std::size_t slot = mix(key) & mask_;
     while (true) {
       if (keys_[slot] == key) return ids_[slot];
@@ -39,6 +41,22 @@ class DenseHash {
   std::uint32_t size() const { return next_; }
 
  private:
+  void grow() {
+    std::vector<std::uint64_t> keys(keys_.size() * 2, kEmpty);
+    std::vector<std::uint32_t> ids(keys.size(), 0);
+    const std::size_t mask = keys.size() - 1;
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      if (keys_[i] == kEmpty) continue;
+      std::size_t slot = mix(keys_[i]) & mask;
+      while (keys[slot] != kEmpty) slot = (slot + 1) & mask;
+      keys[slot] = keys_[i];
+      ids[slot] = ids_[i];
+    }
+    keys_.swap(keys);
+    ids_.swap(ids);
+    mask_ = mask;
+  }
+
   static constexpr std::uint64_t kEmpty = std::numeric_limits<std::uint64_t>::max();
   static std::uint64_t mix(std::uint64_t x) {
     x ^= x >> 33;
@@ -91,11 +109,18 @@ CodedColumn code_column(const std::vector<const Table*>& tables, std::size_t col
   } else {
     std::vector<double> cuts;  // exact: the distinct values; binned: the breaks
     if (options.numeric == NumericCoding::kExact) {
+      // Distinct values through a hash of their bit patterns (O(n), then only the distinct
+      // values are sorted); -0.0 is folded into 0.0 so that equal values share a level.
+      DenseHash seen(1024);
       for (const Table* table : tables)
-        for (double v : table->column(column).numeric)
-          if (!is_missing(v)) cuts.push_back(v);
+        for (double v : table->column(column).numeric) {
+          if (is_missing(v)) continue;
+          const double w = v == 0 ? 0.0 : v;
+          std::uint64_t bits;
+          std::memcpy(&bits, &w, sizeof bits);
+          if (seen.id(bits) == cuts.size()) cuts.push_back(w);
+        }
       std::sort(cuts.begin(), cuts.end());
-      cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
       out.levels = static_cast<std::uint32_t>(cuts.size());
       for (double v : cuts) out.labels.push_back(format_number(v));
     } else {
@@ -149,46 +174,48 @@ GroupIds combine_codes(const std::vector<const std::vector<std::vector<std::uint
   const std::size_t tables = parts[0]->size();
   std::size_t total = 0;
   for (std::size_t t = 0; t < tables; ++t) total += (*parts[0])[t].size();
-  GroupIds g;
-  g.ids = *parts[0];
-  g.groups = cardinalities[0];
-  // Dense-array densification while the mixed-radix product stays within this many cells.
+  // Cells as exact 64-bit mixed-radix numbers id * radix + code, accumulated over the parts;
+  // densified (relabelled 0..groups-1) only at the end, or earlier when the next product would
+  // overflow 64 bits.
+  std::vector<std::vector<std::uint64_t>> cell(tables);
+  for (std::size_t t = 0; t < tables; ++t)
+    cell[t].assign((*parts[0])[t].begin(), (*parts[0])[t].end());
+  std::uint64_t product = std::max<std::uint32_t>(cardinalities[0], 1);
+  // Dense-array relabelling while the product stays within this many cells, else a hash.
   const std::uint64_t dense_limit =
       std::max<std::uint64_t>(1u << 22, 4 * static_cast<std::uint64_t>(total));
+  auto densify = [&]() -> std::uint32_t {
+    if (product <= dense_limit) {
+      std::vector<std::uint32_t> relabel(product, 0);
+      for (const auto& c : cell)
+        for (auto v : c) relabel[v] = 1;
+      std::uint32_t next = 0;
+      for (auto& r : relabel) r = r ? next++ : kNoLevel;
+      for (auto& c : cell)
+        for (auto& v : c) v = relabel[v];
+      return next;
+    }
+    // Exact densification through a hash map: no collisions are possible, the hashed value is
+    // the exact 64-bit cell. Ids in order of first appearance (deterministic).
+    DenseHash hash(std::min<std::uint64_t>(product, total));
+    for (auto& c : cell)
+      for (auto& v : c) v = hash.id(v);
+    return hash.size();
+  };
   for (std::size_t p = 1; p < parts.size(); ++p) {
     const std::uint64_t radix = std::max<std::uint32_t>(cardinalities[p], 1);
-    const std::uint64_t product = static_cast<std::uint64_t>(g.groups) * radix;
-    if (product <= dense_limit) {
-      // Mixed radix id * radix + code, then relabel the cells that occur, in increasing order.
-      std::vector<std::uint32_t> relabel(product, kNoLevel);
-      for (std::size_t t = 0; t < tables; ++t) {
-        const auto& codes = (*parts[p])[t];
-        auto& ids = g.ids[t];
-        for (std::size_t i = 0; i < ids.size(); ++i) {
-          const std::uint64_t cell = static_cast<std::uint64_t>(ids[i]) * radix + codes[i];
-          ids[i] = static_cast<std::uint32_t>(cell);
-          relabel[cell] = 0;
-        }
-      }
-      std::uint32_t next = 0;
-      for (auto& r : relabel)
-        if (r == 0) r = next++;
-      for (auto& ids : g.ids)
-        for (auto& id : ids) id = relabel[id];
-      g.groups = next;
-    } else {
-      // Product too large for an array: exact densification through a hash map (no collisions
-      // are possible: the hashed value is the exact 64-bit mixed-radix cell).
-      DenseHash hash(std::min<std::uint64_t>(product, total));
-      for (std::size_t t = 0; t < tables; ++t) {
-        const auto& codes = (*parts[p])[t];
-        auto& ids = g.ids[t];
-        for (std::size_t i = 0; i < ids.size(); ++i)
-          ids[i] = hash.id(static_cast<std::uint64_t>(ids[i]) * radix + codes[i]);
-      }
-      g.groups = hash.size();
+    if (product > (std::numeric_limits<std::uint64_t>::max() >> 1) / radix) product = densify();
+    for (std::size_t t = 0; t < tables; ++t) {
+      const auto& codes = (*parts[p])[t];
+      auto& c = cell[t];
+      for (std::size_t i = 0; i < c.size(); ++i) c[i] = c[i] * radix + codes[i];
     }
+    product *= radix;
   }
+  GroupIds g;
+  g.groups = densify();
+  g.ids.resize(tables);
+  for (std::size_t t = 0; t < tables; ++t) g.ids[t].assign(cell[t].begin(), cell[t].end());
   return g;
 }
 

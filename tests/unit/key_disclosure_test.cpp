@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "sim/simulator.hpp"
 #include "stats/keys.hpp"
 #include "test_support.hpp"
 
@@ -310,4 +311,32 @@ TEST(KeyEncoding, HashAndMixedRadixAgree) {
           EXPECT_EQ(small.ids[t][i] == small.ids[u][j], large.ids[t][i] == large.ids[u][j]);
   EXPECT_EQ(small.groups, 3u);
   EXPECT_EQ(large.groups, 3u);
+}
+
+// On simulator data (the truth is known: `leaky` copies confidential records) the leaky candidate
+// must show far higher CAP, DiSCO and repU than `ideal`.
+TEST(KeyDisclosure, LeakyCandidateIsFarRiskierThanIdeal) {
+  SimulationOptions o;
+  o.rows = 3000;
+  o.replicates = 1;
+  o.seed = 7;
+  o.out_dir = (std::filesystem::temp_directory_path() / "synthaudit_keydisc_sim").string();
+  std::filesystem::create_directories(o.out_dir);
+  const SimulationFiles files = simulate(o);
+  std::string ideal, leaky;
+  for (const auto& [name, paths] : files.candidates) {
+    if (name == "ideal") ideal = paths.at(0);
+    if (name == "leaky") leaky = paths.at(0);
+  }
+  const auto t = load_tables(files.confidential, {ideal, leaky});
+  const auto ctx = scenarios({{{"region", "sex", "age", "education"}, {"smoke"}}});
+  const std::string s = "keys=region,sex,age,education;target=smoke";
+  const auto cap_i = run_metric("correct_attribution_probability", t, {}, ctx, 0);
+  const auto cap_l = run_metric("correct_attribution_probability", t, {}, ctx, 1);
+  EXPECT_GT(value_of(cap_l, "cap_mean_v1", s), 1.5 * value_of(cap_i, "cap_mean_v1", s));
+  const auto sp_i = run_metric("synthpop_disclosure", t, {}, ctx, 0);
+  const auto sp_l = run_metric("synthpop_disclosure", t, {}, ctx, 1);
+  EXPECT_GT(value_of(sp_l, "DiSCO", s), 1.5 * value_of(sp_i, "DiSCO", s));
+  EXPECT_GT(value_of(sp_l, "repU", s), 2 * value_of(sp_i, "repU", s));
+  std::filesystem::remove_all(o.out_dir);
 }
