@@ -1,0 +1,48 @@
+#pragma once
+// Univariate and bivariate summaries of numeric samples: moments, type-7 quantiles, pairwise
+// covariance. Missing values are NaN and are skipped everywhere (each function says how).
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace synthaudit::stats {
+
+// Moments of the non-missing values of a sample, computed in two passes (mean first, then the
+// central sums), which is accurate where the one-pass textbook formula cancels.
+struct Moments {
+  std::size_t n = 0;        // non-missing values
+  std::size_t missing = 0;  // NaN values
+  std::size_t zeros = 0;    // values exactly 0
+  double mean = 0;          // NaN when n == 0
+  double variance = 0;  // sample variance, divisor n − 1 (R var, numpy ddof=1); NaN when n < 2
+  double sd = 0;        // sqrt(variance)
+  // Sample skewness g1 = m3 / m2^{3/2} and excess kurtosis g2 = m4 / m2² − 3 with the biased
+  // central moments m_k = Σ(x − x̄)^k / n: scipy.stats.skew / kurtosis with bias=True (the
+  // defaults). NaN when n == 0 or m2 == 0.
+  double skewness_g1 = 0;
+  double excess_kurtosis_g2 = 0;
+  double min = 0, max = 0;  // NaN when n == 0
+};
+
+Moments moments(std::span<const double> x);
+
+// Quantile of probability p (0 ≤ p ≤ 1) of an ascending sample by linear interpolation between
+// order statistics: Hyndman & Fan type 7, R's quantile() default and numpy's 'linear' default:
+// h = (n − 1)p, Q = x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]). NaN for an empty sample.
+double quantile_type7_sorted(std::span<const double> sorted, double p);
+
+// Mean and sample variance (divisor n − 1) of x over the rows where both x and y are non-missing,
+// and their covariance (divisor n − 1) and Pearson correlation: R's cov/cor with
+// use = "pairwise.complete.obs", pandas DataFrame.cov/corr. NaN where fewer than 2 complete
+// rows or (correlation) a zero variance.
+struct PairwiseCovariance {
+  std::size_t n = 0;  // complete rows
+  double covariance = 0;
+  double correlation = 0;
+};
+PairwiseCovariance pairwise_covariance(std::span<const double> x, std::span<const double> y);
+
+// Arithmetic mean of the non-missing values (NaN when none).
+double mean_non_missing(std::span<const double> x);
+
+}  // namespace synthaudit::stats
