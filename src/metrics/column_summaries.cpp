@@ -55,7 +55,6 @@ MetricResult compute_column_summaries(const MetricInput& in, const Params& param
   const bool with_plots = params.get_bool("plots");
   const auto rule = params.get_string("bandwidth") == "silverman" ? stats::BandwidthRule::kSilverman
                                                                   : stats::BandwidthRule::kScott;
-  auto rows = nlohmann::json::array();
   auto plots = nlohmann::json::array();
   double smd_sum = 0;
   std::size_t smd_count = 0;
@@ -98,16 +97,6 @@ MetricResult compute_column_summaries(const MetricInput& in, const Params& param
         if (stat != "n" && stat != "missing" && stat != "zeros" && stat != "skewness_g1" &&
             stat != "excess_kurtosis_g2")
           result.add("std_diff_" + stat, name, std_diff);
-        auto j = [](double v) {
-          return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-        };
-        rows.push_back({{"column", name},
-                        {"kind", "numeric"},
-                        {"statistic", stat},
-                        {"confidential", j(vc)},
-                        {"synthetic", j(vs)},
-                        {"difference", j(vs - vc)},
-                        {"standardised_difference", j(std_diff)}});
       }
       const double d = smd(mean_diff, x.m.variance, y.m.variance);
       if (std::isfinite(d)) {
@@ -119,8 +108,8 @@ MetricResult compute_column_summaries(const MetricInput& in, const Params& param
                                   "variation in either dataset)");
       }
       if (with_plots) {
-        plots.push_back(plots::histogram_overlay(name, a, b));
-        plots.push_back(plots::density_overlay(name, a, b, rule));
+        plots.push_back(plots::histogram_overlay(name, a, b, 30));
+        plots.push_back(plots::density_overlay(name, a, b, rule, 128));
       }
     } else {
       const std::size_t k = cc.cardinality();
@@ -146,25 +135,12 @@ MetricResult compute_column_summaries(const MetricInput& in, const Params& param
           max_abs_smd = std::max(max_abs_smd, std::abs(d));
           any = true;
         }
-        auto j = [](double v) {
-          return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-        };
-        rows.push_back({{"column", name},
-                        {"kind", "categorical"},
-                        {"level", level},
-                        {"conf_count", nc[l]},
-                        {"syn_count", ns[l]},
-                        {"confidential", j(pc)},
-                        {"synthetic", j(ps)},
-                        {"difference", j(ps - pc)},
-                        {"standardised_difference", j(d)}});
       }
       if (any) {
         result.add("max_abs_std_diff_share", name, max_abs_smd);
         level_sum += max_abs_smd;
         ++level_columns;
       }
-      if (with_plots) plots.push_back(plots::category_bars(cc, sc));
     }
   }
   if (smd_count > 0)
@@ -172,7 +148,6 @@ MetricResult compute_column_summaries(const MetricInput& in, const Params& param
   if (level_columns > 0)
     result.add("mean_max_abs_std_share_difference", "all",
                level_sum / static_cast<double>(level_columns));
-  result.details["summaries"] = std::move(rows);
   if (with_plots) result.details["plots"] = std::move(plots);
   return result;
 }
@@ -200,13 +175,14 @@ MetricSpec column_summaries_metric() {
           "NA (scope column=level), with the same share differences, and max_abs_std_diff_share "
           "per column. Summary: mean_abs_std_mean_difference over numeric columns (|SMD| < 0.1 is "
           "the usual 'negligible' reading) and mean_max_abs_std_share_difference over "
-          "categorical columns. Plots: histogram and Gaussian KDE overlays per numeric column, "
-          "category bars per categorical column. Reference: METRICS.md G1, seed 001 "
+          "categorical columns. Plots: histogram (30 bins) and Gaussian KDE (128 points) overlays "
+          "per numeric column (category bars are in total_variation). Reference: METRICS.md G1, "
+          "seed 001 "
           "'Univariate'.",
       .params = {{.name = "plots",
                   .type = ParamType::kBool,
                   .default_value = true,
-                  .doc = "emit histogram, density and bar plot data"},
+                  .doc = "emit histogram and density plot data"},
                  {.name = "bandwidth",
                   .type = ParamType::kString,
                   .default_value = std::string("scott"),
