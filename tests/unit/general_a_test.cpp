@@ -280,5 +280,20 @@ TEST(GeneralAMetrics, PlotsFollowTheConvention) {
   for (const char* kind : {"histogram", "density", "ecdf", "qq", "bars", "heatmap", "forest"})
     EXPECT_GT(kinds[kind], 0u) << kind;
   EXPECT_EQ(kinds["histogram"], 2u);  // age, income
-  EXPECT_EQ(kinds["bars"], 5u);  // sex, edu, marital, ls, smoke (total_variation)
+  EXPECT_EQ(kinds["bars"], 5u);       // sex, edu, marital, ls, smoke (total_variation)
+}
+
+// Where we follow SDMetrics' documentation rather than a stored version of its code (see
+// docs/metrics.md): real range [0, 1], synthetic [0.25, 0.75] covers half the range (the code's
+// 1 − |0.25 − 0.25| would say 1); real levels a b c d, synthetic a b c e covers 3/4 (the code's
+// nunique ratio would say 4/4).
+TEST(GeneralAMetrics, CoverageFollowsSdmetricsDocumentation) {
+  const auto t =
+      make_tables("x,c\n0,a\n0.5,b\n1,c\n1,d\n", {"x,c\n0.25,a\n0.5,b\n0.75,c\n0.5,e\n"});
+  const auto r = run_metric("coverage_and_validity", t);
+  EXPECT_NEAR(value_of(r, "range_coverage", "x"), 0.5, 1e-15);
+  EXPECT_NEAR(value_of(r, "boundary_adherence", "x"), 1.0, 1e-15);
+  EXPECT_NEAR(value_of(r, "category_coverage", "c"), 0.75, 1e-15);
+  EXPECT_NEAR(value_of(r, "category_adherence", "c"), 0.75, 1e-15);
+  EXPECT_EQ(value_of(r, "new_categories", "c"), 1.0);
 }
