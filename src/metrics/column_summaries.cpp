@@ -6,7 +6,6 @@
 #include "core/error.hpp"
 #include "metrics/marginal_plots.hpp"
 #include "metrics/metric.hpp"
-#include "stats/ecdf.hpp"
 #include "stats/summary.hpp"
 
 namespace synthaudit {
@@ -21,13 +20,12 @@ struct NumericSummary {
   std::size_t rows = 0;
 };
 
-NumericSummary summarise(const Column& column, std::vector<double>* sorted_out) {
+NumericSummary summarise(const Column& column, const std::vector<double>& sorted) {
   NumericSummary s;
   s.m = stats::moments(column.numeric);
   s.rows = column.numeric.size();
-  *sorted_out = stats::sorted_non_missing(column.numeric);
   for (std::size_t k = 0; k < kPercentiles.size(); ++k)
-    s.percentile[k] = stats::quantile_type7_sorted(*sorted_out, kPercentiles[k] / 100.0);
+    s.percentile[k] = stats::quantile_type7_sorted(sorted, kPercentiles[k] / 100.0);
   return s;
 }
 
@@ -60,13 +58,24 @@ MetricResult compute_column_summaries(const MetricInput& in, const Params& param
   std::size_t smd_count = 0;
   double level_sum = 0;
   std::size_t level_columns = 0;
+  // Sort every numeric column of both tables up front, in parallel over columns.
+  std::vector<std::span<const double>> to_sort;
+  std::vector<std::size_t> slot(conf.column_count(), 0);
+  for (std::size_t c = 0; c < conf.column_count(); ++c)
+    if (conf.column(c).is_numeric()) {
+      slot[c] = to_sort.size();
+      to_sort.emplace_back(conf.column(c).numeric);
+      to_sort.emplace_back(syn.column(c).numeric);
+    }
+  const auto sorted = stats::sorted_columns(to_sort);
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
     const Column& cc = conf.column(c);
     const Column& sc = syn.column(c);
     const std::string& name = cc.name;
     if (cc.is_numeric()) {
-      std::vector<double> a, b;
-      const NumericSummary x = summarise(cc, &a), y = summarise(sc, &b);
+      const std::vector<double>& a = sorted[slot[c]];
+      const std::vector<double>& b = sorted[slot[c] + 1];
+      const NumericSummary x = summarise(cc, a), y = summarise(sc, b);
       const double sd_c = x.m.sd;
       // (statistic, confidential, synthetic, standardised difference or NaN)
       std::vector<std::tuple<std::string, double, double, double>> stats_rows;

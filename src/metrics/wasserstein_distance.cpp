@@ -4,7 +4,6 @@
 #include "metrics/marginal_plots.hpp"
 #include "metrics/metric.hpp"
 #include "stats/distribution.hpp"
-#include "stats/ecdf.hpp"
 #include "stats/summary.hpp"
 
 namespace synthaudit {
@@ -19,11 +18,20 @@ MetricResult compute_wasserstein(const MetricInput& in, const Params& params) {
   auto plots = nlohmann::json::array();
   double sum_iqr = 0, sum_range = 0;
   std::size_t n_iqr = 0, n_range = 0;
-  for (std::size_t c = 0; c < conf.column_count(); ++c) {
-    if (!conf.column(c).is_numeric()) continue;
+  std::vector<std::size_t> numeric;
+  std::vector<std::span<const double>> to_sort;
+  for (std::size_t c = 0; c < conf.column_count(); ++c)
+    if (conf.column(c).is_numeric()) {
+      numeric.push_back(c);
+      to_sort.emplace_back(conf.column(c).numeric);
+      to_sort.emplace_back(syn.column(c).numeric);
+    }
+  const auto sorted = stats::sorted_columns(to_sort);  // parallel over columns
+  for (std::size_t i = 0; i < numeric.size(); ++i) {
+    const std::size_t c = numeric[i];
     const std::string& name = conf.column(c).name;
-    const auto a = stats::sorted_non_missing(conf.column(c).numeric);
-    const auto b = stats::sorted_non_missing(syn.column(c).numeric);
+    const auto& a = sorted[2 * i];
+    const auto& b = sorted[2 * i + 1];
     const double w = stats::wasserstein1_sorted(a, b);
     result.add("wasserstein", name, w);
     if (std::isnan(w)) {

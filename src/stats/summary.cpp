@@ -1,7 +1,11 @@
 #include "stats/summary.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace synthaudit::stats {
@@ -103,6 +107,81 @@ PairwiseCovariance pairwise_covariance(std::span<const double> x, std::span<cons
   }
   out.covariance = sxy / (n - 1.0);
   out.correlation = (sxx > 0 && syy > 0) ? sxy / std::sqrt(sxx * syy) : kNaN;
+  return out;
+}
+
+namespace {
+
+// Order-preserving map from double to uint64: flip the sign bit of non-negatives, all bits of
+// negatives. −0 maps just below +0; the caller folds −0 into +0 first so both compare equal.
+inline std::uint64_t order_key(double v) {
+  const auto u = std::bit_cast<std::uint64_t>(v);
+  return (u & 0x8000000000000000ULL) ? ~u : (u | 0x8000000000000000ULL);
+}
+inline double from_order_key(std::uint64_t k) {
+  const std::uint64_t u = (k & 0x8000000000000000ULL) ? (k & 0x7FFFFFFFFFFFFFFFULL) : ~k;
+  return std::bit_cast<double>(u);
+}
+
+}  // namespace
+
+std::vector<double> sorted_values(std::span<const double> x) {
+  std::vector<double> out;
+  out.reserve(x.size());
+  for (double v : x)
+    if (!std::isnan(v)) out.push_back(v);
+  if (out.size() < 2048) {
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  const std::size_t n = out.size();
+  std::vector<std::uint64_t> keys(n), tmp(n);
+  // −0 and +0 get the same key (that of +0), so the sort is stable between them like std::sort's
+  // equal elements; their sign is restored from a side note below.
+  bool has_negative_zero = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    double v = out[i];
+    if (v == 0.0 && std::signbit(v)) {
+      has_negative_zero = true;
+      v = 0.0;
+    }
+    keys[i] = order_key(v);
+  }
+  constexpr int kBits = 11;
+  constexpr std::size_t kBuckets = std::size_t{1} << kBits;
+  for (int shift = 0; shift < 64; shift += kBits) {
+    std::array<std::size_t, kBuckets> count{};
+    for (auto k : keys) ++count[(k >> shift) & (kBuckets - 1)];
+    if (count[(keys[0] >> shift) & (kBuckets - 1)] == n) continue;  // one digit value: skip
+    std::size_t sum = 0;
+    for (auto& c : count) {
+      const std::size_t c0 = c;
+      c = sum;
+      sum += c0;
+    }
+    for (auto k : keys) tmp[count[(k >> shift) & (kBuckets - 1)]++] = k;
+    keys.swap(tmp);
+  }
+  for (std::size_t i = 0; i < n; ++i) out[i] = from_order_key(keys[i]);
+  if (has_negative_zero) {
+    // Zeros form one run; restore the −0 values in their input order (as a stable sort would).
+    std::vector<bool> zero_signs;
+    for (double v : x)
+      if (v == 0.0) zero_signs.push_back(std::signbit(v));
+    const auto first = std::lower_bound(out.begin(), out.end(), 0.0);
+    for (std::size_t z = 0; z < zero_signs.size(); ++z)
+      first[static_cast<std::ptrdiff_t>(z)] = zero_signs[z] ? -0.0 : 0.0;
+  }
+  return out;
+}
+
+std::vector<std::vector<double>> sorted_columns(
+    const std::vector<std::span<const double>>& columns) {
+  std::vector<std::vector<double>> out(columns.size());
+  const auto count = static_cast<std::ptrdiff_t>(columns.size());
+#pragma omp parallel for schedule(dynamic)
+  for (std::ptrdiff_t c = 0; c < count; ++c)
+    out[static_cast<std::size_t>(c)] = sorted_values(columns[static_cast<std::size_t>(c)]);
   return out;
 }
 
