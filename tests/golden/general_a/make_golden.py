@@ -183,7 +183,7 @@ def ratio_of_counts(ds, conf, syn, digits, missing="level"):
         levels = set(pa.index) | set(pb.index)
         ratios = []
         one = 0
-        for l in levels:
+        for l in sorted(levels, key=str):  # fixed order: set order varies with PYTHONHASHSEED
             x, y = pa.get(l, 0.0), pb.get(l, 0.0)
             if x == 0 or y == 0:
                 one += 1
