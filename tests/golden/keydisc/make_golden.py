@@ -287,7 +287,7 @@ def main():
     }
 
     # 3. SD2011: the peer's numbers (synthpop disclosure and SDMetrics CategoricalCAP)
-    sd = os.path.join(HERE, "..", "..", "..", "..", "shared", "data", "sd2011")
+    sd = os.path.join(HERE, "..", "..", "data", "sd2011")
     if os.path.isdir(sd):
         o = pd.read_csv(os.path.join(sd, "orig.csv"))
         s = pd.read_csv(os.path.join(sd, "syn.csv"))
