@@ -12,6 +12,7 @@ namespace synthaudit {
 MetricSpec ks_distance_metric();
 MetricSpec total_variation_metric();
 MetricSpec table_utility_metric();
+MetricSpec correlation_fit_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
   static const std::vector<MetricSpec> metrics = [] {
@@ -19,6 +20,7 @@ const std::vector<MetricSpec>& all_metrics() {
         ks_distance_metric(),
         total_variation_metric(),
         table_utility_metric(),
+        correlation_fit_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
       for (std::size_t j = i + 1; j < table.size(); ++j)
