@@ -84,18 +84,23 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
     result.add("pearson_mae", "all", dp.mae);
     result.add("pearson_rmse", "all", dp.rmse);
     result.add("pearson_sum_abs_difference", "all", dp.sum_abs);
-    if (n_sim_p > 0) result.add("mean_correlation_similarity_pearson", "all", sim_p / static_cast<double>(n_sim_p));
+    if (n_sim_p > 0)
+      result.add("mean_correlation_similarity_pearson", "all",
+                 sim_p / static_cast<double>(n_sim_p));
     if (with_spearman) {
       const auto ds = stats::lower_triangle_difference(mc.spearman, ms.spearman, k);
       result.add("spearman_mae", "all", ds.mae);
       result.add("spearman_rmse", "all", ds.rmse);
       result.add("spearman_sum_abs_difference", "all", ds.sum_abs);
-      if (n_sim_s > 0) result.add("mean_correlation_similarity_spearman", "all", sim_s / static_cast<double>(n_sim_s));
+      if (n_sim_s > 0)
+        result.add("mean_correlation_similarity_spearman", "all",
+                   sim_s / static_cast<double>(n_sim_s));
     }
     if (dp.undefined > 0)
-      result.warnings.push_back(std::to_string(dp.undefined) +
-                                " numeric pair(s) have an undefined Pearson correlation (constant "
-                                "column or fewer than two complete rows) and are left out of the MAE");
+      result.warnings.push_back(
+          std::to_string(dp.undefined) +
+          " numeric pair(s) have an undefined Pearson correlation (constant "
+          "column or fewer than two complete rows) and are left out of the MAE");
   }
 
   // --- Every pair: SDMetrics ContingencySimilarity on equal-width bins of the confidential values
@@ -127,7 +132,8 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
   }
   double sum_sim = 0, v_abs = 0;
   std::size_t n_v = 0;
-  auto vheat = make_plot("heatmap", "Cramér's V difference (synthetic − confidential)", "column", "column");
+  auto vheat =
+      make_plot("heatmap", "Cramér's V difference (synthetic − confidential)", "column", "column");
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     const auto [a, b] = pairs[p];
     const std::string scope = conf.column(a).name + ":" + conf.column(b).name;
@@ -137,7 +143,8 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
       result.add("cramers_v_confidential", scope, v_conf[p]);
       result.add("cramers_v_synthetic", scope, v_syn[p]);
       result.add("cramers_v_difference", scope, v_syn[p] - v_conf[p]);
-      vheat["data"].push_back({{"row", conf.column(b).name}, {"column", conf.column(a).name},
+      vheat["data"].push_back({{"row", conf.column(b).name},
+                               {"column", conf.column(a).name},
                                {"value", number_or_null(v_syn[p] - v_conf[p])}});
       if (std::isfinite(v_syn[p] - v_conf[p])) {
         v_abs += std::abs(v_syn[p] - v_conf[p]);
@@ -175,8 +182,8 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
     for (int d = 0; d < 2; ++d) {
       const Table& t = d == 0 ? conf : syn;
       std::span<const double> x = t.column(numeric[a]).numeric, y = t.column(numeric[b]).numeric;
-      const auto g = stats::kde2d(x, y, stats::bandwidth_nrd(x), stats::bandwidth_nrd(y), grid, grid,
-                                  xlo, xhi, ylo, yhi);
+      const auto g = stats::kde2d(x, y, stats::bandwidth_nrd(x), stats::bandwidth_nrd(y), grid,
+                                  grid, xlo, xhi, ylo, yhi);
       for (std::size_t j = 0; j < grid; ++j)
         for (std::size_t i = 0; i < grid; ++i)
           plot["data"].push_back({{"x", g.x[i]},
@@ -196,8 +203,9 @@ MetricSpec correlation_fit_metric() {
   return MetricSpec{
       .name = "correlation_fit",
       .family = MetricFamily::kGeneral,
-      .summary = "Pearson/Spearman correlation differences (MAE, RMSE), SDMetrics "
-                 "CorrelationSimilarity and ContingencySimilarity, Cramér's V differences",
+      .summary =
+          "Pearson/Spearman correlation differences (MAE, RMSE), SDMetrics "
+          "CorrelationSimilarity and ContingencySimilarity, Cramér's V differences",
       .doc =
           "Numeric columns: Pearson and Spearman (average ranks) correlations on pairwise-"
           "complete rows for every pair, confidential and synthetic, difference syn − conf, and "
@@ -219,8 +227,9 @@ MetricSpec correlation_fit_metric() {
                  {.name = "contingency_bins",
                   .type = ParamType::kInt,
                   .default_value = std::int64_t{10},
-                  .doc = "equal-width bins for numeric columns in contingency_similarity (SDMetrics "
-                         "num_discrete_bins)",
+                  .doc =
+                      "equal-width bins for numeric columns in contingency_similarity (SDMetrics "
+                      "num_discrete_bins)",
                   .min = 1,
                   .max = 10000},
                  {.name = "contour_pairs",
@@ -242,7 +251,8 @@ MetricSpec correlation_fit_metric() {
                                 "correlations of numeric pairs"},
                     {.statistic = "mean_contingency_similarity",
                      .better = Better::kHigher,
-                     .reading = "mean similarity of real and synthetic two-way tables (1 = identical)"}},
+                     .reading =
+                         "mean similarity of real and synthetic two-way tables (1 = identical)"}},
       .compute = compute_correlation_fit,
   };
 }

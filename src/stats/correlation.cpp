@@ -39,13 +39,15 @@ std::vector<double> average_ranks(std::span<const double> x, std::span<const dou
   std::vector<std::uint32_t> order;
   order.reserve(x.size());
   for (std::size_t i = 0; i < x.size(); ++i)
-    if (!std::isnan(x[i]) && (!masked || !std::isnan(mask[i]))) order.push_back(static_cast<std::uint32_t>(i));
+    if (!std::isnan(x[i]) && (!masked || !std::isnan(mask[i])))
+      order.push_back(static_cast<std::uint32_t>(i));
   std::sort(order.begin(), order.end(), [&](auto a, auto b) { return x[a] < x[b]; });
   std::vector<double> ranks(x.size(), kNaN);
   for (std::size_t i = 0; i < order.size();) {
     std::size_t j = i;
     while (j < order.size() && x[order[j]] == x[order[i]]) ++j;
-    const double rank = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;  // mean of i+1..j
+    const double rank =
+        (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;  // mean of i+1..j
     for (std::size_t k = i; k < j; ++k) ranks[order[k]] = rank;
     i = j;
   }
@@ -67,7 +69,8 @@ CorrelationMatrices correlation_matrices(const std::vector<std::span<const doubl
   if (with_spearman) m.spearman.assign(k * k, kNaN);
   std::vector<char> complete(k, 1);
   for (std::size_t c = 0; c < k; ++c)
-    complete[c] = std::none_of(columns[c].begin(), columns[c].end(), [](double v) { return std::isnan(v); });
+    complete[c] =
+        std::none_of(columns[c].begin(), columns[c].end(), [](double v) { return std::isnan(v); });
   // Ranks of complete columns are shared by every pair; other pairs are re-ranked on their
   // complete rows.
   std::vector<std::vector<double>> full_ranks(k);
@@ -133,8 +136,10 @@ double cramers_v(std::span<const double> counts, std::size_t rows, std::size_t c
       col_sum[j] += v;
       n += v;
     }
-  const auto r = static_cast<std::size_t>(std::count_if(row_sum.begin(), row_sum.end(), [](double v) { return v > 0; }));
-  const auto c = static_cast<std::size_t>(std::count_if(col_sum.begin(), col_sum.end(), [](double v) { return v > 0; }));
+  const auto r = static_cast<std::size_t>(
+      std::count_if(row_sum.begin(), row_sum.end(), [](double v) { return v > 0; }));
+  const auto c = static_cast<std::size_t>(
+      std::count_if(col_sum.begin(), col_sum.end(), [](double v) { return v > 0; }));
   if (r < 2 || c < 2 || n <= 0) return kNaN;
   double chi2 = 0;
   for (std::size_t j = 0; j < cols; ++j) {

@@ -37,9 +37,11 @@ Kde2dGrid kde2d(std::span<const double> x, std::span<const double> y, double hx,
   g.x.resize(nx);
   g.y.resize(ny);
   for (std::size_t i = 0; i < nx; ++i)
-    g.x[i] = nx == 1 ? xlo : xlo + (xhi - xlo) * static_cast<double>(i) / static_cast<double>(nx - 1);
+    g.x[i] =
+        nx == 1 ? xlo : xlo + (xhi - xlo) * static_cast<double>(i) / static_cast<double>(nx - 1);
   for (std::size_t j = 0; j < ny; ++j)
-    g.y[j] = ny == 1 ? ylo : ylo + (yhi - ylo) * static_cast<double>(j) / static_cast<double>(ny - 1);
+    g.y[j] =
+        ny == 1 ? ylo : ylo + (yhi - ylo) * static_cast<double>(j) / static_cast<double>(ny - 1);
   g.density.assign(nx * ny, 0.0);
   std::vector<std::uint32_t> rows;
   const std::size_t n = std::min(x.size(), y.size());
