@@ -34,24 +34,46 @@ double pearson_pairwise(std::span<const double> x, std::span<const double> y) {
   return std::clamp(sxy / std::sqrt(sxx * syy), -1.0, 1.0);
 }
 
-std::vector<double> average_ranks(std::span<const double> x, std::span<const double> mask) {
-  const bool masked = !mask.empty();
+namespace {
+
+// Rows with non-missing x, sorted by x.
+std::vector<std::uint32_t> sorted_rows(std::span<const double> x) {
   std::vector<std::uint32_t> order;
   order.reserve(x.size());
   for (std::size_t i = 0; i < x.size(); ++i)
-    if (!std::isnan(x[i]) && (!masked || !std::isnan(mask[i])))
-      order.push_back(static_cast<std::uint32_t>(i));
+    if (!std::isnan(x[i])) order.push_back(static_cast<std::uint32_t>(i));
   std::sort(order.begin(), order.end(), [&](auto a, auto b) { return x[a] < x[b]; });
+  return order;
+}
+
+// Average ranks from a precomputed sorted order, skipping rows where mask is missing: one O(n)
+// pass per pair instead of a sort.
+std::vector<double> ranks_from_order(std::span<const double> x,
+                                     const std::vector<std::uint32_t>& sorted,
+                                     std::span<const double> mask) {
+  std::vector<std::uint32_t> order;
+  if (!mask.empty()) {
+    order.reserve(sorted.size());
+    for (auto r : sorted)
+      if (!std::isnan(mask[r])) order.push_back(r);
+  }
+  const auto& use = mask.empty() ? sorted : order;
   std::vector<double> ranks(x.size(), kNaN);
-  for (std::size_t i = 0; i < order.size();) {
+  for (std::size_t i = 0; i < use.size();) {
     std::size_t j = i;
-    while (j < order.size() && x[order[j]] == x[order[i]]) ++j;
+    while (j < use.size() && x[use[j]] == x[use[i]]) ++j;
     const double rank =
         (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;  // mean of i+1..j
-    for (std::size_t k = i; k < j; ++k) ranks[order[k]] = rank;
+    for (std::size_t k = i; k < j; ++k) ranks[use[k]] = rank;
     i = j;
   }
   return ranks;
+}
+
+}  // namespace
+
+std::vector<double> average_ranks(std::span<const double> x, std::span<const double> mask) {
+  return ranks_from_order(x, sorted_rows(x), mask);
 }
 
 double spearman_pairwise(std::span<const double> x, std::span<const double> y) {
@@ -71,13 +93,16 @@ CorrelationMatrices correlation_matrices(const std::vector<std::span<const doubl
   for (std::size_t c = 0; c < k; ++c)
     complete[c] =
         std::none_of(columns[c].begin(), columns[c].end(), [](double v) { return std::isnan(v); });
-  // Ranks of complete columns are shared by every pair; other pairs are re-ranked on their
-  // complete rows.
+  // One sort per column; ranks of complete columns are shared by every pair, other pairs are
+  // re-ranked on their complete rows by one pass over the sorted order.
+  std::vector<std::vector<std::uint32_t>> sorted(k);
   std::vector<std::vector<double>> full_ranks(k);
   if (with_spearman) {
 #pragma omp parallel for schedule(dynamic, 1)
-    for (std::size_t c = 0; c < k; ++c)
-      if (complete[c]) full_ranks[c] = average_ranks(columns[c]);
+    for (std::size_t c = 0; c < k; ++c) {
+      sorted[c] = sorted_rows(columns[c]);
+      if (complete[c]) full_ranks[c] = ranks_from_order(columns[c], sorted[c], {});
+    }
   }
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
   for (std::size_t a = 0; a < k; ++a) {
@@ -95,7 +120,9 @@ CorrelationMatrices correlation_matrices(const std::vector<std::span<const doubl
     if (complete[a] && complete[b]) {
       s = pearson_pairwise(full_ranks[a], full_ranks[b]);
     } else {
-      s = spearman_pairwise(columns[a], columns[b]);
+      const auto ra = ranks_from_order(columns[a], sorted[a], columns[b]);
+      const auto rb = ranks_from_order(columns[b], sorted[b], columns[a]);
+      s = pearson_pairwise(ra, rb);
     }
     m.spearman[a * k + b] = m.spearman[b * k + a] = s;
   }
