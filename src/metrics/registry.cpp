@@ -14,6 +14,12 @@ MetricSpec total_variation_metric();
 MetricSpec table_utility_metric();
 MetricSpec correlation_fit_metric();
 MetricSpec record_level_change_metric();
+MetricSpec column_summaries_metric();
+MetricSpec ratio_of_counts_metric();
+MetricSpec wasserstein_distance_metric();
+MetricSpec moments_and_covariance_metric();
+MetricSpec mean_in_confidence_interval_metric();
+MetricSpec coverage_and_validity_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
   static const std::vector<MetricSpec> metrics = [] {
@@ -23,6 +29,12 @@ const std::vector<MetricSpec>& all_metrics() {
         table_utility_metric(),
         correlation_fit_metric(),
         record_level_change_metric(),
+        column_summaries_metric(),
+        ratio_of_counts_metric(),
+        wasserstein_distance_metric(),
+        moments_and_covariance_metric(),
+        mean_in_confidence_interval_metric(),
+        coverage_and_validity_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
       for (std::size_t j = i + 1; j < table.size(); ++j)
