@@ -11,6 +11,9 @@ namespace synthaudit {
 // here and its line in the table below. No static-initialiser registration.
 MetricSpec ks_distance_metric();
 MetricSpec total_variation_metric();
+MetricSpec table_utility_metric();
+MetricSpec correlation_fit_metric();
+MetricSpec record_level_change_metric();
 MetricSpec column_summaries_metric();
 MetricSpec ratio_of_counts_metric();
 MetricSpec wasserstein_distance_metric();
@@ -27,6 +30,9 @@ const std::vector<MetricSpec>& all_metrics() {
     std::vector<MetricSpec> table = {
         ks_distance_metric(),
         total_variation_metric(),
+        table_utility_metric(),
+        correlation_fit_metric(),
+        record_level_change_metric(),
         column_summaries_metric(),
         ratio_of_counts_metric(),
         wasserstein_distance_metric(),
