@@ -135,6 +135,8 @@ int rerender_report(const std::string& input, const std::string& out, const std:
     return 0;
   }
   const std::string path = out.empty() ? (fs::path(input).parent_path() / "report.html").string() : out;
+  std::error_code ec;
+  if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
   write_file_atomic(path, render_html(document));
   std::cout << "report: " << path << "\n";
   return 0;

@@ -133,11 +133,18 @@
     if ('series' in first) return 'series';
     return null;
   }
-  function colorEncoding(field) {
+  // Datasets keep their colour in every plot (confidential blue, synthetic orange, holdout
+  // green); the legend lists only those present.
+  function colorEncoding(field, records) {
     if (!field) return undefined;
-    return field === 'dataset'
-      ? {field: 'dataset', type: 'nominal', title: 'data', scale: DATASET_COLORS}
-      : {field: field, type: 'nominal', title: field};
+    if (field !== 'dataset') return {field: field, type: 'nominal', title: field};
+    const present = new Set((records || []).map((r) => r.dataset));
+    const domain = DATASET_COLORS.domain.filter((d) => present.has(d));
+    const extra = [...present].filter((d) => !DATASET_COLORS.domain.includes(d)).sort();
+    const range = domain.map((d) => DATASET_COLORS.range[DATASET_COLORS.domain.indexOf(d)]);
+    const spare = ['#e45756', '#72b7b2', '#b279a2', '#9d755d', '#bab0ac'];
+    return {field: 'dataset', type: 'nominal', title: 'data',
+      scale: {domain: domain.concat(extra), range: range.concat(extra.map((_, i) => spare[i % spare.length]))}};
   }
   function extent(records, fields) {
     let lo = Infinity, hi = -Infinity;
@@ -166,19 +173,19 @@
           x: {field: 'bin_start', type: 'quantitative', bin: {binned: true}, title: p.x_label},
           x2: {field: 'bin_end'},
           y: {field: 'density', type: 'quantitative', stack: null, title: p.y_label},
-          color: colorEncoding(colorField(d)), tooltip: tooltipFields(d)}};
+          color: colorEncoding(colorField(d), d), tooltip: tooltipFields(d)}};
     },
     density(p, d) {
       return {data: {values: d}, width: W, height: H, mark: {type: 'line'},
         encoding: {x: {field: 'x', type: 'quantitative', title: p.x_label},
           y: {field: 'density', type: 'quantitative', title: p.y_label},
-          color: colorEncoding(colorField(d))}};
+          color: colorEncoding(colorField(d), d)}};
     },
     ecdf(p, d) {
       return {data: {values: d}, width: W, height: H, mark: {type: 'line', interpolate: 'step-after'},
         encoding: {x: {field: 'x', type: 'quantitative', title: p.x_label},
           y: {field: 'cdf', type: 'quantitative', title: p.y_label, scale: {domain: [0, 1]}},
-          color: colorEncoding(colorField(d))}};
+          color: colorEncoding(colorField(d), d)}};
     },
     qq(p, d) {
       const [lo, hi] = extent(d, ['confidential', 'synthetic']);
@@ -197,7 +204,7 @@
         encoding: {x: {field: 'level', type: 'nominal', sort: null, title: p.x_label, axis: {labelAngle: levels > 8 ? -45 : 0, labelLimit: 90}},
           xOffset: colorField(d) ? {field: colorField(d)} : undefined,
           y: {field: 'share', type: 'quantitative', title: p.y_label},
-          color: colorEncoding(colorField(d)), tooltip: tooltipFields(d)}};
+          color: colorEncoding(colorField(d), d), tooltip: tooltipFields(d)}};
     },
     heatmap(p, d) {
       const [lo, hi] = extent(d, ['value']);
@@ -209,7 +216,9 @@
         ? {field: 'value', type: 'quantitative', title: 'value', scale: {scheme: 'redblue', domainMid: 0, reverse: true}}
         : {field: 'value', type: 'quantitative', title: 'value', scale: {scheme: 'blues'}};
       const layers = [{mark: 'rect', encoding: {color: color, tooltip: tooltipFields(d)}}];
-      if (cells <= 144) layers.push({mark: {type: 'text', fontSize: 9}, encoding: {text: {field: 'value', type: 'quantitative', format: '.2f'}, color: {value: Math.max(Math.abs(lo), Math.abs(hi)) > 0 ? '#222' : '#222'}}});
+      const strong = 0.6 * Math.max(Math.abs(lo), Math.abs(hi));
+      if (cells <= 144) layers.push({mark: {type: 'text', fontSize: 9}, encoding: {text: {field: 'value', type: 'quantitative', format: '.2f'},
+        color: {condition: {test: `abs(datum.value) > ${strong}`, value: 'white'}, value: '#222'}}});
       return {data: {values: d}, width: {step: step}, height: {step: step},
         encoding: {x: {field: 'column', type: 'nominal', sort: null, title: p.x_label},
           y: {field: 'row', type: 'nominal', sort: null, title: p.y_label}},
@@ -237,26 +246,26 @@
         {data: {values: d}, mark: {type: 'line', interpolate: 'step-after'},
           encoding: {x: {field: 'fpr', type: 'quantitative', title: p.x_label || 'false positive rate', scale: {domain: [0, 1]}},
             y: {field: 'tpr', type: 'quantitative', title: p.y_label || 'true positive rate', scale: {domain: [0, 1]}},
-            color: colorEncoding(field), order: {field: 'fpr'}}}]};
+            color: colorEncoding(field, d), order: {field: 'fpr'}}}]};
     },
     scatter(p, d) {
       return {data: {values: d}, width: W, height: H,
         mark: {type: 'point', filled: true, size: d.length > 1000 ? 8 : 24, opacity: d.length > 1000 ? 0.35 : 0.7},
         encoding: {x: {field: 'x', type: 'quantitative', title: p.x_label},
           y: {field: 'y', type: 'quantitative', title: p.y_label},
-          color: colorEncoding(colorField(d)), tooltip: d.length > 2000 ? undefined : tooltipFields(d)}};
+          color: colorEncoding(colorField(d), d), tooltip: d.length > 2000 ? undefined : tooltipFields(d)}};
     },
     line(p, d) {
       return {data: {values: d}, width: W, height: H, mark: {type: 'line', point: d.length <= 60},
         encoding: {x: {field: 'x', type: 'quantitative', title: p.x_label},
           y: {field: 'y', type: 'quantitative', title: p.y_label},
-          color: colorEncoding(colorField(d)), tooltip: tooltipFields(d)}};
+          color: colorEncoding(colorField(d), d), tooltip: tooltipFields(d)}};
     },
     forest(p, d) {
       const field = colorField(d);
       return {data: {values: d}, width: W, height: {step: 18},
         encoding: {y: {field: 'estimand', type: 'nominal', sort: null, title: p.y_label || null},
-          yOffset: field ? {field: field} : undefined, color: colorEncoding(field)},
+          yOffset: field ? {field: field} : undefined, color: colorEncoding(field, d)},
         layer: [
           {mark: {type: 'rule', strokeWidth: 2}, encoding: {x: {field: 'lower', type: 'quantitative', title: p.x_label, scale: {zero: false}}, x2: {field: 'upper'}}},
           {mark: {type: 'point', filled: true, size: 40}, encoding: {x: {field: 'estimate', type: 'quantitative'}, tooltip: tooltipFields(d)}}]};
@@ -514,7 +523,7 @@
     const area = el('div');
     const candButtons = metric.candidates.map((c, i) => el('button', {type: 'button', onclick: () => { ci = i; ri = 0; draw(); }}, c.name));
     const repSelect = el('select', {onchange: (e) => { ri = Number(e.target.value); draw(); }});
-    controls.append(el('span', {class: 'muted'}, 'Candidate: '), candButtons, el('label', null, ' replicate: ', repSelect));
+    controls.append(el('span', {class: 'muted'}, 'Candidate: '), ...candButtons, el('label', null, ' replicate: ', repSelect));
     function draw() {
       candButtons.forEach((b, i) => b.classList.toggle('active', i === ci));
       const c = metric.candidates[ci];
