@@ -11,12 +11,24 @@ namespace synthaudit {
 // here and its line in the table below. No static-initialiser registration.
 MetricSpec ks_distance_metric();
 MetricSpec total_variation_metric();
+MetricSpec column_summaries_metric();
+MetricSpec ratio_of_counts_metric();
+MetricSpec wasserstein_distance_metric();
+MetricSpec moments_and_covariance_metric();
+MetricSpec mean_in_confidence_interval_metric();
+MetricSpec coverage_and_validity_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
   static const std::vector<MetricSpec> metrics = [] {
     std::vector<MetricSpec> table = {
         ks_distance_metric(),
         total_variation_metric(),
+        column_summaries_metric(),
+        ratio_of_counts_metric(),
+        wasserstein_distance_metric(),
+        moments_and_covariance_metric(),
+        mean_in_confidence_interval_metric(),
+        coverage_and_validity_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
       for (std::size_t j = i + 1; j < table.size(); ++j)
