@@ -9,6 +9,7 @@
   const card = JSON.parse(document.getElementById('synthaudit-scorecard').textContent);
   const pending = [];
   const PAGE_ROWS = 20;
+  const PLOTS_PAGE = 6;  // plots drawn per metric before a 'show more' button
   const FAMILIES = [
     ['general', 'General utility', 'Do the distributions match?'],
     ['propensity', 'Propensity-score utility', 'Can a classifier tell real from synthetic records?'],
@@ -468,7 +469,9 @@
     });
     if (!rows.length) return el('p', {class: 'note'}, 'No values.');
     const head = ['Statistic', 'Scope'].concat(metric.candidates.map((c) => c.name));
-    const source = metric.granularity === 'per-candidate' ? 'combined over replicates' : 'mean over replicates (hover for each replicate)';
+    const hover = perCandidate.some((p) => [...p.reps.values()].some((r) => r.length > 1));
+    const source = metric.granularity === 'per-candidate' ? 'combined over replicates'
+      : 'mean over replicates' + (hover ? ' (hover for each replicate)' : '; each replicate\'s values are in results.tsv');
     return el('div', null, el('div', {class: 'note'}, `Values: ${source}.`), pagedTable(head, rows, {className: 'values'}));
   }
 
@@ -527,16 +530,31 @@
     function draw() {
       candButtons.forEach((b, i) => b.classList.toggle('active', i === ci));
       const c = metric.candidates[ci];
+      // Only replicates whose plots and tables the report carries can be chosen.
+      const withDetails = (c.replicates || []).map((r, i) => [r, i]).filter(([r]) => r.details && Object.keys(r.details).length);
       repSelect.replaceChildren(...(c.combined ? [el('option', {value: '0'}, 'combined')] :
-        (c.replicates || []).map((r, i) => el('option', {value: String(i)}, String(r.replicate)))));
+        withDetails.map(([r, i]) => el('option', {value: String(i)}, String(r.replicate)))));
       repSelect.value = String(ri);
-      repSelect.disabled = !!c.combined || (c.replicates || []).length < 2;
+      repSelect.disabled = !!c.combined || withDetails.length < 2;
       const chosen = resultFor(metric, ci, ri);
       area.replaceChildren();
       if (!chosen) return;
       for (const n of chosen.result.report_notes || []) area.append(el('div', {class: 'note'}, 'Report summary: ' + n));
       const plots = (chosen.result.details && chosen.result.details.plots) || [];
-      if (plots.length) area.append(el('div', {class: 'plots'}, plots.map(plotCard)));
+      if (plots.length) {
+        const grid = el('div', {class: 'plots'});
+        area.append(grid);
+        let shown = 0;
+        const more = el('button', {type: 'button', class: 'more-plots', onclick: () => showMore()});
+        const showMore = () => {
+          grid.append(...plots.slice(shown, shown + PLOTS_PAGE).map(plotCard));
+          shown = Math.min(plots.length, shown + PLOTS_PAGE);
+          more.textContent = `show ${Math.min(PLOTS_PAGE, plots.length - shown)} more plot(s) of ${plots.length - shown} not shown`;
+          if (shown >= plots.length) more.remove();
+        };
+        showMore();
+        if (shown < plots.length) area.append(el('div', {class: 'controls'}, more));
+      }
       area.append(...detailsBlocks(chosen.result.details));
     }
     sec.append(controls, area);

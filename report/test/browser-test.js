@@ -7,7 +7,8 @@
 //   - the scorecard shows every candidate;
 //   - a screenshot is saved.
 // Usage: node browser-test.js SCREENSHOT_DIR NAME=REPORT.html [NAME=REPORT.html ...]
-// Optional checks per report: NAME=REPORT.html:all-kinds (every plot kind must be drawn).
+// Options per report: NAME=REPORT.html:all-kinds:click (every plot kind must be drawn; click every
+// candidate button and 'show more' button and check the plots again).
 'use strict';
 
 const fs = require('fs');
@@ -16,6 +17,7 @@ const path = require('path');
 const {chromium} = require('playwright-core');
 
 const CHROMIUM = process.env.SYNTHAUDIT_CHROMIUM || '/usr/bin/chromium';
+const PLOTS_PAGE = 6;  // plots report.js draws per metric before its 'show more' button
 const KINDS = ['histogram', 'density', 'ecdf', 'qq', 'bars', 'heatmap', 'contour', 'roc', 'scatter', 'line', 'forest'];
 
 function fail(message) {
@@ -33,7 +35,8 @@ function expectedPlots(documentJson, scorecardJson) {
     if (m.skipped || !(m.candidates || []).length) continue;
     const c = m.candidates[0];
     const result = c.combined || (c.replicates || [])[0];
-    for (const p of (result && result.details && result.details.plots) || []) {
+    const plots = ((result && result.details && result.details.plots) || []).slice(0, PLOTS_PAGE);
+    for (const p of plots) {
       if (KINDS.includes(p.kind) && Array.isArray(p.data) && p.data.length) {
         count++;
         kinds.add(p.kind);
@@ -86,35 +89,48 @@ async function checkReport(context, name, file, options, outDir) {
   if (JSON.stringify(facts.scorecardCandidates) !== JSON.stringify(names))
     problems.push(`scorecard shows candidates ${JSON.stringify(facts.scorecardCandidates)}, expected ${JSON.stringify(names)}`);
   if (facts.injected) problems.push('markup from a metric doc was executed');
+  // A person clicks through: every candidate of every metric, then every 'show more' button;
+  // the plots must draw each time.
+  const allDrawn = () => [...document.querySelectorAll('.plot')].every((p) => p.querySelector('svg.marks, canvas.marks'));
+  let clicks = 0;
+  if (options.includes('click')) {
+    const total = await page.locator('.metric .controls button:not(.more-plots)').count();
+    for (let i = 0; i < total; i++) {
+      const button = page.locator('.metric .controls button:not(.more-plots)').nth(i);
+      const label = await button.textContent();
+      await button.click();
+      clicks++;
+      const ok = await page.waitForFunction(allDrawn, null, {timeout: 15000}).then(() => true, () => false);
+      if (!ok) {
+        problems.push(`after choosing candidate '${label}', some plots did not render`);
+        break;  // one is enough; keep a failing run short
+      }
+    }
+    for (let guard = 0; guard < 50 && (await page.locator('button.more-plots').count()) > 0; guard++) {
+      await page.locator('button.more-plots').first().click();
+      clicks++;
+    }
+    await page.waitForFunction(allDrawn, null, {timeout: 15000})
+      .catch(() => problems.push("after 'show more', some plots did not render"));
+  }
   if (options.includes('all-kinds')) {
-    const drawnKinds = new Set(facts.plots.filter((p) => p.drawn).map((p) => p.kind));
+    const drawnKinds = new Set(await page.evaluate(() => [...document.querySelectorAll('.plot')]
+      .filter((p) => p.querySelector('svg.marks, canvas.marks')).map((p) => p.dataset.kind)));
     for (const k of KINDS) if (!drawnKinds.has(k)) problems.push(`no '${k}' plot was drawn`);
     if (!drawnKinds.has('risk-utility-map')) problems.push('no risk–utility map was drawn');
   }
 
-  // A person clicks through: every candidate of every metric with plots must draw as well.
-  const buttons = await page.$$('.metric .controls button');
-  const allDrawn = () => [...document.querySelectorAll('.plot')].every((p) => p.querySelector('svg.marks, canvas.marks'));
-  for (const b of buttons) {
-    const label = await b.textContent();
-    await b.click();
-    const ok = await page.waitForFunction(allDrawn, null, {timeout: 15000}).then(() => true, () => false);
-    if (!ok) {
-      problems.push(`after choosing candidate '${label}', some plots did not render`);
-      break;  // one is enough; keep a failing run short
-    }
+  if (clicks) {  // back to each metric's first candidate for the screenshot
+    for (const first of await page.$$('.metric .controls button:not(.more-plots):first-of-type')) await first.click();
+    await page.waitForFunction(allDrawn, null, {timeout: 15000}).catch(() => problems.push('plots did not render again'));
   }
-  // Back to the default view for the screenshot.
-  for (const first of await page.$$('.metric .controls button:first-of-type')) await first.click();
-  await page.waitForTimeout(300);
-
   const shot = path.join(outDir, name + '.png');
   await page.screenshot({path: shot, fullPage: true});
   const scorecardShot = path.join(outDir, name + '-scorecard.png');
   await page.locator('#scorecard').screenshot({path: scorecardShot});
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`browser-test: ${name}: ${facts.plots.length} plots drawn (${[...new Set(facts.plots.map((p) => p.kind))].join(', ')}), ` +
-    `scorecard candidates ${facts.scorecardCandidates.join(', ')}, ${buttons.length} candidate buttons clicked, ${seconds} s; screenshot ${shot}`);
+    `scorecard candidates ${facts.scorecardCandidates.join(', ')}, ${clicks} buttons clicked, ${seconds} s; screenshot ${shot}`);
   for (const p of problems) fail(`${name}: ${p}`);
   await page.close();
 }

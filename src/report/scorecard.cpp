@@ -211,6 +211,24 @@ void for_each_result(json& document, Fn&& fn) {
 
 json summarise_for_report(const json& document, const ReportLimits& limits) {
   json out = document;
+  // The report shows each candidate's mean (or combined) values, and the plots and detail
+  // tables of its first replicate; the scorecard, computed from the full document, carries the
+  // per-replicate values of the headlines. Everything else stays in results.json / results.tsv.
+  if (out.contains("metrics"))
+    for (auto& metric : out["metrics"]) {
+      if (!metric.contains("candidates")) continue;
+      for (auto& cand : metric["candidates"]) {
+        if (!cand.contains("replicates")) continue;
+        auto& reps = cand["replicates"];
+        for (std::size_t r = 0; r < reps.size(); ++r) {
+          if (cand.contains("mean") && reps[r].contains("values")) reps[r].erase("values");
+          if (r > 0 && reps[r].contains("details") && !reps[r]["details"].empty()) {
+            reps[r]["details"] = json::object();
+            add_note(reps[r], "plots and tables of replicates after the first are in results.json");
+          }
+        }
+      }
+    }
   for_each_result(out, [&](json& result, std::size_t) {
     summarise_result(result, limits.max_plot_records, limits.max_table_rows);
   });

@@ -25,4 +25,4 @@ if [ ! -d "$src/report/node_modules/playwright-core" ]; then
   exit 1
 fi
 exec "$node_bin" "$src/report/test/browser-test.js" "$out" \
-  "report=$out/demo/report.html" "report-fixture=$out/fixture/report.html:all-kinds"
+  "report=$out/demo/report.html" "report-fixture=$out/fixture/report.html:all-kinds:click"
