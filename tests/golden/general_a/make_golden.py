@@ -23,7 +23,7 @@ import pandas as pd
 from scipy import stats
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "..", "..", "shared", "data", "sd2011"))
+SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "data", "sd2011"))
 if not os.path.isdir(SHARED):
     SHARED = "/work/shared/data/sd2011"
 MISSING_SPELLINGS = {"", "NA", "NaN", "null"}  # synthaudit ReadSettings.missing_values
