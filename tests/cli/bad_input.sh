@@ -23,7 +23,10 @@ fail() { failed=$((failed + 1)); echo "FAIL  $1: $2"; }
 # A results folder from an earlier good run: failures must neither replace nor add to it.
 GOOD_OUT="$WORK/good"
 (cd "$DATA" && "$BIN" evaluate --quiet --spec spec_good.yaml --out "$GOOD_OUT" >/dev/null 2>&1)
-good_sum=$(cat "$GOOD_OUT/results.json" "$GOOD_OUT/results.tsv" 2>/dev/null | sha256sum)
+# Everything the good run wrote (results.json, results.tsv and whatever else, e.g. report.html).
+snapshot() { (cd "$GOOD_OUT" 2>/dev/null && ls -A | sort && cat $(ls -A | sort)) | sha256sum; }
+good_files=$(ls -A "$GOOD_OUT" 2>/dev/null | sort | tr '\n' ' ')
+good_sum=$(snapshot)
 
 # check NAME PATTERN [ARGS...]: runs `synthaudit ARGS` in the fixture folder and asserts exit code
 # 2, one stderr line matching the extended regex PATTERN, and no results or temp files in --out.
@@ -190,12 +193,12 @@ else
     # shellcheck disable=SC2086
     (cd "$DATA" && "$BIN" evaluate --quiet --out "$GOOD_OUT" $args >/dev/null 2>&1)
   done
-  now_sum=$(cat "$GOOD_OUT/results.json" "$GOOD_OUT/results.tsv" | sha256sum)
-  extra=$(ls -A "$GOOD_OUT" | grep -Ev '^results\.(json|tsv)$')
-  if [ "$now_sum" != "$good_sum" ]; then
-    fail "earlier results survive a failed run" "results.json/results.tsv changed"
-  elif [ -n "$extra" ]; then
-    fail "earlier results survive a failed run" "left behind: $extra"
+  now_files=$(ls -A "$GOOD_OUT" | sort | tr '\n' ' ')
+  now_sum=$(snapshot)
+  if [ "$now_files" != "$good_files" ]; then
+    fail "earlier results survive a failed run" "files were '$good_files', now '$now_files'"
+  elif [ "$now_sum" != "$good_sum" ]; then
+    fail "earlier results survive a failed run" "the earlier results changed"
   else
     pass "earlier results survive a failed run (no temp files left)"
   fi
