@@ -11,12 +11,14 @@ namespace synthaudit {
 // here and its line in the table below. No static-initialiser registration.
 MetricSpec ks_distance_metric();
 MetricSpec total_variation_metric();
+MetricSpec analysis_inference_comparison_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
   static const std::vector<MetricSpec> metrics = [] {
     std::vector<MetricSpec> table = {
         ks_distance_metric(),
         total_variation_metric(),
+        analysis_inference_comparison_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
       for (std::size_t j = i + 1; j < table.size(); ++j)
