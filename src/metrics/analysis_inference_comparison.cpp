@@ -2,6 +2,7 @@
 // synthetic replicate, the replicates combined with the partial- or full-synthesis rules, and the
 // two inferences compared (CI overlap in both definitions, standardised difference, SSO match).
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <optional>
 
@@ -36,6 +37,13 @@ struct Estimates {
 };
 
 std::string analysis_where(const AnalysisSpec& a) { return "analysis '" + a.name + "'"; }
+
+// "0.9" rather than the round-trip "0.90000000000000002", for scopes and titles.
+std::string short_number(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.15g", x);
+  return buffer;
+}
 
 Prepared prepare(const AnalysisSpec& a, const Table& conf) {
   Prepared p;
@@ -78,7 +86,7 @@ Prepared prepare(const AnalysisSpec& a, const Table& conf) {
     if (!col.is_numeric())
       throw InputError(where + ": " + a.kind + " needs a numeric column, '" + a.column +
                        "' is categorical");
-    p.terms.push_back(a.kind == "quantile" ? a.column + "@" + format_number(a.probability)
+    p.terms.push_back(a.kind == "quantile" ? a.column + "@" + short_number(a.probability)
                                            : a.column);
   }
   return p;
@@ -293,7 +301,7 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
     Summary summary;
     auto forest = make_plot(
         "forest",
-        a.name + ": confidential vs synthetic " + format_number(100 * level) + "% intervals",
+        a.name + ": confidential vs synthetic " + short_number(100 * level) + "% intervals",
         "estimate", "estimand", a.name);
     aj["estimands"] = nlohmann::json::array();
     for (std::size_t k = 0; k < p.terms.size(); ++k) {

@@ -25,7 +25,7 @@ void working(const Eigen::VectorXd& eta, const Eigen::VectorXd& y, Eigen::Vector
   const Eigen::Index n = eta.size();
   w.resize(n);
   wz.resize(n);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > 65536)
   for (Eigen::Index i = 0; i < n; ++i) {
     const double mu = 1.0 / (1.0 + std::exp(-eta[i]));
     const double one_minus = 1.0 / (1.0 + std::exp(eta[i]));
