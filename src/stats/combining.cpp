@@ -5,6 +5,7 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
 #include <vector>
 
 namespace synthaudit::stats {
@@ -38,7 +39,13 @@ double t_quantile(double probability, double df) {
   if (std::isnan(df) || std::isnan(probability)) return kNaN;
   if (!std::isfinite(df) || df > 1e12)
     return boost::math::quantile(boost::math::normal_distribution<double>(), probability);
-  return boost::math::quantile(boost::math::students_t_distribution<double>(df), probability);
+  try {
+    return boost::math::quantile(boost::math::students_t_distribution<double>(df), probability);
+  } catch (const std::overflow_error&) {
+    // Tiny df (e.g. ν_f near 0): the quantile is beyond the double range.
+    return probability > 0.5 ? std::numeric_limits<double>::infinity()
+                             : -std::numeric_limits<double>::infinity();
+  }
 }
 
 double Inference::standard_error() const { return std::sqrt(variance); }
