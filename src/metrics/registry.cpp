@@ -11,6 +11,12 @@ namespace synthaudit {
 // here and its line in the table below. No static-initialiser registration.
 MetricSpec ks_distance_metric();
 MetricSpec total_variation_metric();
+MetricSpec column_summaries_metric();
+MetricSpec ratio_of_counts_metric();
+MetricSpec wasserstein_distance_metric();
+MetricSpec moments_and_covariance_metric();
+MetricSpec mean_in_confidence_interval_metric();
+MetricSpec coverage_and_validity_metric();
 MetricSpec analysis_inference_comparison_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
@@ -18,6 +24,12 @@ const std::vector<MetricSpec>& all_metrics() {
     std::vector<MetricSpec> table = {
         ks_distance_metric(),
         total_variation_metric(),
+        column_summaries_metric(),
+        ratio_of_counts_metric(),
+        wasserstein_distance_metric(),
+        moments_and_covariance_metric(),
+        mean_in_confidence_interval_metric(),
+        coverage_and_validity_metric(),
         analysis_inference_comparison_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
