@@ -250,6 +250,7 @@ SimulationFiles simulate(const SimulationOptions& options) {
   spec += "disclosure:\n  - keys: [region, sex, age, education]\n    targets: [smoke]\n";
   spec += "  - keys: [sex, age, marital, occupation]\n    targets: [income]\n";
   spec += "analyses:\n  - mean: income\n  - lm: health_score ~ age + factor(smoke) + factor(sex)\n";
+  spec += "  - glm_logit: smoke ~ age + factor(sex) + factor(education)\n";
   spec += "seed: " + std::to_string(options.seed) + "\n";
   write_file_atomic(files.spec_path, spec);
   return files;
