@@ -353,7 +353,9 @@ ModelMatrix ModelLayout::build(const Table& table) const {
     for (std::size_t i = 0; i < n; ++i)
       if (std::isnan(y[i])) mark(i, 1);
   }
-  std::vector<std::vector<double>> numeric(variables_.size());
+  // Numeric variables: a plain column is read in place; an expression is evaluated once.
+  std::vector<std::vector<double>> evaluated(variables_.size());
+  std::vector<const double*> numeric(variables_.size(), nullptr);
   std::vector<std::vector<int>> levels(variables_.size());
   for (std::size_t k = 0; k < variables_.size(); ++k) {
     const Variable& v = variables_[k];
@@ -362,8 +364,16 @@ ModelMatrix ModelLayout::build(const Table& table) const {
       for (std::size_t i = 0; i < n; ++i)
         if (levels[k][i] < 0) mark(i, levels[k][i] == -1 ? 1 : 2);
     } else {
-      numeric[k] = evaluate(*v.expr, table);
-      check_finite(numeric[k], v.expr->label());
+      if (v.expr->kind == Expr::Kind::kColumn) {
+        numeric[k] = table.column(v.expr->name).numeric.data();
+        for (std::size_t i = 0; i < n; ++i)
+          if (std::isinf(numeric[k][i]))
+            check_finite(table.column(v.expr->name).numeric, v.expr->label());
+      } else {
+        evaluated[k] = evaluate(*v.expr, table);
+        check_finite(evaluated[k], v.expr->label());
+        numeric[k] = evaluated[k].data();
+      }
       for (std::size_t i = 0; i < n; ++i)
         if (std::isnan(numeric[k][i])) mark(i, 1);
     }
@@ -409,6 +419,12 @@ ModelMatrix ModelLayout::build(const Table& table) const {
         rem /= width[k];
       }
       double* out = m.x.col(col).data();
+      if (width.size() == 1 && !variables_[coding.variables[0]].is_factor) {
+        // A numeric main effect: a plain gather.
+        const double* in = numeric[coding.variables[0]];
+        for (Eigen::Index r = 0; r < used; ++r) out[r] = in[rows[static_cast<std::size_t>(r)]];
+        continue;
+      }
       for (Eigen::Index r = 0; r < used; ++r) {
         const std::size_t i = rows[static_cast<std::size_t>(r)];
         double value = 1.0;
