@@ -119,6 +119,7 @@ Table encode_table(const CsvFile& file, const Schema& schema, const ReadSettings
     columns[c].kind = schema.columns[c].kind;
     if (columns[c].is_numeric()) {
       columns[c].numeric.assign(rows, std::numeric_limits<double>::quiet_NaN());
+      if (!schema.columns[c].missing_codes.empty()) columns[c].missing_code.assign(rows, 0);
     } else {
       columns[c].codes.assign(rows, kMissingCode);
       columns[c].dictionary = schema.columns[c].dictionary;
@@ -139,7 +140,10 @@ Table encode_table(const CsvFile& file, const Schema& schema, const ReadSettings
                            column.name + "': '" + std::string(field.substr(0, 60)) +
                            "' is not a number (the column is numeric)");
         const auto& codes = schema.columns[c].missing_codes;
-        if (std::find(codes.begin(), codes.end(), value) != codes.end()) continue;
+        if (auto hit = std::find(codes.begin(), codes.end(), value); hit != codes.end()) {
+          column.missing_code[row] = static_cast<std::uint8_t>(std::min<std::ptrdiff_t>(hit - codes.begin() + 1, 255));
+          continue;
+        }
         column.numeric[row] = value;
       } else {
         column.codes[row] = local[ti][c].intern(field);

@@ -11,12 +11,16 @@ namespace synthaudit {
 // here and its line in the table below. No static-initialiser registration.
 MetricSpec ks_distance_metric();
 MetricSpec total_variation_metric();
+MetricSpec propensity_logistic_metric();
+MetricSpec propensity_cart_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
   static const std::vector<MetricSpec> metrics = [] {
     std::vector<MetricSpec> table = {
         ks_distance_metric(),
         total_variation_metric(),
+        propensity_logistic_metric(),
+        propensity_cart_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
       for (std::size_t j = i + 1; j < table.size(); ++j)
