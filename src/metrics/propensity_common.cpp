@@ -196,7 +196,7 @@ Eigen::MatrixXd logistic_design(const Stacked& data, int maxorder,
     }
     for (std::size_t k = 0; k < prod; ++k) {
       auto col = X.col(next);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > 50000)
       for (std::size_t r = 0; r < n; ++r) {
         double v = 1.0;
         for (std::size_t s = 0; s < set.size(); ++s) v *= value(set[s], at[s], r);

@@ -21,7 +21,7 @@ BinnedData bin_features(const std::vector<FeatureColumn>& features, std::uint32_
                  ? 0
                  : (features[0].categorical ? features[0].codes.size() : features[0].values.size());
   out.features.resize(features.size());
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) if (out.rows > 50000)
   for (std::size_t f = 0; f < features.size(); ++f) {
     const FeatureColumn& in = features[f];
     BinnedFeature& b = out.features[f];
@@ -353,7 +353,7 @@ std::vector<double> predict_cart(const CartTree& tree, const BinnedData& data,
                                  const std::vector<std::size_t>& rows) {
   const std::size_t n = rows.empty() ? data.rows : rows.size();
   std::vector<double> out(n);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > 50000)
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t r = rows.empty() ? k : rows[k];
     int idx = 0;
