@@ -15,7 +15,7 @@ namespace {
 
 MetricResult compute_propensity_cart(const MetricInput& in, const Params& params) {
   MetricResult result;
-  const auto data = propensity::stack_tables(in.confidential, in.first_synthetic());
+  const auto data = propensity::stack_tables(in.confidential, in.first_synthetic(), params.get_string_list("columns"));
   if (data.n_conf == 0 || data.n_syn == 0)
     throw MetricNotApplicable("propensity_cart needs rows in both datasets");
   if (data.features.empty())
@@ -59,7 +59,7 @@ MetricResult compute_propensity_cart(const MetricInput& in, const Params& params
     for (double v : perm) nosplit += v / 2 < 1e-8;
     result.add("S_pMSE", "all", s.pmse / (mean_perm / 2));
     result.add("null_pMSE", "all", mean_perm / 2);
-    result.add("S_pMSE_unhalved", "all", s.pmse / mean_perm);
+    result.add("S_pMSE_independent", "all", s.pmse / mean_perm);
     result.add("permutations_without_split", "all", static_cast<double>(nosplit));
   }
   result.add("leaves", "all", tree.leaves());
@@ -146,7 +146,7 @@ MetricSpec propensity_cart_metric() {
           "rules (Gini splits, minbucket, minsplit = 3·minbucket, cp pruning as rpart's "
           "partition.c). pMSE = Σ(p̂ − c)²/N over the leaf propensities. Null: `nperms` label "
           "permutations; as synthpop, each permuted pMSE is halved and S_pMSE = pMSE / "
-          "mean(halved permuted pMSE) (S_pMSE_unhalved without that factor 2). SPECKS, PO50, U, "
+          "mean(halved permuted pMSE) (S_pMSE_independent = pMSE / mean(permuted pMSE), without that factor 2: ≈ 1 when the synthetic data are an independent sample of the same population). SPECKS, PO50, U, "
           "AUC, detection_score as in propensity_logistic; `importance` per column = its share "
           "(%) of the Gini improvement of the tree's splits (primary splits only; rpart adds "
           "surrogate splits). Out-of-sample versions (suffix _oos) by k-fold cross-validation "

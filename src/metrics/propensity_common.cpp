@@ -36,7 +36,13 @@ std::size_t distinct_upto2(const Column& col) {
 
 }  // namespace
 
-Stacked stack_tables(const Table& conf, const Table& syn) {
+Stacked stack_tables(const Table& conf, const Table& syn, const std::vector<std::string>& columns) {
+  std::vector<char> use(conf.column_count(), columns.empty() ? 1 : 0);
+  for (const auto& name : columns) {
+    const auto idx = conf.find(name);
+    if (!idx) throw InputError("parameter columns: no column '" + name + "' in the confidential data");
+    use[*idx] = 1;
+  }
   Stacked out;
   out.n_conf = conf.rows();
   out.n_syn = syn.rows();
@@ -47,6 +53,7 @@ Stacked stack_tables(const Table& conf, const Table& syn) {
   std::vector<stats::FeatureColumn> indicators;
   // Row r of the stack: synthetic r for r < n_syn, else confidential r - n_syn.
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
+    if (!use[c]) continue;
     const Column& cc = conf.column(c);
     const Column& sc = syn.column(c);
     if (distinct_upto2(cc) <= 1 && distinct_upto2(sc) <= 1) {
@@ -292,6 +299,8 @@ void add_plots(MetricResult& result, const std::vector<double>& scores,
 
 std::vector<ParamSpec> validation_params(const std::string& default_validation) {
   return {
+      {.name = "columns", .type = ParamType::kStringList, .default_value = std::vector<std::string>{},
+       .doc = "columns the model uses (synthpop's vars); empty = all"},
       {.name = "validation",
        .type = ParamType::kString,
        .default_value = default_validation,

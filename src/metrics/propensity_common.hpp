@@ -27,7 +27,8 @@ struct Stacked {
   double c = 0.0;                    // n_syn / N
   std::vector<std::string> dropped;  // columns left out (constant or all missing)
 };
-Stacked stack_tables(const Table& confidential, const Table& synthetic);
+// `columns`: the columns to use (synthpop's vars); empty = all. Unknown names are an InputError.
+Stacked stack_tables(const Table& confidential, const Table& synthetic, const std::vector<std::string>& columns = {});
 
 // Number of logistic parameters for main effects plus interactions up to maxorder (synthpop's
 // count: intercept + sum over every set of up to maxorder + 1 features of the product of their
@@ -54,7 +55,7 @@ void add_plots(MetricResult& result, const std::vector<double>& scores,
                const std::vector<std::uint8_t>& t, const std::string& model,
                const std::string& suffix);
 
-// The common parameters for out-of-sample evaluation.
+// The common parameters: columns, and out-of-sample evaluation.
 std::vector<ParamSpec> validation_params(const std::string& default_validation);
 
 // Row subsets for out-of-sample scoring: for each round, (train rows, test rows).
