@@ -40,7 +40,8 @@ Stacked stack_tables(const Table& conf, const Table& syn, const std::vector<std:
   std::vector<char> use(conf.column_count(), columns.empty() ? 1 : 0);
   for (const auto& name : columns) {
     const auto idx = conf.find(name);
-    if (!idx) throw InputError("parameter columns: no column '" + name + "' in the confidential data");
+    if (!idx)
+      throw InputError("parameter columns: no column '" + name + "' in the confidential data");
     use[*idx] = 1;
   }
   Stacked out;
@@ -299,7 +300,9 @@ void add_plots(MetricResult& result, const std::vector<double>& scores,
 
 std::vector<ParamSpec> validation_params(const std::string& default_validation) {
   return {
-      {.name = "columns", .type = ParamType::kStringList, .default_value = std::vector<std::string>{},
+      {.name = "columns",
+       .type = ParamType::kStringList,
+       .default_value = std::vector<std::string>{},
        .doc = "columns the model uses (synthpop's vars); empty = all"},
       {.name = "validation",
        .type = ParamType::kString,

@@ -28,7 +28,8 @@ struct Stacked {
   std::vector<std::string> dropped;  // columns left out (constant or all missing)
 };
 // `columns`: the columns to use (synthpop's vars); empty = all. Unknown names are an InputError.
-Stacked stack_tables(const Table& confidential, const Table& synthetic, const std::vector<std::string>& columns = {});
+Stacked stack_tables(const Table& confidential, const Table& synthetic,
+                     const std::vector<std::string>& columns = {});
 
 // Number of logistic parameters for main effects plus interactions up to maxorder (synthpop's
 // count: intercept + sum over every set of up to maxorder + 1 features of the product of their

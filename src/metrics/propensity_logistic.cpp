@@ -29,7 +29,8 @@ std::vector<double> predict_rows(const Eigen::MatrixXd& X, const Eigen::VectorXd
 
 MetricResult compute_propensity_logistic(const MetricInput& in, const Params& params) {
   MetricResult result;
-  const auto data = propensity::stack_tables(in.confidential, in.first_synthetic(), params.get_string_list("columns"));
+  const auto data = propensity::stack_tables(in.confidential, in.first_synthetic(),
+                                             params.get_string_list("columns"));
   if (data.n_conf == 0 || data.n_syn == 0)
     throw MetricNotApplicable("propensity_logistic needs rows in both datasets");
   if (data.features.empty())
@@ -78,7 +79,8 @@ MetricResult compute_propensity_logistic(const MetricInput& in, const Params& pa
   result.add("null_pMSE", "all", null_pmse);
   // Two independent samples of one population: E[pMSE] = (k − 1)c(1 − c)/N, 1/(1 − c) times the
   // correct-synthesis null above.
-  result.add("S_pMSE_independent", "all", df > 0 ? s.pmse / (df * (1 - data.c) * data.c / n) : std::nan(""));
+  result.add("S_pMSE_independent", "all",
+             df > 0 ? s.pmse / (df * (1 - data.c) * data.c / n) : std::nan(""));
   result.add("df", "all", df);
   result.add("parameters", "all", static_cast<double>(nparams));
   result.add("iterations", "all", fit.iterations);

@@ -13,6 +13,7 @@ MetricSpec ks_distance_metric();
 MetricSpec total_variation_metric();
 MetricSpec propensity_logistic_metric();
 MetricSpec propensity_cart_metric();
+MetricSpec propensity_boosted_trees_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
   static const std::vector<MetricSpec> metrics = [] {
@@ -21,6 +22,7 @@ const std::vector<MetricSpec>& all_metrics() {
         total_variation_metric(),
         propensity_logistic_metric(),
         propensity_cart_metric(),
+        propensity_boosted_trees_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
       for (std::size_t j = i + 1; j < table.size(); ++j)
