@@ -25,8 +25,8 @@ std::size_t distinct_upto2(const Column& col) {
     if (col.is_numeric()) {
       if (!std::isnan(col.numeric[i]))
         values.insert(col.numeric[i]);
-      else if (!col.missing_code.empty() && col.missing_code[i] > 0)
-        codes.insert(col.missing_code[i]);
+      else if (!col.missing_code_index.empty() && col.missing_code_index[i] > 0)
+        codes.insert(col.missing_code_index[i]);
     } else if (col.codes[i] != kMissingCode) {
       codes.insert(static_cast<int>(col.codes[i]));
     }
@@ -98,7 +98,7 @@ Stacked stack_tables(const Table& conf, const Table& syn, const std::vector<std:
         const std::size_t i = is_syn ? r : r - out.n_syn;
         const Column& col = is_syn ? sc : cc;
         const double v = col.numeric[i];
-        const std::uint8_t code = col.missing_code.empty() ? 0 : col.missing_code[i];
+        const std::uint8_t code = col.missing_code_index.empty() ? 0 : col.missing_code_index[i];
         if (std::isnan(v)) {
           f.values[r] = 0.0;
           if (code == 0) any_na = true;
@@ -116,7 +116,7 @@ Stacked stack_tables(const Table& conf, const Table& syn, const std::vector<std:
           const std::size_t i = is_syn ? r : r - out.n_syn;
           const Column& col = is_syn ? sc : cc;
           ind.values[r] =
-              std::isnan(col.numeric[i]) && (col.missing_code.empty() || col.missing_code[i] == 0)
+              std::isnan(col.numeric[i]) && (col.missing_code_index.empty() || col.missing_code_index[i] == 0)
                   ? 1.0
                   : 0.0;
         }
@@ -130,7 +130,7 @@ Stacked stack_tables(const Table& conf, const Table& syn, const std::vector<std:
           const bool is_syn = r < out.n_syn;
           const std::size_t i = is_syn ? r : r - out.n_syn;
           const Column& col = is_syn ? sc : cc;
-          ind.values[r] = !col.missing_code.empty() && col.missing_code[i] == k ? 1.0 : 0.0;
+          ind.values[r] = !col.missing_code_index.empty() && col.missing_code_index[i] == k ? 1.0 : 0.0;
         }
         indicators.push_back(std::move(ind));
       }
