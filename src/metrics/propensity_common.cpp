@@ -115,10 +115,10 @@ Stacked stack_tables(const Table& conf, const Table& syn, const std::vector<std:
           const bool is_syn = r < out.n_syn;
           const std::size_t i = is_syn ? r : r - out.n_syn;
           const Column& col = is_syn ? sc : cc;
-          ind.values[r] =
-              std::isnan(col.numeric[i]) && (col.missing_code_index.empty() || col.missing_code_index[i] == 0)
-                  ? 1.0
-                  : 0.0;
+          ind.values[r] = std::isnan(col.numeric[i]) &&
+                                  (col.missing_code_index.empty() || col.missing_code_index[i] == 0)
+                              ? 1.0
+                              : 0.0;
         }
         indicators.push_back(std::move(ind));
       }
@@ -130,7 +130,8 @@ Stacked stack_tables(const Table& conf, const Table& syn, const std::vector<std:
           const bool is_syn = r < out.n_syn;
           const std::size_t i = is_syn ? r : r - out.n_syn;
           const Column& col = is_syn ? sc : cc;
-          ind.values[r] = !col.missing_code_index.empty() && col.missing_code_index[i] == k ? 1.0 : 0.0;
+          ind.values[r] =
+              !col.missing_code_index.empty() && col.missing_code_index[i] == k ? 1.0 : 0.0;
         }
         indicators.push_back(std::move(ind));
       }
