@@ -147,15 +147,13 @@ constexpr float kMissingSentinel = 1.0e4f;
 typedef float VecF __attribute__((vector_size(kLanes * sizeof(float))));
 typedef std::int32_t VecI __attribute__((vector_size(kLanes * sizeof(std::int32_t))));
 
+#if !defined(__AVX512F__)
 inline bool any_lane(VecI m) {
-#if defined(__AVX512F__)
-  return _mm512_test_epi32_mask((__m512i)m, (__m512i)m) != 0;
-#else
   std::int32_t r = 0;
   for (int l = 0; l < kLanes; ++l) r |= m[l];
   return r != 0;
-#endif
 }
+#endif
 
 struct GowerData {
   std::size_t p = 0;
@@ -242,6 +240,55 @@ void scan_block(const GowerData& g, const std::size_t* qids, int nq, std::size_t
     qc[q] = g.qcode.data() + qids[src] * nc;
     thr[q] = q < nq ? threshold(q) : -1.0f;
   }
+  auto handle = [&](int q, std::size_t j, const float* lane_acc) {
+    for (int l = 0; l < kLanes; ++l) {
+      const std::size_t pos = j + static_cast<std::size_t>(l);
+      if (pos >= b || !(lane_acc[l] <= thr[q])) continue;
+      ++recomputed;
+      if (tops[q].insert(g.exact(qids[q], pos), g.order[pos])) thr[q] = threshold(q);
+    }
+  };
+#if defined(__AVX512F__)
+#pragma GCC diagnostic push
+// GCC 12's own _mm512_min_ps uses _mm512_undefined_ps() and trips -Wmaybe-uninitialized.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+  // Explicit AVX-512: GCC splits 64-byte generic vectors into two 256-bit halves on most Intel
+  // targets (prefer-vector-width=256), which halves the throughput of this loop.
+  const __m512 one = _mm512_set1_ps(1.0f);
+  const __m512i absmask = _mm512_set1_epi32(0x7fffffff);
+  for (std::size_t j = a; j < b; j += kLanes) {
+    __m512 acc[kBlock];
+    for (int q = 0; q < kBlock; ++q) acc[q] = _mm512_set1_ps(base);
+    for (std::size_t c = 0; c < nn; ++c) {
+      const __m512 v = _mm512_loadu_ps(g.rnum.data() + c * g.npad + j);
+      for (int q = 0; q < kBlock; ++q) {
+        const __m512 diff = _mm512_sub_ps(v, _mm512_set1_ps(qn[q][c]));
+        const __m512 d = _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(diff), absmask));
+        acc[q] = _mm512_add_ps(acc[q], _mm512_min_ps(d, one));
+      }
+    }
+    if (with_codes) {
+      for (std::size_t c = 0; c < nc; ++c) {
+        const __m512i v = _mm512_loadu_si512(g.rcode.data() + c * g.npad + j);
+        for (int q = 0; q < kBlock; ++q) {
+          const __mmask16 m = _mm512_cmpneq_epi32_mask(v, _mm512_set1_epi32(qc[q][c]));
+          acc[q] = _mm512_mask_add_ps(acc[q], m, acc[q], one);
+        }
+      }
+    }
+    __mmask16 any = 0;
+    for (int q = 0; q < kBlock; ++q)
+      any |= _mm512_cmp_ps_mask(acc[q], _mm512_set1_ps(thr[q]), _CMP_LE_OQ);
+    if (any == 0) continue;
+    for (int q = 0; q < nq; ++q) {
+      alignas(64) float lane_acc[kLanes];
+      _mm512_store_ps(lane_acc, acc[q]);
+      handle(q, j, lane_acc);
+    }
+  }
+#pragma GCC diagnostic pop
+#else
+  // Portable fallback with GCC/Clang vector extensions (AVX2, SSE, NEON or scalar code).
   const VecF one = VecF{} + 1.0f;
   const VecF zero = VecF{};
   const VecI absmask = VecI{} + 0x7fffffff;
@@ -269,14 +316,12 @@ void scan_block(const GowerData& g, const std::size_t* qids, int nq, std::size_t
     for (int q = 0; q < kBlock; ++q) hit |= (acc[q] <= thr[q]);
     if (!any_lane(hit)) continue;
     for (int q = 0; q < nq; ++q) {
-      for (int l = 0; l < kLanes; ++l) {
-        const std::size_t pos = j + static_cast<std::size_t>(l);
-        if (pos >= b || !(acc[q][l] <= thr[q])) continue;
-        ++recomputed;
-        if (tops[q].insert(g.exact(qids[q], pos), g.order[pos])) thr[q] = threshold(q);
-      }
+      float lane_acc[kLanes];
+      std::memcpy(lane_acc, &acc[q], sizeof lane_acc);
+      handle(q, j, lane_acc);
     }
   }
+#endif
 }
 
 struct RowHash {
