@@ -11,12 +11,20 @@ namespace synthaudit {
 // here and its line in the table below. No static-initialiser registration.
 MetricSpec ks_distance_metric();
 MetricSpec total_variation_metric();
+MetricSpec distance_to_closest_record_metric();
+MetricSpec distance_membership_inference_metric();
+MetricSpec knn_attribute_attack_metric();
+MetricSpec new_row_synthesis_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
   static const std::vector<MetricSpec> metrics = [] {
     std::vector<MetricSpec> table = {
         ks_distance_metric(),
         total_variation_metric(),
+        distance_to_closest_record_metric(),
+        distance_membership_inference_metric(),
+        knn_attribute_attack_metric(),
+        new_row_synthesis_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
       for (std::size_t j = i + 1; j < table.size(); ++j)

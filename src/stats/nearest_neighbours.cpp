@@ -27,10 +27,14 @@ namespace synthaudit::stats {
 
 const char* to_string(DistanceKind kind) {
   switch (kind) {
-    case DistanceKind::kGower: return "gower";
-    case DistanceKind::kEuclidean: return "euclidean";
-    case DistanceKind::kHamming: return "hamming";
-    case DistanceKind::kCosine: return "cosine";
+    case DistanceKind::kGower:
+      return "gower";
+    case DistanceKind::kEuclidean:
+      return "euclidean";
+    case DistanceKind::kHamming:
+      return "hamming";
+    case DistanceKind::kCosine:
+      return "cosine";
   }
   return "?";
 }
@@ -104,9 +108,7 @@ inline double gower_numeric(double x, double y, double range) {
   return std::min(std::fabs(x - y) / range, 1.0);
 }
 
-inline bool numeric_equal(double x, double y) {
-  return (std::isnan(x) && std::isnan(y)) || x == y;
-}
+inline bool numeric_equal(double x, double y) { return (std::isnan(x) && std::isnan(y)) || x == y; }
 
 inline bool usable_range(double range) { return std::isfinite(range) && range > 0.0; }
 
@@ -162,14 +164,14 @@ struct GowerData {
   std::vector<double> num_range, num_lo;
   std::vector<std::size_t> code_cols;  // categorical, or numeric compared by equality
   std::size_t n = 0, npad = 0;
-  std::vector<float> rnum;             // column-major, npad per column, in scan order
-  std::vector<std::int32_t> rcode;     // column-major, npad per column, in scan order
-  std::vector<std::uint32_t> order;    // scan position -> reference row
-  std::vector<float> qnum;             // row-major, nnum per query
-  std::vector<std::int32_t> qcode;     // row-major, ncode per query
+  std::vector<float> rnum;           // column-major, npad per column, in scan order
+  std::vector<std::int32_t> rcode;   // column-major, npad per column, in scan order
+  std::vector<std::uint32_t> order;  // scan position -> reference row
+  std::vector<float> qnum;           // row-major, nnum per query
+  std::vector<std::int32_t> qcode;   // row-major, ncode per query
   const Table* query = nullptr;
   const Table* reference = nullptr;
-  double margin = 0.0;                 // in units of the sum S + C
+  double margin = 0.0;  // in units of the sum S + C
 
   std::size_t nnum() const { return num_cols.size(); }
   std::size_t ncode() const { return code_cols.size(); }
@@ -391,7 +393,8 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
   g.qcode.resize(m * nc);
   for (std::size_t c = 0; c < nn; ++c) {
     const auto& x = query.column(g.num_cols[c]).numeric;
-    for (std::size_t q = 0; q < m; ++q) g.qnum[q * nn + c] = scaled(x[q], g.num_lo[c], g.num_range[c]);
+    for (std::size_t q = 0; q < m; ++q)
+      g.qnum[q * nn + c] = scaled(x[q], g.num_lo[c], g.num_range[c]);
   }
   for (std::size_t c = 0; c < nc; ++c)
     for (std::size_t q = 0; q < m; ++q) g.qcode[q * nc + c] = qcodes_cols[c][q];
@@ -447,8 +450,10 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
     for (; it != rhash.end() && it->first == h && copies < opt.k; ++it) {
       const std::uint32_t j = it->second;
       bool equal = true;
-      for (std::size_t c = 0; c < nc && equal; ++c) equal = g.qcode[q * nc + c] == rcodes_cols[c][j];
-      for (std::size_t c = 0; c < nn && equal; ++c) equal = numeric_equal(qnum_raw[c][q], rnum_raw[c][j]);
+      for (std::size_t c = 0; c < nc && equal; ++c)
+        equal = g.qcode[q * nc + c] == rcodes_cols[c][j];
+      for (std::size_t c = 0; c < nn && equal; ++c)
+        equal = numeric_equal(qnum_raw[c][q], rnum_raw[c][j]);
       if (equal && top.insert(0.0, j)) ++copies;
     }
     if (copies >= opt.k) {
@@ -473,7 +478,8 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
   if (nc > 0 && opt.mode != SearchMode::kFullScan) {
     std::sort(qsorted.begin(), qsorted.end(), [&](std::uint32_t a, std::uint32_t b) {
       for (std::size_t c = 0; c < nc; ++c)
-        if (g.qcode[a * nc + c] != g.qcode[b * nc + c]) return g.qcode[a * nc + c] < g.qcode[b * nc + c];
+        if (g.qcode[a * nc + c] != g.qcode[b * nc + c])
+          return g.qcode[a * nc + c] < g.qcode[b * nc + c];
       return a < b;
     });
     for (std::size_t i = 0; i < qsorted.size();) {
@@ -485,8 +491,7 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
       i = e;
     }
     const double fill = gblocks.empty() ? 0.0 : double(qsorted.size()) / double(gblocks.size());
-    grouped = opt.mode == SearchMode::kGrouped ||
-              (groups * 32 <= g.n && fill >= 2.0 && nn > 0);
+    grouped = opt.mode == SearchMode::kGrouped || (groups * 32 <= g.n && fill >= 2.0 && nn > 0);
   }
   result.grouped = grouped;
 
@@ -511,7 +516,8 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
   if (grouped) {
     std::vector<std::int32_t> gsig(groups * nc);
     for (std::size_t gi = 0; gi < groups; ++gi)
-      for (std::size_t c = 0; c < nc; ++c) gsig[gi * nc + c] = g.rcode[c * g.npad + group_start[gi]];
+      for (std::size_t c = 0; c < nc; ++c)
+        gsig[gi * nc + c] = g.rcode[c * g.npad + group_start[gi]];
 #pragma omp parallel reduction(+ : recomputed)
     {
       std::vector<std::uint32_t> bound(groups), visit(groups);
@@ -537,7 +543,8 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
           ++count[mis + 1];
         }
         for (std::size_t c = 1; c < count.size(); ++c) count[c] += count[c - 1];
-        for (std::size_t gi = 0; gi < groups; ++gi) visit[count[bound[gi]]++] = static_cast<std::uint32_t>(gi);
+        for (std::size_t gi = 0; gi < groups; ++gi)
+          visit[count[bound[gi]]++] = static_cast<std::uint32_t>(gi);
         for (std::size_t vi = 0; vi < groups; ++vi) {
           const std::size_t gi = visit[vi];
           const double lb = static_cast<double>(bound[gi]) / pd;
@@ -552,8 +559,8 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
   } else {
     const std::size_t nblocks = (qorder.size() + kBlock - 1) / kBlock;
     const std::size_t bytes_per_row = (nn + nc) * 4 + 1;
-    const std::size_t tile = std::max<std::size_t>(
-        kLanes, (std::size_t{1} << 20) / bytes_per_row / kLanes * kLanes);
+    const std::size_t tile =
+        std::max<std::size_t>(kLanes, (std::size_t{1} << 20) / bytes_per_row / kLanes * kLanes);
     constexpr std::size_t kBlocksPerTask = 32;
     const std::size_t tasks = (nblocks + kBlocksPerTask - 1) / kBlocksPerTask;
 #pragma omp parallel reduction(+ : recomputed)
@@ -707,7 +714,8 @@ PairDistance::PairDistance(const Table& query, const Table& reference,
   }
   for (auto c : columns_) {
     const ColumnStats s = column_stats(scale.column(c));
-    const bool numeric = reference.column(c).is_numeric() && options.distance == DistanceKind::kGower;
+    const bool numeric =
+        reference.column(c).is_numeric() && options.distance == DistanceKind::kGower;
     lo_.push_back(s.lo);
     range_.push_back(numeric ? s.hi - s.lo : NAN);
   }

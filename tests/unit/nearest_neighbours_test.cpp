@@ -24,7 +24,8 @@ namespace {
 // reference into the queries and within the reference), missing values in numeric and
 // categorical columns, a constant numeric column (range 0) and query values outside the
 // reference range.
-std::string random_csv(std::uint64_t seed, std::size_t rows, const std::vector<std::string>* copy_from,
+std::string random_csv(std::uint64_t seed, std::size_t rows,
+                       const std::vector<std::string>* copy_from,
                        std::vector<std::string>* lines_out, double stretch) {
   Rng rng(seed);
   std::ostringstream out;
@@ -137,8 +138,10 @@ TEST(NearestNeighbours, GowerAndHammingEqualBruteForceForEveryModeAndThreadCount
           const auto nb = stats::nearest_neighbours(q, r, o);
           ASSERT_EQ(nb.distance.size(), expect.d.size());
           for (std::size_t x = 0; x < expect.d.size(); ++x) {
-            ASSERT_EQ(nb.distance[x], expect.d[x]) << "slot " << x << " k=" << k << " threads=" << threads;
-            ASSERT_EQ(nb.index[x], expect.i[x]) << "slot " << x << " k=" << k << " threads=" << threads;
+            ASSERT_EQ(nb.distance[x], expect.d[x])
+                << "slot " << x << " k=" << k << " threads=" << threads;
+            ASSERT_EQ(nb.index[x], expect.i[x])
+                << "slot " << x << " k=" << k << " threads=" << threads;
           }
           if (mode == SearchMode::kGrouped) {
             EXPECT_TRUE(nb.grouped);
@@ -164,7 +167,8 @@ TEST(NearestNeighbours, PairDistanceMatchesTheSearch) {
     const stats::PairDistance pair(t.synthetic[0], t.confidential, o);
     for (std::size_t i = 0; i < 50; ++i) {
       std::vector<std::pair<double, std::uint32_t>> all;
-      for (std::size_t j = 0; j < 200; ++j) all.push_back({pair(i, j), static_cast<std::uint32_t>(j)});
+      for (std::size_t j = 0; j < 200; ++j)
+        all.push_back({pair(i, j), static_cast<std::uint32_t>(j)});
       std::sort(all.begin(), all.end());
       for (std::size_t r = 0; r < 3; ++r) {
         EXPECT_EQ(nb.dist(i, r), all[r].first) << stats::to_string(kind);
@@ -237,7 +241,8 @@ TEST(NearestNeighbours, ReproducesNumpyScipySklearnGoldens) {
   };
   const Case cases[] = {
       {"mixed_query.csv", "mixed_reference.csv", "gower_top3.csv", DistanceKind::kGower},
-      {"numeric_query.csv", "numeric_reference.csv", "euclidean_top3.csv", DistanceKind::kEuclidean},
+      {"numeric_query.csv", "numeric_reference.csv", "euclidean_top3.csv",
+       DistanceKind::kEuclidean},
       {"numeric_query.csv", "numeric_reference.csv", "cosine_top3.csv", DistanceKind::kCosine},
       {"mixed_query.csv", "mixed_reference.csv", "hamming_top3.csv", DistanceKind::kHamming},
   };

@@ -50,10 +50,14 @@ def mixed(n, copy_from=None, stretch=1.0):
 
 
 def sdmetrics_gower(query, reference, numeric, range_from=None):
-    """Transcription of SDMetrics' _process_dcr_chunk rule, all pairs (query x reference)."""
+    """Transcription of SDMetrics' _process_dcr_chunk rule, all pairs (query x reference).
+
+    The per-column terms are summed numeric columns first, then the 0/1 columns (synthaudit's
+    documented order); SDMetrics' pandas row sum in table order can differ in the last bit, which
+    only matters for the order of exact ties (AUC)."""
     range_from = reference if range_from is None else range_from
     total = np.zeros((len(query), len(reference)))
-    for col in query.columns:
+    for col in sorted(query.columns, key=lambda c: c not in numeric):
         q = query[col].to_numpy()[:, None]
         r = reference[col].to_numpy()[None, :]
         if col in numeric:
@@ -132,7 +136,7 @@ with open(os.path.join(HERE, "mia_expected.csv"), "w") as f:
     f.write("statistic,value\n")
     for k, v in [("threshold", thr), ("tp", tp), ("fp", fp), ("tn", tn), ("fn", fn),
                  ("precision", tp / (tp + fp)), ("recall", tp / (tp + fn)),
-                 ("auc", roc_auc_score(member, pseudo))]:
+                 ("auc", roc_auc_score(member, 1 - d / d.max()))]:
         f.write("%s,%.17g\n" % (k, v))
 
 # --- kNN attribute attack (numeric keys inside the synthetic range: Gower = scaled L1 / p) ------
@@ -181,4 +185,41 @@ with open(os.path.join(HERE, "attack_expected.csv"), "w") as f:
                  ("share_less_accurate_from_synthetic_cls",
                   np.mean((cls_syn != truth) & (cls_conf == truth)))]:
         f.write("%s,%.17g\n" % (k, v))
+# --- SD2011 (../shared/data/sd2011): disc_mit and DCROverfittingProtection transcriptions ------
+SD = os.path.join(HERE, "..", "..", "..", "..", "shared", "data", "sd2011")
+if os.path.isdir(SD):
+    train = pd.read_csv(os.path.join(SD, "train.csv"))  # income read as a plain number
+    holdout = pd.read_csv(os.path.join(SD, "holdout.csv"))
+    tsyn = pd.read_csv(os.path.join(SD, "train_syn.csv"))
+    orig = pd.read_csv(os.path.join(SD, "orig.csv"))
+    osyn = pd.read_csv(os.path.join(SD, "syn.csv"))
+    numeric = {"age", "income"}
+
+    def min_gower(query, reference, range_from=None):
+        out = []
+        for a in range(0, len(query), 500):
+            out.append(sdmetrics_gower(query.iloc[a:a + 500], reference, numeric, range_from).min(axis=1))
+        return np.concatenate(out)
+
+    d_train = min_gower(train, tsyn, range_from=train)
+    d_hold = min_gower(holdout, tsyn, range_from=train)
+    d = np.r_[d_train, d_hold]
+    member = np.r_[np.ones(len(train)), np.zeros(len(holdout))]
+    thr = np.quantile(d, len(train) / len(d))
+    pred = d <= thr
+    tp, fp = np.sum(pred & (member == 1)), np.sum(pred & (member == 0))
+    fn, tn = np.sum(~pred & (member == 1)), np.sum(~pred & (member == 0))
+    syn_to_train = min_gower(tsyn, train)
+    syn_to_hold = min_gower(tsyn, holdout)
+    closer = np.mean(syn_to_train < syn_to_hold)
+    with open(os.path.join(HERE, "sd2011_expected.csv"), "w") as f:
+        f.write("statistic,value\n")
+        for k, v in [("mia_threshold", thr), ("mia_tp", tp), ("mia_fp", fp), ("mia_tn", tn),
+                     ("mia_fn", fn), ("mia_precision", tp / (tp + fp)), ("mia_recall", tp / (tp + fn)),
+                     ("mia_auc", roc_auc_score(member, 1 - d / d.max())),
+                     ("overfitting_closer_to_training", closer),
+                     ("overfitting_score", min((1 - closer) * 2, 1.0)),
+                     ("train_syn_to_train_median_dcr", np.median(syn_to_train)),
+                     ("orig_syn_median_dcr", np.median(min_gower(osyn, orig)))]:
+            f.write("%s,%.17g\n" % (k, v))
 print("golden files written to", HERE)
