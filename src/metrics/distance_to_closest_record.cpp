@@ -225,7 +225,9 @@ MetricResult compute_dcr(const MetricInput& in, const Params& params) {
                random_median != 0.0 ? std::min(syn_median / random_median, 1.0) : NAN);
     if (in.holdout != nullptr && in.holdout->rows() > 0) {
       // DCROverfittingProtection: each calculate_dcr call takes ranges from its own reference.
-      const auto to_train = stats::nearest_neighbours(syn, conf, g).nearest();
+      // With the default Gower distance this is syn_to_conf (same rule, same ranges).
+      const auto to_train =
+          same ? syn_conf.nearest() : stats::nearest_neighbours(syn, conf, g).nearest();
       const auto to_hold = stats::nearest_neighbours(syn, *in.holdout, g).nearest();
       std::size_t closer = 0;
       for (std::size_t i = 0; i < to_train.size(); ++i) closer += to_train[i] < to_hold[i];
