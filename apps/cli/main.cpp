@@ -10,6 +10,7 @@
 #include "core/text.hpp"
 #include "engine/evaluate.hpp"
 #include "metrics/registry.hpp"
+#include "report/report.hpp"
 #include "result/document.hpp"
 #include "sim/simulator.hpp"
 #include "spec/spec.hpp"
@@ -21,11 +22,17 @@ namespace {
 
 struct EvaluateFlags {
   std::string spec_file, confidential, holdout, synthesis, keys, targets, metrics, out, metadata;
+  std::string format = "text";
   std::vector<std::string> synthetic, analyses, params;
   std::int64_t seed = -1;
   int threads = -1;
   bool quiet = false;
 };
+
+void add_format_flag(CLI::App& cmd, std::string& format) {
+  cmd.add_option("--format", format, "what to print: text (short summary) or md (Markdown summary)")
+      ->check(CLI::IsMember({"text", "md"}));
+}
 
 void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
   cmd.add_option("--spec", f.spec_file, "YAML evaluation spec (flags given here override it)");
@@ -41,8 +48,9 @@ void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
   cmd.add_option("--metadata", f.metadata, "SDV metadata JSON with column sdtypes");
   cmd.add_option("--seed", f.seed, "random seed (default 1)");
   cmd.add_option("--threads", f.threads, "threads (0 = all cores)");
-  cmd.add_option("--out", f.out, "output folder for results.json and results.tsv");
+  cmd.add_option("--out", f.out, "output folder for results.json, results.tsv and report.html");
   cmd.add_flag("--quiet", f.quiet, "no progress on stderr");
+  add_format_flag(cmd, f.format);
 }
 
 nlohmann::json parse_param_value(const std::string& text) {
@@ -88,7 +96,7 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
   return spec;
 }
 
-int run_evaluation(const EvaluationSpec& spec, bool quiet) {
+int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& format) {
   ProgressFn progress;
   if (!quiet) progress = [](const std::string& line) { std::cerr << "synthaudit: " << line << "\n"; };
   if (progress) progress("reading data");
@@ -101,8 +109,36 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet) {
   const std::string tsv_path = (fs::path(spec.output_dir) / "results.tsv").string();
   write_file_atomic(json_path, document.dump(1));
   write_file_atomic(tsv_path, results_tsv(document));
-  std::cout << summary_text(document);
-  std::cout << "results: " << json_path << "\n         " << tsv_path << "\n";
+  const std::string html_path = (fs::path(spec.output_dir) / "report.html").string();
+  write_file_atomic(html_path, render_html(document));
+  // With --format md, stdout carries only the Markdown (for CI logs); the paths go to stderr.
+  std::ostream& paths = format == "md" ? std::cerr : std::cout;
+  std::cout << (format == "md" ? render_markdown(document) : summary_text(document));
+  paths << "results: " << json_path << "\n         " << tsv_path << "\nreport:  " << html_path << "\n";
+  return 0;
+}
+
+// `synthaudit report`: the HTML report (or the Markdown summary) again from a results.json.
+int rerender_report(const std::string& input, const std::string& out, const std::string& format) {
+  std::ifstream in(input, std::ios::binary);
+  if (!in) throw InputError(input + ": cannot read");
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(input + ": not a JSON results document: " + e.what());
+  }
+  if (!document.is_object() || document.value("schema", "") != kResultsSchema)
+    throw InputError(input + ": not a synthaudit results document (schema " + kResultsSchema + ")");
+  if (format == "md") {
+    std::cout << render_markdown(document);
+    return 0;
+  }
+  const std::string path = out.empty() ? (fs::path(input).parent_path() / "report.html").string() : out;
+  std::error_code ec;
+  if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
+  write_file_atomic(path, render_html(document));
+  std::cout << "report: " << path << "\n";
   return 0;
 }
 
@@ -146,13 +182,20 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", SYNTHAUDIT_VERSION);
 
   EvaluateFlags eval;
-  auto* evaluate_cmd = app.add_subcommand("evaluate", "run the metrics and write results.json / results.tsv");
+  auto* evaluate_cmd = app.add_subcommand("evaluate", "run the metrics and write results.json, results.tsv and report.html");
   add_evaluate_flags(*evaluate_cmd, eval);
 
   std::string init_file, init_out;
   auto* init_cmd = app.add_subcommand("init", "write a starter spec with the inferred column types");
   init_cmd->add_option("confidential", init_file, "confidential CSV")->required();
   init_cmd->add_option("--out", init_out, "where to write the spec (default: stdout)");
+
+  std::string report_input, report_out, report_format = "html";
+  auto* report_cmd = app.add_subcommand("report", "render report.html (or --format md) again from a results.json");
+  report_cmd->add_option("results", report_input, "results.json written by evaluate or demo")->required();
+  report_cmd->add_option("--out", report_out, "HTML file to write (default: report.html beside the results)");
+  report_cmd->add_option("--format", report_format, "html (write the report) or md (print Markdown)")
+      ->check(CLI::IsMember({"html", "md"}));
 
   auto* list_cmd = app.add_subcommand("list-metrics", "list every metric: name, family, summary");
   std::string describe_name;
@@ -170,10 +213,12 @@ int main(int argc, char** argv) {
   std::string demo_out = "demo-out";
   std::size_t demo_rows = 20000;
   bool demo_quiet = false;
+  std::string demo_format = "text";
   auto* demo_cmd = app.add_subcommand("demo", "simulate data, evaluate it, and say where the results are");
   demo_cmd->add_option("--out", demo_out, "output folder (default demo-out)");
   demo_cmd->add_option("--rows", demo_rows, "confidential rows (default 20000)")->check(CLI::Range(std::size_t{10}, std::size_t{100000000}));
   demo_cmd->add_flag("--quiet", demo_quiet, "no progress on stderr");
+  add_format_flag(*demo_cmd, demo_format);
 
   try {
     app.parse(argc, argv);
@@ -183,7 +228,8 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (*evaluate_cmd) return run_evaluation(build_spec(eval), eval.quiet);
+    if (*evaluate_cmd) return run_evaluation(build_spec(eval), eval.quiet, eval.format);
+    if (*report_cmd) return rerender_report(report_input, report_out, report_format);
     if (*init_cmd) {
       const std::string text = starter_spec(init_file, ReadSettings{});
       if (init_out.empty()) {
@@ -214,8 +260,10 @@ int main(int argc, char** argv) {
       EvaluationSpec spec = load_spec(files.spec_path);
       spec.output_dir = demo_out;
       validate_spec(spec);
-      run_evaluation(spec, demo_quiet);
-      std::cout << "demo: the results are in " << fs::absolute(demo_out).string() << "\n";
+      run_evaluation(spec, demo_quiet, demo_format);
+      (demo_format == "md" ? std::cerr : std::cout)
+          << "demo: the results are in " << fs::absolute(demo_out).string() << "\n"
+          << "demo: open the report " << (fs::absolute(demo_out) / "report.html").string() << "\n";
       return 0;
     }
   } catch (const InputError& e) {

@@ -79,6 +79,8 @@ Schema infer_schema(const CsvFile& file, const ReadSettings& settings) {
         throw InputError("missing_codes." + entry.name + ": column '" + entry.name +
                          "' is categorical; missing codes apply to numeric columns (list the "
                          "code among missing_values or make the column numeric)");
+      if (it->second.size() > 255)
+        throw InputError("missing_codes." + entry.name + ": at most 255 codes per column");
       entry.missing_codes = it->second;
     }
     if (entry.kind == ColumnKind::kCategorical) entry.dictionary = std::make_shared<Dictionary>();
@@ -119,6 +121,10 @@ Table encode_table(const CsvFile& file, const Schema& schema, const ReadSettings
     columns[c].kind = schema.columns[c].kind;
     if (columns[c].is_numeric()) {
       columns[c].numeric.assign(rows, std::numeric_limits<double>::quiet_NaN());
+      if (!schema.columns[c].missing_codes.empty()) {
+        columns[c].missing_codes = schema.columns[c].missing_codes;
+        columns[c].missing_code_index.assign(rows, 0);
+      }
     } else {
       columns[c].codes.assign(rows, kMissingCode);
       columns[c].dictionary = schema.columns[c].dictionary;
@@ -139,7 +145,10 @@ Table encode_table(const CsvFile& file, const Schema& schema, const ReadSettings
                            column.name + "': '" + std::string(field.substr(0, 60)) +
                            "' is not a number (the column is numeric)");
         const auto& codes = schema.columns[c].missing_codes;
-        if (std::find(codes.begin(), codes.end(), value) != codes.end()) continue;
+        if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
+          column.missing_code_index[row] = static_cast<std::uint8_t>(it - codes.begin() + 1);
+          continue;
+        }
         column.numeric[row] = value;
       } else {
         column.codes[row] = local[ti][c].intern(field);

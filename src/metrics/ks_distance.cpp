@@ -1,6 +1,7 @@
 // G3 — Kolmogorov–Smirnov distance per numeric column.
 #include <cmath>
 
+#include "metrics/marginal_plots.hpp"
 #include "metrics/metric.hpp"
 #include "stats/ecdf.hpp"
 
@@ -13,6 +14,8 @@ MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
   const Table& conf = in.confidential;
   const Table& syn = in.first_synthetic();
   const bool with_pvalue = params.get_bool("pvalue");
+  const bool with_plots = params.get_bool("plots");
+  auto plots = nlohmann::json::array();
   double sum = 0.0;
   std::size_t counted = 0;
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
@@ -24,6 +27,7 @@ MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
     result.add("ks_distance", name, d);
     result.add("ks_complement", name, 1.0 - d);
     if (with_pvalue) result.add("ks_pvalue_independent", name, stats::ks_pvalue_asymptotic(d, a.size(), b.size()));
+    if (with_plots) plots.push_back(plots::ecdf_overlay(name, a, b));
     if (std::isnan(d)) {
       result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
     } else {
@@ -37,6 +41,7 @@ MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
     result.add("mean_ks_distance", "all", sum / static_cast<double>(counted));
     result.add("mean_ks_complement", "all", 1.0 - sum / static_cast<double>(counted));
   }
+  if (with_plots) result.details["plots"] = std::move(plots);
   if (with_pvalue)
     result.warnings.push_back(
         "ks_pvalue_independent assumes independent samples; synthetic data are generated from "
@@ -56,12 +61,16 @@ MetricSpec ks_distance_metric() {
              "(0 = identical, 1 = disjoint). Also 1 − D, SDMetrics' KSComplement, and the mean "
              "over numeric columns. The optional asymptotic p-value assumes independent samples, "
              "which synthetic and confidential data are not (seed 004): report D, not the "
-             "p-value. Reference: METRICS.md G3; scipy.stats.ks_2samp.",
+             "p-value. Plot: ECDF overlay per column. Reference: METRICS.md G3; scipy.stats.ks_2samp.",
       .params = {{.name = "pvalue",
                   .type = ParamType::kBool,
                   .default_value = false,
                   .doc = "also report the asymptotic two-sample p-value (with the dependence "
-                         "caveat)"}},
+                         "caveat)"},
+                 {.name = "plots",
+                  .type = ParamType::kBool,
+                  .default_value = true,
+                  .doc = "emit ECDF overlay plot data (both ECDFs at up to 200 pooled quantiles)"}},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "mean_ks_distance",
                      .better = Better::kLower,

@@ -11,6 +11,19 @@ namespace synthaudit {
 // here and its line in the table below. No static-initialiser registration.
 MetricSpec ks_distance_metric();
 MetricSpec total_variation_metric();
+MetricSpec table_utility_metric();
+MetricSpec correlation_fit_metric();
+MetricSpec record_level_change_metric();
+MetricSpec column_summaries_metric();
+MetricSpec ratio_of_counts_metric();
+MetricSpec wasserstein_distance_metric();
+MetricSpec moments_and_covariance_metric();
+MetricSpec mean_in_confidence_interval_metric();
+MetricSpec coverage_and_validity_metric();
+MetricSpec correct_attribution_probability_metric();
+MetricSpec synthpop_disclosure_metric();
+MetricSpec disclosure_protection_metric();
+MetricSpec identity_matching_metric();
 MetricSpec distance_to_closest_record_metric();
 MetricSpec distance_membership_inference_metric();
 MetricSpec knn_attribute_attack_metric();
@@ -21,6 +34,19 @@ const std::vector<MetricSpec>& all_metrics() {
     std::vector<MetricSpec> table = {
         ks_distance_metric(),
         total_variation_metric(),
+        table_utility_metric(),
+        correlation_fit_metric(),
+        record_level_change_metric(),
+        column_summaries_metric(),
+        ratio_of_counts_metric(),
+        wasserstein_distance_metric(),
+        moments_and_covariance_metric(),
+        mean_in_confidence_interval_metric(),
+        coverage_and_validity_metric(),
+        correct_attribution_probability_metric(),
+        synthpop_disclosure_metric(),
+        disclosure_protection_metric(),
+        identity_matching_metric(),
         distance_to_closest_record_metric(),
         distance_membership_inference_metric(),
         knn_attribute_attack_metric(),

@@ -1,6 +1,7 @@
 // G4 — total variation distance per categorical column.
 #include <cmath>
 
+#include "metrics/marginal_plots.hpp"
 #include "metrics/metric.hpp"
 
 namespace synthaudit {
@@ -22,6 +23,8 @@ std::vector<double> level_shares(const Column& column, bool exclude_missing) {
 
 MetricResult compute_total_variation(const MetricInput& in, const Params& params) {
   const bool exclude_missing = params.get_string("missing") == "exclude";
+  const bool with_plots = params.get_bool("plots");
+  auto plots = nlohmann::json::array();
   MetricResult result;
   const Table& conf = in.confidential;
   const Table& syn = in.first_synthetic();
@@ -42,9 +45,11 @@ MetricResult compute_total_variation(const MetricInput& in, const Params& params
     tv *= 0.5;
     result.add("total_variation", name, tv);
     result.add("tv_complement", name, 1.0 - tv);
+    if (with_plots) plots.push_back(plots::category_bars(conf.column(c), syn.column(c)));
     sum += tv;
     ++counted;
   }
+  if (with_plots) result.details["plots"] = std::move(plots);
   if (counted == 0) {
     result.warnings.push_back("no categorical column with rows in both datasets");
   } else {
@@ -66,13 +71,17 @@ MetricSpec total_variation_metric() {
              "missing counted as a level of its own by default (0 = identical shares, 1 = "
              "disjoint). With missing = exclude the shares are over non-missing values only, "
              "which is SDMetrics' TVComplement (pandas value_counts drops NaN). Also 1 − TV and "
-             "the mean over categorical columns. Reference: METRICS.md G4.",
+             "the mean over categorical columns. Plot: category bars per column. Reference: METRICS.md G4.",
       .params = {{.name = "missing",
                   .type = ParamType::kString,
                   .default_value = std::string("level"),
                   .doc = "level: missing is a level of its own; exclude: shares among non-missing "
                          "values (SDMetrics)",
-                  .choices = {"level", "exclude"}}},
+                  .choices = {"level", "exclude"}},
+                 {.name = "plots",
+                  .type = ParamType::kBool,
+                  .default_value = true,
+                  .doc = "emit category bar plot data (shares per level, missing as NA)"}},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "mean_total_variation",
                      .better = Better::kLower,

@@ -43,7 +43,7 @@ inline Tables make_tables(const std::string& confidential, const std::vector<std
   return t;
 }
 
-// Tables from files (e.g. the SD2011 data in ../shared/data/sd2011).
+// Tables from files (e.g. the SD2011 data, copied from ../shared/data/sd2011 into tests/data/sd2011).
 inline Tables load_tables(const std::string& confidential, const std::vector<std::string>& synthetic,
                           const std::optional<std::string>& holdout = std::nullopt,
                           const ReadSettings& settings = {}) {

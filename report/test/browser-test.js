@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+// Opens synthaudit HTML reports in Debian's headless Chromium (driven by playwright-core; no
+// browser is downloaded) and checks them as a person would see them:
+//   - no console error, no uncaught exception, no request leaving the file (offline);
+//   - every plot container holds a rendered SVG or canvas, and there are as many as the
+//     embedded results document says there should be for the default view;
+//   - the scorecard shows every candidate;
+//   - a screenshot is saved.
+// Usage: node browser-test.js SCREENSHOT_DIR NAME=REPORT.html [NAME=REPORT.html ...]
+// Options per report: NAME=REPORT.html:all-kinds:click (every plot kind must be drawn; click every
+// candidate button and 'show more' button and check the plots again).
+'use strict';
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const {chromium} = require('playwright-core');
+
+const CHROMIUM = process.env.SYNTHAUDIT_CHROMIUM || '/usr/bin/chromium';
+const PLOTS_PAGE = 6;  // plots report.js draws per metric before its 'show more' button
+const KINDS = ['histogram', 'density', 'ecdf', 'qq', 'bars', 'heatmap', 'contour', 'roc', 'scatter', 'line', 'forest'];
+
+function fail(message) {
+  console.error('browser-test: FAIL: ' + message);
+  process.exitCode = 1;
+}
+
+// What report.js should draw by default, computed from the embedded document independently of
+// report.js: for each metric that ran, the plots of its first candidate's combined result or
+// first replicate (those with a known kind and data), plus the risk–utility map.
+function expectedPlots(documentJson, scorecardJson) {
+  let count = 0;
+  const kinds = new Set();
+  for (const m of documentJson.metrics || []) {
+    if (m.skipped || !(m.candidates || []).length) continue;
+    const c = m.candidates[0];
+    const result = c.combined || (c.replicates || [])[0];
+    const plots = ((result && result.details && result.details.plots) || []).slice(0, PLOTS_PAGE);
+    for (const p of plots) {
+      if (KINDS.includes(p.kind) && Array.isArray(p.data) && p.data.length) {
+        count++;
+        kinds.add(p.kind);
+      }
+    }
+  }
+  if (scorecardJson.headlines.length && scorecardJson.candidates.length) count++;
+  return {count, kinds};
+}
+
+async function checkReport(context, name, file, options, outDir) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push('console error: ' + msg.text());
+    if (msg.type() === 'warning' && /^(WARN|\[Vega)/.test(msg.text())) problems.push('vega warning: ' + msg.text());
+  });
+  page.on('pageerror', (err) => problems.push('uncaught exception: ' + err.message));
+  page.on('dialog', (d) => { problems.push('dialog opened: ' + d.message()); d.dismiss(); });
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file:') || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    problems.push('network request (the report must work offline): ' + url);
+    return route.abort();
+  });
+
+  const started = Date.now();
+  await page.goto('file://' + path.resolve(file), {waitUntil: 'load', timeout: 30000});
+  await page.waitForFunction(() => window.synthauditReady !== undefined, null, {timeout: 20000});
+  const drawn = await page.evaluate(() => window.synthauditReady.then((n) => ({ok: true, n}), (e) => ({ok: false, error: String(e)})));
+  if (!drawn.ok) problems.push('a plot failed to render: ' + drawn.error);
+
+  const facts = await page.evaluate(() => {
+    const doc = JSON.parse(document.getElementById('synthaudit-results').textContent);
+    const card = JSON.parse(document.getElementById('synthaudit-scorecard').textContent);
+    const plots = [...document.querySelectorAll('.plot')].map((p) => ({
+      kind: p.dataset.kind, title: p.dataset.title,
+      drawn: !!p.querySelector('svg.marks, canvas.marks'),
+      marks: p.querySelectorAll('svg.marks path, svg.marks rect, svg.marks line, svg.marks text').length,
+    }));
+    const scorecardCandidates = [...document.querySelectorAll('#scorecard table.scorecard th.candidate')].map((th) => th.textContent);
+    return {doc, card, plots, scorecardCandidates, injected: window.__fixtureInjected === 1};
+  });
+  const expected = expectedPlots(facts.doc, facts.card);
+  if (facts.plots.length !== expected.count)
+    problems.push(`expected ${expected.count} plot containers, found ${facts.plots.length}`);
+  for (const p of facts.plots)
+    if (!p.drawn) problems.push(`plot '${p.title}' (${p.kind}) holds no rendered SVG or canvas`);
+  const names = facts.doc.candidates.map((c) => c.name);
+  if (JSON.stringify(facts.scorecardCandidates) !== JSON.stringify(names))
+    problems.push(`scorecard shows candidates ${JSON.stringify(facts.scorecardCandidates)}, expected ${JSON.stringify(names)}`);
+  if (facts.injected) problems.push('markup from a metric doc was executed');
+  // A person clicks through: every candidate of every metric, then every 'show more' button;
+  // the plots must draw each time.
+  const allDrawn = () => [...document.querySelectorAll('.plot')].every((p) => p.querySelector('svg.marks, canvas.marks'));
+  let clicks = 0;
+  if (options.includes('click')) {
+    const total = await page.locator('.metric .controls button:not(.more-plots)').count();
+    for (let i = 0; i < total; i++) {
+      const button = page.locator('.metric .controls button:not(.more-plots)').nth(i);
+      const label = await button.textContent();
+      await button.click();
+      clicks++;
+      const ok = await page.waitForFunction(allDrawn, null, {timeout: 15000}).then(() => true, () => false);
+      if (!ok) {
+        problems.push(`after choosing candidate '${label}', some plots did not render`);
+        break;  // one is enough; keep a failing run short
+      }
+    }
+    for (let guard = 0; guard < 50 && (await page.locator('button.more-plots').count()) > 0; guard++) {
+      await page.locator('button.more-plots').first().click();
+      clicks++;
+    }
+    await page.waitForFunction(allDrawn, null, {timeout: 15000})
+      .catch(() => problems.push("after 'show more', some plots did not render"));
+  }
+  if (options.includes('all-kinds')) {
+    const drawnKinds = new Set(await page.evaluate(() => [...document.querySelectorAll('.plot')]
+      .filter((p) => p.querySelector('svg.marks, canvas.marks')).map((p) => p.dataset.kind)));
+    for (const k of KINDS) if (!drawnKinds.has(k)) problems.push(`no '${k}' plot was drawn`);
+    if (!drawnKinds.has('risk-utility-map')) problems.push('no risk–utility map was drawn');
+  }
+
+  if (clicks) {  // back to each metric's first candidate for the screenshot
+    for (const first of await page.$$('.metric .controls button:not(.more-plots):first-of-type')) await first.click();
+    await page.waitForFunction(allDrawn, null, {timeout: 15000}).catch(() => problems.push('plots did not render again'));
+  }
+  const shot = path.join(outDir, name + '.png');
+  await page.screenshot({path: shot, fullPage: true});
+  const scorecardShot = path.join(outDir, name + '-scorecard.png');
+  await page.locator('#scorecard').screenshot({path: scorecardShot});
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`browser-test: ${name}: ${facts.plots.length} plots drawn (${[...new Set(facts.plots.map((p) => p.kind))].join(', ')}), ` +
+    `scorecard candidates ${facts.scorecardCandidates.join(', ')}, ${clicks} buttons clicked, ${seconds} s; screenshot ${shot}`);
+  for (const p of problems) fail(`${name}: ${p}`);
+  await page.close();
+}
+
+async function main() {
+  const [outDir, ...reports] = process.argv.slice(2);
+  if (!outDir || !reports.length) {
+    console.error('usage: browser-test.js SCREENSHOT_DIR NAME=REPORT.html[:all-kinds] ...');
+    process.exit(2);
+  }
+  if (!fs.existsSync(CHROMIUM)) {
+    console.error(`browser-test: FAIL: ${CHROMIUM} not found; install Debian's chromium (scripts/install-deps)`);
+    process.exit(1);
+  }
+  fs.mkdirSync(outDir, {recursive: true});
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'synthaudit-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: {width: 1360, height: 900},
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    timeout: 30000,
+  });
+  try {
+    for (const spec of reports) {
+      const eq = spec.indexOf('=');
+      const [file, ...options] = spec.slice(eq + 1).split(':');
+      await checkReport(context, spec.slice(0, eq), file, options, outDir);
+    }
+  } finally {
+    await context.close();
+    fs.rmSync(profile, {recursive: true, force: true});
+  }
+  if (!process.exitCode) console.log('browser-test: all reports passed');
+}
+
+main().catch((err) => {
+  console.error('browser-test: FAIL: ' + (err && err.stack ? err.stack : err));
+  process.exit(1);
+});

@@ -1,0 +1,38 @@
+#pragma once
+// Shared by the key-disclosure metrics (correct_attribution_probability, synthpop_disclosure,
+// disclosure_protection, identity_matching): parameters that say how numeric keys and targets
+// become levels, and the coding of one disclosure scenario on (confidential, synthetic).
+#include <string>
+#include <vector>
+
+#include "metrics/metric.hpp"
+#include "stats/keys.hpp"
+
+namespace synthaudit::keydisc {
+
+// numeric (exact | quantile | equal_width | breaks), bins, breaks.
+std::vector<ParamSpec> coding_params(const std::string& default_numeric = "exact",
+                                     int default_bins = 5);
+stats::CodingOptions coding_options(const Params& params);
+
+struct ScenarioCodes {
+  std::vector<std::string> key_names;
+  std::vector<std::size_t> key_columns;
+  std::vector<stats::CodedColumn> keys_coded;
+  stats::GroupIds keys;  // ids[0] confidential, ids[1] synthetic
+  std::vector<std::string> target_names;
+  std::vector<std::size_t> target_columns;
+};
+
+// Resolves and codes the keys of `scenario` on `tables` (confidential first). Unknown key or
+// target columns are an InputError with a did-you-mean hint; a target that is also a key too.
+ScenarioCodes code_scenario(const std::vector<const Table*>& tables,
+                            const DisclosureScenario& scenario,
+                            const stats::CodingOptions& options);
+
+// "keys=a,b;target=t" and "keys=a,b;targets=t,u".
+std::string scope_of(const std::vector<std::string>& keys, const std::string& target);
+std::string scope_of_targets(const std::vector<std::string>& keys,
+                             const std::vector<std::string>& targets);
+
+}  // namespace synthaudit::keydisc

@@ -1,0 +1,42 @@
+#pragma once
+// The report layer: everything here reads only the "synthaudit/1" results document (never the
+// data, never the registry) and names no metric. The HTML report is one self-contained file:
+// the (summarised) document and the scorecard are embedded as JSON, and vega, vega-lite,
+// vega-embed and the report's own script are inlined, so it opens offline.
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace synthaudit {
+
+struct ReportLimits {
+  std::size_t max_plot_records = 5000;         // per plot; larger plots are thinned evenly
+  std::size_t max_table_rows = 5000;           // per values list / details array
+  std::size_t max_embedded_bytes = 8'000'000;  // budget for the embedded JSON
+};
+
+// The headlines of every metric for every candidate, ranked. Shape:
+//   {"candidates": [names],
+//    "headlines": [{"metric", "family", "statistic", "scope", "better", "reading", "axis",
+//                   "source": ["mean"|"combined"|"replicate"|null per candidate],
+//                   "values": [value|null per candidate],
+//                   "replicates": [[value|null per replicate] per candidate],
+//                   "ranks": [rank|null per candidate]}],
+//    "ranking": [{"candidate", "mean_rank", "utility_rank", "risk_rank", "ranked"}] best first}
+// A headline value is the candidate's mean over replicates, its combined value, or the value of
+// its only replicate. Rank 1 is the best candidate on that headline; ties share the mean rank.
+nlohmann::json scorecard(const nlohmann::json& document);
+
+// A copy of the document that fits a browser: long plot data thinned, long tables cut, and,
+// when still over budget, the details of replicates after the first dropped. Every cut is
+// recorded in a "report_notes" list next to it, so the report can say what it does not show.
+nlohmann::json summarise_for_report(const nlohmann::json& document,
+                                    const ReportLimits& limits = {});
+
+// One self-contained offline HTML file.
+std::string render_html(const nlohmann::json& document);
+
+// A plain-text / Markdown summary: scorecard, ranking, skipped metrics and warnings.
+std::string render_markdown(const nlohmann::json& document);
+
+}  // namespace synthaudit

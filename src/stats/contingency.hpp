@@ -1,0 +1,108 @@
+#pragma once
+// Binning of numeric columns, category coding shared across datasets, joint (contingency) counts
+// and the table-comparison statistics of synthpop's utility.tab and seed 004. No knowledge of
+// metrics: other metrics (CAP keys, propensity models on binned data...) may reuse the coding.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "table/table.hpp"
+
+namespace synthaudit::stats {
+
+// R's quantile(x, p, type = 7) on sorted, non-missing x (NaN when x is empty), computed with
+// R's arithmetic: index = 1 + (n − 1)p, q = (1 − h)x[lo] + h·x[hi].
+double quantile_type7(std::span<const double> sorted, double p);
+
+// The same on unsorted non-missing values, by selection (no full sort); reorders `values`.
+std::vector<double> quantiles_type7(std::vector<double>& values, std::span<const double> probs);
+
+// synthpop group_num / classInt style "quantile": the type-7 quantiles at probabilities
+// i·(1/ngroups), i = 0..ngroups, of the pooled non-missing values, duplicates removed (unique()).
+// Empty when there are no values. Reorders `values`.
+std::vector<double> quantile_breaks(std::vector<double>& values, int ngroups);
+
+// numpy.histogram_bin_edges(x, bins) for non-missing x: bins + 1 equal-width edges
+// min + i·(max − min)/bins (last = max); range (v − 0.5, v + 0.5) when all values equal v.
+std::vector<double> equal_width_edges(std::span<const double> values, int bins);
+
+// Index of the bin of x among equal-width edges with open outer ends, numpy.digitize on edges
+// whose first and last are replaced by −∞ and +∞ (SDMetrics): the number of interior edges ≤ x.
+std::uint32_t open_bin_index(double x, std::span<const double> edges);
+
+// Index of the interval of x among breaks b_0 < ... < b_k, R's cut(right = FALSE,
+// include.lowest = TRUE): [b_0, b_1), ..., [b_{k-1}, b_k]. Values outside go to the first or last
+// interval. A single break gives one interval.
+std::uint32_t interval_index(double x, std::span<const double> breaks);
+
+enum class NumericBinning {
+  kQuantile,    // synthpop utility.tab: quantile breaks of the pooled values, left-closed
+  kEqualWidth,  // SDMetrics discretize_column: equal-width edges, open outer ends
+};
+
+struct BinningOptions {
+  NumericBinning method = NumericBinning::kQuantile;
+  int groups = 5;
+  // Datasets (indices into the list given to code_column) whose values define the breaks; empty
+  // means all of them (synthpop pools confidential and synthetic values).
+  std::vector<std::size_t> break_sources;
+};
+
+// One column of several datasets coded into dense levels 0..levels()-1 with shared labels.
+// Level order: categorical levels in dictionary order, or numeric intervals in increasing order;
+// then one level per declared missing code (Column::missing_codes, synthpop's cont.na); then one
+// level "NA" for ordinary missing values. Levels may be unused in every dataset.
+struct CodedColumn {
+  std::string name;
+  std::vector<std::string> labels;
+  std::vector<std::vector<std::uint32_t>> codes;  // per dataset, per row
+  std::vector<double> breaks;                     // numeric columns: the interval breaks used
+  std::size_t levels() const { return labels.size(); }
+};
+
+// Codes the same column of each dataset (all of one kind, shared dictionary when categorical).
+CodedColumn code_column(const std::vector<const Column*>& datasets, const BinningOptions& options);
+
+// Joint counts of several coded columns of one dataset (`dataset` indexes CodedColumn::codes).
+// Cell index with the first column varying fastest (R's table order):
+// c_0 + L_0·(c_1 + L_1·(c_2 + ...)). Throws InputError when the table would exceed max_cells.
+std::vector<double> joint_counts(const std::vector<const CodedColumn*>& columns,
+                                 std::size_t dataset, std::size_t max_cells = std::size_t{1} << 26);
+
+// Mixed-radix key of each row over several coded columns (same cell index as joint_counts), for
+// group-by passes; throws InputError when the product of levels does not fit in 63 bits.
+std::vector<std::uint64_t> row_keys(const std::vector<const CodedColumn*>& columns,
+                                    std::size_t dataset);
+
+// Statistics comparing a confidential table d and a synthetic table s of the same cells.
+// Cells empty in both are removed first (synthpop). Names follow synthpop utility.tab where they
+// are synthpop's; see docs/metrics.md (table_utility) for every formula.
+struct TableComparison {
+  double cells = 0;        // non-empty cells (in d or s)
+  double df = 0;           // cells − 1
+  double dfG = 0;          // cells non-empty in both − 1
+  double VW_synthpop = 0;  // Σ diff²/expect, diff = s − d·c/(1−c), expect = (s + d)c
+  double VW_over_synthetic_counts = 0;  // seed 004: Σ (d − s)²/s (∞ when a cell has s = 0 < d)
+  double FT = 0;                        // 4 Σ (√s − √(d·c/(1−c)))²
+  double G = 0;                         // 2 Σ s log((s/Σs)/(d/Σd)) over cells with s, d > 0
+  double JSD_log2 = 0;                  // Jensen–Shannon divergence, log base 2 (synthpop)
+  double JSD_ln = 0;                    // the same in natural log (seed 004)
+  double KL_ln = 0;  // Σ p_d log(p_d/p_s), natural log; ∞ when a cell has p_s = 0 < p_d
+  double KL_infinite_cells = 0;    // cells with p_s = 0 < p_d
+  double table_KS_cumulative = 0;  // seed 004: max over cells (table order) of |cum p_d − cum p_s|
+  double SPECKS =
+      0;         // KS between the cell propensities s/(s+d) of synthetic and confidential records
+  double U = 0;  // Wilcoxon/Mann–Whitney statistic of the same (synthetic sample first)
+  double PO50 = 0;     // % correctly predicted (syn when p_s > p_d) − 50
+  double pMSE = 0;     // VW_synthpop · c(1−c)²/N
+  double MabsDD = 0;   // Σ|diff| / Σs
+  double WMabsDD = 0;  // Σ |diff|/√expect / √(2/π)
+  double dBhatt = 0;   // √(1 − Σ √(p_d p_s)) (clamped at 0)
+  double S_VW = 0, S_FT = 0, S_G = 0, S_pMSE = 0, S_JSD = 0, S_WMabsDD = 0;
+};
+
+TableComparison compare_tables(std::span<const double> confidential,
+                               std::span<const double> synthetic);
+
+}  // namespace synthaudit::stats
