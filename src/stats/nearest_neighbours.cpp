@@ -231,10 +231,16 @@ void scan_block(const GowerData& g, const std::size_t* qids, int nq, std::size_t
   float thr[kBlock];
   const float* qn[kBlock];
   const std::int32_t* qc[kBlock];
+  // Only categorical (code) columns: the float sums are exact integers, so candidates can be
+  // decided exactly here and ties at the k-th distance need no recomputation unless their row is
+  // lower (this keeps categorical-only searches with many ties fast).
+  const bool integer_exact = nn == 0;
   auto threshold = [&](int q) {
     const TopK& t = tops[q];
     const double last = t.d[t.k - 1];
-    return std::isinf(last) ? INFINITY : static_cast<float>(last * pd + g.margin);
+    if (std::isinf(last)) return INFINITY;
+    return integer_exact ? static_cast<float>(std::round(last * pd))
+                         : static_cast<float>(last * pd + g.margin);
   };
   for (int q = 0; q < kBlock; ++q) {
     const int src = q < nq ? q : 0;
@@ -246,6 +252,8 @@ void scan_block(const GowerData& g, const std::size_t* qids, int nq, std::size_t
     for (int l = 0; l < kLanes; ++l) {
       const std::size_t pos = j + static_cast<std::size_t>(l);
       if (pos >= b || !(lane_acc[l] <= thr[q])) continue;
+      if (integer_exact && lane_acc[l] == thr[q] && g.order[pos] > tops[q].i[tops[q].k - 1])
+        continue;
       ++recomputed;
       if (tops[q].insert(g.exact(qids[q], pos), g.order[pos])) thr[q] = threshold(q);
     }
@@ -497,7 +505,7 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
       i = e;
     }
     const double fill = gblocks.empty() ? 0.0 : double(qsorted.size()) / double(gblocks.size());
-    grouped = opt.mode == SearchMode::kGrouped || (groups * 32 <= g.n && fill >= 2.0 && nn > 0);
+    grouped = opt.mode == SearchMode::kGrouped || (groups * 32 <= g.n && fill >= 2.0);
   }
   result.grouped = grouped;
 

@@ -180,6 +180,20 @@ TEST(DistanceDisclosure, SimulatorLeakyIsRiskyIdealIsNot) {
   std::filesystem::remove_all(dir);
 }
 
+// Hand-checked: one numeric column, range 10 from the confidential data.
+TEST(DistanceToClosestRecord, BothDirectionsAndNndrByHand) {
+  const auto t = make_tables("x\n0\n10\n4\n", {"x\n1\n9\n"});
+  const auto r = run_metric("distance_to_closest_record", t, {{"sdmetrics", false}});
+  // syn 1: d1 = 0.1 (to 0), d2 = 0.3 (to 4); syn 9: d1 = 0.1 (to 10), d2 = 0.5 (to 4).
+  EXPECT_NEAR(value_of(r, "syn_to_conf_dcr_mean", "all"), 0.1, 1e-15);
+  EXPECT_NEAR(value_of(r, "syn_to_conf_nndr_mean", "all"), (1.0 / 3.0 + 0.2) / 2.0, 1e-15);
+  // conf 0 -> 1: 0.1; conf 10 -> 9: 0.1; conf 4 -> 1: 0.3.
+  EXPECT_NEAR(value_of(r, "conf_to_syn_dcr_mean", "all"), 0.5 / 3.0, 1e-15);
+  EXPECT_NEAR(value_of(r, "conf_to_syn_dcr_median", "all"), 0.1, 1e-15);
+  EXPECT_NEAR(value_of(r, "conf_to_syn_dcr_max", "all"), 0.3, 1e-15);
+  EXPECT_EQ(value_of(r, "syn_to_conf_exact_copy_share", "all"), 0.0);
+}
+
 TEST(DistanceDisclosure, NeedsAndEdgeCases) {
   EXPECT_TRUE(find_metric("distance_membership_inference")->needs_holdout);
   EXPECT_TRUE(find_metric("knn_attribute_attack")->needs_scenarios);

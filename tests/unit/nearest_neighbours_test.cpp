@@ -154,6 +154,28 @@ TEST(NearestNeighbours, GowerAndHammingEqualBruteForceForEveryModeAndThreadCount
   omp_set_num_threads(saved);
 }
 
+// Categorical-only data (integer-exact float pass, masses of ties) in every mode.
+TEST(NearestNeighbours, CategoricalOnlyTiesEqualBruteForce) {
+  Rng rng(3);
+  std::string ref = "a,b\n", qry = "a,b\n";
+  for (int i = 0; i < 600; ++i)
+    ref += std::to_string(rng.below(3)) + "x," + std::to_string(rng.below(4)) + "y\n";
+  for (int i = 0; i < 100; ++i)
+    qry += std::to_string(rng.below(4)) + "x," + std::to_string(rng.below(4)) + "y\n";
+  const auto t = make_tables(ref, {qry});
+  for (std::size_t k : {1u, 3u, 7u}) {
+    const Brute expect = brute_gower(t.synthetic[0], t.confidential, k, false);
+    for (auto mode : {SearchMode::kFullScan, SearchMode::kGrouped, SearchMode::kAuto}) {
+      NeighbourOptions o;
+      o.k = k;
+      o.mode = mode;
+      const auto nb = stats::nearest_neighbours(t.synthetic[0], t.confidential, o);
+      EXPECT_EQ(nb.distance, expect.d);
+      EXPECT_EQ(nb.index, expect.i);
+    }
+  }
+}
+
 TEST(NearestNeighbours, PairDistanceMatchesTheSearch) {
   std::vector<std::string> ref_lines;
   const std::string ref = random_csv(21, 200, nullptr, &ref_lines, 1.0);
