@@ -151,7 +151,7 @@ MetricSpec distance_membership_inference_metric() {
                  {.name = "threshold_percentile",
                   .type = ParamType::kDouble,
                   .default_value = std::nan(""),
-                  .doc = "quantile of the distances used as threshold (NaN = disc_mit's "
+                  .doc = "quantile of the distances used as threshold (unset/null = disc_mit's "
                          "n_train / (n_train + n_holdout))",
                   .min = 0.0,
                   .max = 1.0},
