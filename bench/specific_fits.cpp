@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
     const auto mb = logit_layout.build(table);
     t0 = std::chrono::steady_clock::now();
     c0 = cpu_seconds();
-    const auto logit = stats::fit_logistic(mb.x, mb.y);
+    const auto logit = stats::fit_glm_logistic(mb.x, mb.y);
     const double logit_s = seconds_since(t0), logit_cpu = cpu_seconds() - c0;
     std::printf(
         "model matrix %.3f s | OLS fit %.3f s (cpu %.3f s; build + fit %.3f s) | logistic "

@@ -136,7 +136,7 @@ Estimates run_analysis(const Prepared& p, const Table& table, double n_conf_rows
       }
       e.df = fit.df_residual;
     } else {
-      const auto fit = stats::fit_logistic(mm.x, mm.y);
+      const auto fit = stats::fit_glm_logistic(mm.x, mm.y);
       if (!fit.aliased.empty())
         throw InputError(where + ": " + alias_message(p.terms, fit.aliased, fit.alias_of));
       if (fit.separation)

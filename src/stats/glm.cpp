@@ -50,9 +50,9 @@ void working(const Eigen::VectorXd& eta, const Eigen::VectorXd& y, Eigen::Vector
 
 }  // namespace
 
-LogisticFit fit_logistic(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
-                         const LogisticOptions& options) {
-  LogisticFit fit;
+GlmLogisticFit fit_glm_logistic(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                                const GlmLogisticOptions& options) {
+  GlmLogisticFit fit;
   const Eigen::Index n = x.rows();
   // R's starting values: μ = (y + 0.5)/2.
   Eigen::VectorXd eta(n);

@@ -4,7 +4,8 @@
 // statsmodels' GLM(Binomial) report.
 //
 // Note: src/stats/logistic.* (the propensity family) has its own IRLS for propensity scores; the
-// two could be merged later. This one is general: X, y -> β, SE, converged, separation.
+// two could be merged later. This one is general: X, y -> β, SE, converged, separation. Its
+// names carry "Glm" so that they do not clash with logistic.hpp (same namespace).
 #include <cstddef>
 #include <vector>
 
@@ -12,7 +13,7 @@
 
 namespace synthaudit::stats {
 
-struct LogisticOptions {
+struct GlmLogisticOptions {
   int max_iterations = 100;
   // Converged when the deviance changes by less than this, relative (R's glm uses 1e-8; we go
   // further so that standard errors agree with a tightly converged reference to 1e-6).
@@ -22,7 +23,7 @@ struct LogisticOptions {
   double separation_eta = 30.0;
 };
 
-struct LogisticFit {
+struct GlmLogisticFit {
   Eigen::VectorXd beta, se;  // empty when the design is singular or the data separate
   Eigen::MatrixXd covariance;
   double deviance = 0.0;
@@ -38,7 +39,7 @@ struct LogisticFit {
 };
 
 // y must be 0/1.
-LogisticFit fit_logistic(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
-                         const LogisticOptions& options = {});
+GlmLogisticFit fit_glm_logistic(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                                const GlmLogisticOptions& options = {});
 
 }  // namespace synthaudit::stats

@@ -66,7 +66,7 @@ std::string expect_input_error(const std::function<void()>& f) {
 
 }  // namespace
 
-TEST(Formula, TermsInROrderWithInteractionsAndIntercept) {
+TEST(SpecificFormula, TermsInROrderWithInteractionsAndIntercept) {
   const auto f = stats::parse_formula("log(wage) ~ c*d + education + I(experience^2) + a:b");
   ASSERT_TRUE(f.has_response);
   EXPECT_EQ(f.response.label(), "log(wage)");
@@ -91,7 +91,7 @@ TEST(Formula, TermsInROrderWithInteractionsAndIntercept) {
   expect_input_error([] { stats::parse_formula("y x"); });
 }
 
-TEST(ModelMatrix, RConventionsAndNaOmit) {
+TEST(SpecificModelMatrix, RConventionsAndNaOmit) {
   const auto& t = golden_tables();
   for (const std::string which : {"lm_full", "lm_noint", "logit", "logit_cat"}) {
     const auto& g = golden()["fits"][which];
@@ -106,7 +106,7 @@ TEST(ModelMatrix, RConventionsAndNaOmit) {
 }
 
 // statsmodels OLS on the same rows: estimates, SEs and 95% t intervals at 1e-8 (relative).
-TEST(Ols, MatchesStatsmodels) {
+TEST(SpecificOls, MatchesStatsmodels) {
   const auto& t = golden_tables();
   for (const std::string which : {"lm_full", "lm_noint"}) {
     const auto& g = golden()["fits"][which];
@@ -130,14 +130,14 @@ TEST(Ols, MatchesStatsmodels) {
 }
 
 // statsmodels GLM(Binomial) (tol 1e-14): estimates, Fisher SEs, normal intervals at 1e-6.
-TEST(Logistic, MatchesStatsmodels) {
+TEST(GlmLogistic, MatchesStatsmodels) {
   const auto& t = golden_tables();
   for (const std::string which : {"logit", "logit_cat"}) {
     const auto& g = golden()["fits"][which];
     stats::ModelLayout layout(stats::parse_formula(formula_of(which)), t.confidential,
                               stats::ResponseKind::kBinary);
     const auto mm = layout.build(t.confidential);
-    const auto fit = stats::fit_logistic(mm.x, mm.y);
+    const auto fit = stats::fit_glm_logistic(mm.x, mm.y);
     ASSERT_TRUE(fit.converged);
     ASSERT_FALSE(fit.separation);
     for (std::size_t j = 0; j < g["beta"].size(); ++j) {
@@ -154,7 +154,7 @@ TEST(Logistic, MatchesStatsmodels) {
 }
 
 // Combining rules against the numpy transcription of seed 000's formulas (1e-10 relative).
-TEST(CombiningRules, MatchNumpyTranscriptionOfSeed000) {
+TEST(SpecificCombiningRules, MatchNumpyTranscriptionOfSeed000) {
   for (const auto& c : golden()["combining"]) {
     const auto q = c["q"].get<std::vector<double>>();
     const auto v = c["v"].get<std::vector<double>>();
@@ -183,7 +183,7 @@ TEST(CombiningRules, MatchNumpyTranscriptionOfSeed000) {
   }
 }
 
-TEST(CombiningRules, SingleReplicateAndZeroBetweenVarianceGiveNormalIntervals) {
+TEST(SpecificCombiningRules, SingleReplicateAndZeroBetweenVarianceGiveNormalIntervals) {
   const std::vector<double> q1 = {2.0}, v1 = {0.25};
   const auto p = stats::combine_partial(q1, v1, 0.95);
   EXPECT_TRUE(std::isinf(p.df));
@@ -203,7 +203,7 @@ TEST(CombiningRules, SingleReplicateAndZeroBetweenVarianceGiveNormalIntervals) {
 }
 
 // Seed 000's worked numbers (Hu, "Methods for utility evaluation part 2").
-TEST(CiOverlap, Seed000WorkedNumbers) {
+TEST(SpecificCiOverlap, Seed000WorkedNumbers) {
   const stats::Interval conf_mean{9870.152, 10524.612}, syn_mean{9822.287, 10401.715};
   EXPECT_NEAR(stats::ci_overlap(conf_mean, syn_mean), 0.8648044, 5e-7);
   EXPECT_NEAR(stats::ci_overlap_signed(conf_mean, syn_mean), 0.8648044, 5e-7);
@@ -218,7 +218,7 @@ TEST(CiOverlap, Seed000WorkedNumbers) {
   EXPECT_FALSE(stats::sso_match(1.0, {0.5, 1.5}, 0.4, {-0.1, 0.9}));  // significance differs
 }
 
-TEST(Quantile, Type7AndKernelDensityVariance) {
+TEST(SpecificQuantile, Type7AndKernelDensityVariance) {
   const std::vector<double> x = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
   const auto e = stats::estimate_quantile(x, 0.9);
   EXPECT_NEAR(e.q, 9.1, 1e-12);  // numpy.quantile / R type 7
@@ -292,7 +292,7 @@ TEST(AnalysisInferenceComparison, ClearErrors) {
   EXPECT_NE(m.find("did you mean"), std::string::npos) << m;
 }
 
-TEST(Logistic, PerfectSeparationIsAnErrorNotNonsense) {
+TEST(GlmLogistic, PerfectSeparationIsAnErrorNotNonsense) {
   // Complete separation: y = 1 exactly when x > 0.
   const auto t =
       make_tables("x,z,y\n-3,1,0\n-2,0,0\n-1,1,0\n-0.5,0,0\n0.5,1,1\n1,0,1\n2,1,1\n3,0,1\n",
@@ -309,7 +309,7 @@ TEST(Logistic, PerfectSeparationIsAnErrorNotNonsense) {
   stats::ModelLayout layout(stats::parse_formula("y ~ x + z"), q.confidential,
                             stats::ResponseKind::kBinary);
   const auto mm = layout.build(q.confidential);
-  const auto fit = stats::fit_logistic(mm.x, mm.y);
+  const auto fit = stats::fit_glm_logistic(mm.x, mm.y);
   EXPECT_TRUE(fit.separation);
   EXPECT_EQ(fit.beta.size(), 0);
 }
