@@ -24,6 +24,14 @@ MetricSpec correct_attribution_probability_metric();
 MetricSpec synthpop_disclosure_metric();
 MetricSpec disclosure_protection_metric();
 MetricSpec identity_matching_metric();
+MetricSpec distance_to_closest_record_metric();
+MetricSpec distance_membership_inference_metric();
+MetricSpec knn_attribute_attack_metric();
+MetricSpec new_row_synthesis_metric();
+MetricSpec propensity_logistic_metric();
+MetricSpec propensity_cart_metric();
+MetricSpec propensity_boosted_trees_metric();
+MetricSpec analysis_inference_comparison_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
   static const std::vector<MetricSpec> metrics = [] {
@@ -43,6 +51,14 @@ const std::vector<MetricSpec>& all_metrics() {
         synthpop_disclosure_metric(),
         disclosure_protection_metric(),
         identity_matching_metric(),
+        distance_to_closest_record_metric(),
+        distance_membership_inference_metric(),
+        knn_attribute_attack_metric(),
+        new_row_synthesis_metric(),
+        propensity_logistic_metric(),
+        propensity_cart_metric(),
+        propensity_boosted_trees_metric(),
+        analysis_inference_comparison_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
       for (std::size_t j = i + 1; j < table.size(); ++j)

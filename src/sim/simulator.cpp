@@ -250,6 +250,12 @@ SimulationFiles simulate(const SimulationOptions& options) {
   spec += "disclosure:\n  - keys: [region, sex, age, education]\n    targets: [smoke]\n";
   spec += "  - keys: [sex, age, marital, occupation]\n    targets: [income]\n";
   spec += "analyses:\n  - mean: income\n  - lm: health_score ~ age + factor(smoke) + factor(sex)\n";
+  spec += "  - glm_logit: smoke ~ age + factor(sex) + factor(education)\n";
+  // The logistic propensity model with all two-way interactions would need thousands of
+  // parameters with occupation's 241 levels and region's 16 (over max_params); the demo fits it
+  // on the other columns, as a user would with synthpop's `vars`.
+  spec += "parameters:\n  propensity_logistic:\n    columns: [sex, age, education, marital, "
+          "household_size, employed, hours_worked, income, smoke, health_score]\n";
   spec += "seed: " + std::to_string(options.seed) + "\n";
   write_file_atomic(files.spec_path, spec);
   return files;

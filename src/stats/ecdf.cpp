@@ -32,8 +32,8 @@ double ks_distance_sorted(std::span<const double> a, std::span<const double> b) 
 
 double ks_pvalue_asymptotic(double d, std::size_t n, std::size_t m) {
   if (std::isnan(d) || n == 0 || m == 0) return std::numeric_limits<double>::quiet_NaN();
-  const double en = std::sqrt(static_cast<double>(n) * static_cast<double>(m) /
-                              static_cast<double>(n + m));
+  const double en =
+      std::sqrt(static_cast<double>(n) * static_cast<double>(m) / static_cast<double>(n + m));
   const double lambda = en * d;
   if (lambda < 1e-3) return 1.0;
   // Kolmogorov survival function Q(λ) = 2 Σ_{k≥1} (−1)^{k−1} exp(−2k²λ²).

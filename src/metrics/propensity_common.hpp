@@ -1,0 +1,69 @@
+#pragma once
+// Shared by the propensity-score metrics (propensity_logistic, propensity_cart,
+// propensity_boosted_trees): stacking the confidential and one synthetic table the way synthpop's
+// utility.gen prepares them, the logistic design, out-of-sample fold assignment, and the common
+// measures and plot data. Not a metric itself.
+#include <Eigen/Dense>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "metrics/metric.hpp"
+#include "stats/cart.hpp"
+#include "stats/discrimination.hpp"
+
+namespace synthaudit::propensity {
+
+// The stacked data: synthetic rows first (t = 1), then confidential (t = 0), as synthpop's
+// rbind(syndata, data). Predictors follow utility.gen: columns with at most one distinct
+// non-missing value in both datasets are dropped; categorical columns keep the levels present in
+// the stacked data (sorted, R's factor order) plus a last level for missing; a numeric column with
+// missing values gets missing set to 0 and an indicator `NAME_NA`, and one indicator `NAME_cna_k`
+// per declared missing code k (the code's value set to 0). Indicators come after all columns.
+struct Stacked {
+  std::vector<stats::FeatureColumn> features;
+  std::vector<std::uint8_t> t;
+  std::size_t n_conf = 0, n_syn = 0;
+  double c = 0.0;                    // n_syn / N
+  std::vector<std::string> dropped;  // columns left out (constant or all missing)
+};
+// `columns`: the columns to use (synthpop's vars); empty = all. Unknown names are an InputError.
+Stacked stack_tables(const Table& confidential, const Table& synthetic,
+                     const std::vector<std::string>& columns = {});
+
+// Number of logistic parameters for main effects plus interactions up to maxorder (synthpop's
+// count: intercept + sum over every set of up to maxorder + 1 features of the product of their
+// column counts).
+std::size_t logistic_parameter_count(const Stacked& data, int maxorder);
+
+// Design matrix (intercept first, then main effects, then interactions of order 2, 3, ... in
+// lexicographic order of the features), treatment (dummy) coding against the first level.
+Eigen::MatrixXd logistic_design(const Stacked& data, int maxorder,
+                                std::vector<std::string>* names = nullptr);
+
+// Fold of each row (0..folds-1), stratified by t, random with the seed.
+std::vector<int> assign_folds(const std::vector<std::uint8_t>& t, int folds, std::uint64_t seed);
+// Train (fold 1) / test (fold 0) split with test_share of each group in the test part.
+std::vector<int> assign_split(const std::vector<std::uint8_t>& t, double test_share,
+                              std::uint64_t seed);
+
+// Adds pMSE, SPECKS, PO50, U, AUC and detection_score with a suffix ("" or "_oos").
+void add_measures(MetricResult& result, const stats::DiscriminationSummary& s,
+                  const std::string& suffix);
+
+// Plots: propensity histogram by dataset and ROC curve.
+void add_plots(MetricResult& result, const std::vector<double>& scores,
+               const std::vector<std::uint8_t>& t, const std::string& model,
+               const std::string& suffix);
+
+// The common parameters: columns, and out-of-sample evaluation.
+std::vector<ParamSpec> validation_params(const std::string& default_validation);
+
+// Row subsets for out-of-sample scoring: for each round, (train rows, test rows).
+struct Round {
+  std::vector<std::size_t> train, test;
+};
+std::vector<Round> validation_rounds(const std::vector<std::uint8_t>& t, const Params& params,
+                                     std::uint64_t seed);
+
+}  // namespace synthaudit::propensity

@@ -1,0 +1,76 @@
+#pragma once
+// Two-class classification tree (CART) with rpart's semantics: Gini splits, minbucket/minsplit,
+// and complexity-parameter (cp) pruning during growth exactly as rpart's partition.c does it (a
+// split is kept only if it lowers the misclassification risk, relative to the root, by more than
+// cp per split of the subtree it heads). Histogram-based: every feature is first coded into
+// ordered bins (all distinct values when there are at most max_bins of them, which makes the tree
+// identical to rpart's; quantile bins otherwise), so repeated fits (label permutations,
+// cross-validation folds) share the binning and each node costs one pass over its rows.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace synthaudit::stats {
+
+// One predictor: numeric values (no NaN) or categorical codes 0..levels-1.
+struct FeatureColumn {
+  std::string name;
+  bool categorical = false;
+  std::vector<double> values;        // numeric
+  std::vector<std::uint32_t> codes;  // categorical
+  std::uint32_t levels = 0;          // categorical
+};
+
+struct BinnedFeature {
+  std::string name;
+  bool categorical = false;
+  std::uint32_t bins = 0;
+  std::vector<std::uint32_t> code;  // per row, 0..bins-1
+  std::vector<double> upper;        // numeric: largest value in each bin
+  bool exact = true;                // numeric: one bin per distinct value
+};
+
+struct BinnedData {
+  std::size_t rows = 0;
+  std::vector<BinnedFeature> features;
+};
+
+BinnedData bin_features(const std::vector<FeatureColumn>& features, std::uint32_t max_bins = 1024);
+
+struct CartOptions {
+  double cp = 1e-3;
+  std::size_t minbucket = 5;
+  std::size_t minsplit = 15;  // rpart: 3 * minbucket when only minbucket is given
+  int maxdepth = 30;
+};
+
+struct CartNode {
+  int feature = -1;               // -1: leaf
+  std::uint32_t split_bin = 0;    // numeric: rows with bin <= split_bin go left
+  std::vector<char> left_levels;  // categorical: level goes left
+  int left = -1, right = -1;
+  double n0 = 0, n1 = 0;  // class counts (weights)
+  double risk = 0;        // misclassification count min(n0, n1)
+  double complexity = 0;  // rpart's node complexity (in risk units)
+  double improve = 0;     // Gini improvement of the split (count units)
+  double threshold = 0;   // numeric: midpoint between the bins' values (report only)
+  int depth = 0;
+  double probability() const { return n0 + n1 > 0 ? n1 / (n0 + n1) : 0.0; }
+};
+
+struct CartTree {
+  std::vector<CartNode> nodes;     // nodes[0] is the root
+  std::vector<double> importance;  // per feature: sum of Gini improvements of its splits
+  int splits = 0;
+  int leaves() const;
+};
+
+// Fits on the rows listed in `rows` (all rows when empty); y in {0, 1}.
+CartTree fit_cart(const BinnedData& data, const std::vector<std::uint8_t>& y,
+                  const CartOptions& options, const std::vector<std::size_t>& rows = {});
+
+// P(y = 1) of the leaf each listed row (all when empty) falls in.
+std::vector<double> predict_cart(const CartTree& tree, const BinnedData& data,
+                                 const std::vector<std::size_t>& rows = {});
+
+}  // namespace synthaudit::stats

@@ -1,0 +1,360 @@
+// Propensity-score metrics (G12): logistic IRLS, CART, discrimination measures, and synthpop's
+// utility.gen numbers on SD2011. Golden values: tests/golden/propensity/make_golden.py.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/random.hpp"
+#include "stats/cart.hpp"
+#include "stats/discrimination.hpp"
+#include "stats/logistic.hpp"
+#include "test_support.hpp"
+
+using namespace synthaudit;
+using namespace synthaudit::testing;
+
+namespace {
+
+const nlohmann::json& golden() {
+  static const nlohmann::json j = [] {
+    std::ifstream in(std::filesystem::path(__FILE__).parent_path() /
+                     "../golden/propensity/golden.json");
+    if (!in) throw std::runtime_error("golden.json not found");
+    return nlohmann::json::parse(in);
+  }();
+  return j;
+}
+
+std::vector<double> to_vec(const nlohmann::json& a) { return a.get<std::vector<double>>(); }
+
+ReadSettings sd2011_settings() {
+  ReadSettings s;
+  s.missing_codes["income"] = {-8};
+  return s;
+}
+
+}  // namespace
+
+// statsmodels 0.13.5 Logit (Newton, tol 1e-14) on 400 rows, 6 parameters: 1e-6 absolute.
+TEST(Logistic, MatchesStatsmodels) {
+  const auto& g = golden()["logistic"];
+  const auto rows = g["X"].get<std::vector<std::vector<double>>>();
+  Eigen::MatrixXd X(static_cast<Eigen::Index>(rows.size()),
+                    static_cast<Eigen::Index>(rows[0].size()));
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    for (std::size_t j = 0; j < rows[i].size(); ++j)
+      X(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = rows[i][j];
+  const auto yv = to_vec(g["y"]);
+  const Eigen::VectorXd y =
+      Eigen::Map<const Eigen::VectorXd>(yv.data(), static_cast<Eigen::Index>(yv.size()));
+  stats::LogisticOptions options;
+  options.tolerance = 1e-14;
+  const auto fit = stats::fit_logistic(X, y, options);
+  ASSERT_TRUE(fit.converged);
+  EXPECT_EQ(fit.rank, 6);
+  EXPECT_FALSE(fit.separation);
+  const auto coef = to_vec(g["coef"]), se = to_vec(g["se"]), fitted = to_vec(g["fitted"]);
+  for (std::size_t j = 0; j < coef.size(); ++j) {
+    EXPECT_NEAR(fit.coefficients[static_cast<Eigen::Index>(j)], coef[j], 1e-6)
+        << "coefficient " << j;
+    EXPECT_NEAR(fit.standard_errors[static_cast<Eigen::Index>(j)], se[j], 1e-6)
+        << "standard error " << j;
+  }
+  for (std::size_t i = 0; i < fitted.size(); ++i)
+    EXPECT_NEAR(fit.fitted[static_cast<Eigen::Index>(i)], fitted[i], 1e-6);
+
+  // An aliased (duplicated) column gets NaN and leaves the fitted probabilities unchanged.
+  Eigen::MatrixXd X2(X.rows(), X.cols() + 1);
+  X2 << X, X.col(1) * 2.0;
+  const auto fit2 = stats::fit_logistic(X2, y, options);
+  EXPECT_EQ(fit2.rank, 6);
+  EXPECT_TRUE(fit2.aliased[6]);
+  EXPECT_TRUE(std::isnan(fit2.coefficients[6]));
+  for (Eigen::Index i = 0; i < X.rows(); ++i) EXPECT_NEAR(fit2.fitted[i], fit.fitted[i], 1e-9);
+}
+
+TEST(Logistic, FlagsSeparation) {
+  Eigen::MatrixXd X(8, 2);
+  Eigen::VectorXd y(8);
+  for (int i = 0; i < 8; ++i) {
+    X(i, 0) = 1;
+    X(i, 1) = i;
+    y[i] = i >= 4;
+  }
+  const auto fit = stats::fit_logistic(X, y);
+  EXPECT_TRUE(fit.separation);
+}
+
+// sklearn roc_auc_score, scipy mannwhitneyu (U of the first sample) and ks_2samp on 700 scores
+// with ties: 1e-12.
+TEST(Discrimination, MatchesSklearnAndScipy) {
+  const auto& g = golden()["discrimination"];
+  const auto scores = to_vec(g["scores"]);
+  std::vector<std::uint8_t> groups;
+  for (int v : g["groups"].get<std::vector<int>>()) groups.push_back(static_cast<std::uint8_t>(v));
+  const auto s = stats::summarise_discrimination(scores, groups, g["c"].get<double>());
+  EXPECT_NEAR(s.auc, g["auc"].get<double>(), 1e-12);
+  EXPECT_NEAR(s.u, g["u"].get<double>(), 1e-6);
+  EXPECT_NEAR(s.ks, g["ks"].get<double>(), 1e-12);
+  EXPECT_NEAR(s.pmse, g["pmse"].get<double>(), 1e-12);
+  EXPECT_NEAR(s.po50, g["po50"].get<double>(), 1e-9);
+  const auto roc = stats::roc_curve(scores, groups, 100000);
+  // Trapezoid area under the ROC curve equals the AUC (ties give diagonal segments).
+  double area = 0;
+  for (std::size_t i = 1; i < roc.size(); ++i)
+    area += (roc[i].fpr - roc[i - 1].fpr) * (roc[i].tpr + roc[i - 1].tpr) / 2;
+  EXPECT_NEAR(area, s.auc, 1e-12);
+}
+
+// sklearn DecisionTreeClassifier (gini, min_samples_leaf 5, min_samples_split 15) on data whose
+// every Gini split lowers the misclassification count, so rpart's cp = 0 tree is the same tree.
+TEST(Cart, MatchesSklearnTree) {
+  const auto& g = golden()["cart"];
+  std::vector<stats::FeatureColumn> features;
+  for (std::size_t f = 0; f < 4; ++f) {
+    stats::FeatureColumn c;
+    c.name = "z" + std::to_string(f + 1);
+    c.values = to_vec(g["x"][f]);
+    features.push_back(std::move(c));
+  }
+  std::vector<std::uint8_t> y;
+  for (int v : g["y"].get<std::vector<int>>()) y.push_back(static_cast<std::uint8_t>(v));
+  const auto binned = stats::bin_features(features);
+  stats::CartOptions options;
+  options.cp = 0;
+  const auto tree = stats::fit_cart(binned, y, options);
+  EXPECT_EQ(tree.nodes[0].feature, g["root_feature"].get<int>());
+  // sklearn casts X to float32 before searching thresholds: agreement to float precision.
+  EXPECT_NEAR(tree.nodes[0].threshold, g["root_threshold"].get<double>(), 1e-6);
+  EXPECT_EQ(tree.leaves(), g["leaves"].get<int>());
+  const auto p = stats::predict_cart(tree, binned);
+  const auto expected = to_vec(g["fitted"]);
+  for (std::size_t i = 0; i < p.size(); ++i) EXPECT_NEAR(p[i], expected[i], 1e-12) << "row " << i;
+}
+
+// Hand-built: x = 1..20, y = 1 only for x >= 18. With minbucket 5 no leaf may hold fewer than 5
+// records, so the best admissible split is x <= 15 | x > 15 (right leaf 3/5), not 17.5.
+TEST(Cart, HandBuiltSplitRespectsMinbucket) {
+  stats::FeatureColumn x;
+  x.name = "x";
+  std::vector<std::uint8_t> y;
+  for (int i = 1; i <= 20; ++i) {
+    x.values.push_back(i);
+    y.push_back(i >= 18);
+  }
+  const auto binned = stats::bin_features({x});
+  const auto tree = stats::fit_cart(binned, y, {});
+  ASSERT_EQ(tree.leaves(), 2);
+  EXPECT_DOUBLE_EQ(tree.nodes[0].threshold, 15.5);
+  const auto p = stats::predict_cart(tree, binned);
+  EXPECT_DOUBLE_EQ(p[0], 0.0);
+  EXPECT_DOUBLE_EQ(p[19], 0.6);
+  // With minbucket 1 (minsplit 3) the split moves to the pure one.
+  stats::CartOptions small;
+  small.minbucket = 1;
+  small.minsplit = 3;
+  EXPECT_DOUBLE_EQ(stats::fit_cart(binned, y, small).nodes[0].threshold, 17.5);
+  // cp: the split lowers the risk from 3 to 2 (by 1/3 of the root risk); cp = 0.5 forbids it.
+  stats::CartOptions strict;
+  strict.cp = 0.5;
+  EXPECT_EQ(stats::fit_cart(binned, y, strict).leaves(), 1);
+}
+
+// Categorical predictor: levels a..d with class-1 shares 0, 0.1, 0.9, 1; the best two-group
+// split is {a, b} | {c, d}.
+TEST(Cart, CategoricalGroupsLevelsByRate) {
+  stats::FeatureColumn g;
+  g.name = "g";
+  g.categorical = true;
+  g.levels = 4;
+  std::vector<std::uint8_t> y;
+  const int ones[4] = {0, 1, 9, 10};
+  for (std::uint32_t level = 0; level < 4; ++level)
+    for (int i = 0; i < 10; ++i) {
+      g.codes.push_back(level);
+      y.push_back(i < ones[level]);
+    }
+  const auto binned = stats::bin_features({g});
+  const auto tree = stats::fit_cart(binned, y, {});
+  ASSERT_GE(tree.nodes.size(), 3u);
+  const auto& left = tree.nodes[0].left_levels;
+  ASSERT_EQ(left.size(), 4u);
+  EXPECT_EQ(left[0], left[1]);
+  EXPECT_EQ(left[2], left[3]);
+  EXPECT_NE(left[0], left[2]);
+}
+
+// synthpop 1.9-3 utility.gen(syn, orig, method = "logit", maxorder = 0 | 1, cont.na = list(income
+// = -8)) from ../shared/data/sd2011/ref_synthpop_orig_vs_syn.tsv. We stop IRLS with glm.fit's
+// rule (epsilon 1e-8, same start), so the fits agree to ~1e-12 relative; tolerance 1e-9 relative.
+TEST(PropensityLogistic, ReproducesSynthpopOnSd2011) {
+  const auto t = load_tables(shared_data("sd2011/orig.csv"), {shared_data("sd2011/syn.csv")},
+                             std::nullopt, sd2011_settings());
+  const auto r0 = run_metric("propensity_logistic", t, {{"maxorder", 0}});
+  EXPECT_NEAR(value_of(r0, "pMSE", "all"), 0.000377977063872736, 1e-9 * 0.000377977063872736);
+  EXPECT_NEAR(value_of(r0, "S_pMSE", "all"), 1.25992354624245, 1e-9);
+  EXPECT_NEAR(value_of(r0, "SPECKS", "all"), 0.036, 1e-12);
+  EXPECT_NEAR(value_of(r0, "PO50", "all"), 1.28, 1e-9);
+  EXPECT_NEAR(value_of(r0, "U", "all"), 12979554, 1e-6);
+  EXPECT_EQ(value_of(r0, "df", "all"), 24);
+  const auto r1 = run_metric("propensity_logistic", t, {{"maxorder", 1}});
+  EXPECT_NEAR(value_of(r1, "pMSE", "all"), 0.00585784780939454, 1e-9 * 0.00585784780939454);
+  EXPECT_NEAR(value_of(r1, "S_pMSE", "all"), 2.06443975661482, 1e-8);
+  EXPECT_NEAR(value_of(r1, "SPECKS", "all"), 0.0942, 1e-12);
+  EXPECT_NEAR(value_of(r1, "PO50", "all"), 4.59, 1e-9);
+  EXPECT_NEAR(value_of(r1, "U", "all"), 14158478, 1e-6);
+  EXPECT_EQ(value_of(r1, "df", "all"), 227);
+}
+
+// utility.gen(method = "cart") with rpart (cp 1e-3, minbucket 5): the tree is rpart's, so pMSE,
+// SPECKS, PO50 and U agree to print precision. S_pMSE depends on 50 random permutations (R's RNG
+// vs ours): synthpop got 1.923; the permutation mean has a standard error of a few percent, so we
+// accept 15%.
+TEST(PropensityCart, ReproducesSynthpopOnSd2011) {
+  const auto t = load_tables(shared_data("sd2011/orig.csv"), {shared_data("sd2011/syn.csv")},
+                             std::nullopt, sd2011_settings());
+  const auto r = run_metric("propensity_cart", t, {{"validation", "none"}});
+  EXPECT_NEAR(value_of(r, "pMSE", "all"), 0.00627991180279904, 1e-14);
+  EXPECT_NEAR(value_of(r, "SPECKS", "all"), 0.1308, 1e-12);
+  EXPECT_NEAR(value_of(r, "PO50", "all"), 6.54, 1e-9);
+  EXPECT_NEAR(value_of(r, "U", "all"), 14640727.5, 1e-6);
+  EXPECT_NEAR(value_of(r, "S_pMSE", "all"), 1.92324331278167, 0.15 * 1.92324331278167);
+}
+
+namespace {
+// Records of numeric x1 ~ N(0,1), x2 ~ U(0,1) with 10% missing, and a 3-level factor g.
+std::vector<std::string> null_records(Rng& rng, std::size_t n) {
+  std::vector<std::string> rows;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::ostringstream out;
+    out << rng.normal() << ",";
+    if (rng.uniform() < 0.1)
+      out << "NA";
+    else
+      out << rng.uniform();
+    out << ","
+        << "abc"[rng.below(3)];
+    rows.push_back(out.str());
+  }
+  return rows;
+}
+std::string to_csv(const std::vector<std::string>& rows) {
+  std::string out = "x1,x2,g\n";
+  for (const auto& r : rows) out += r + "\n";
+  return out;
+}
+std::string null_sample(Rng& rng, std::size_t n) { return to_csv(null_records(rng, n)); }
+}  // namespace
+
+// The analytic null (k − 1)(1 − c)²c/N of Snoke et al. (2018) is the expectation when the
+// synthetic data are drawn from the confidential data's fitted distribution (a correct synthesis).
+// Simulated here as the simplest correct synthesis: n records drawn with replacement from the
+// confidential records. Then S_pMSE averages 1. For two independent samples of one population the
+// expectation is (k − 1)c(1 − c)/N instead, 1/(1 − c) = 2 times larger (which is why synthpop
+// halves permuted pMSEs). df = 11 (x1, x2, x2_NA, two dummies and their two-way interactions, minus
+// the aliased x2:x2_NA); S_pMSE ~ chi2_df/df has sd sqrt(2/11) = 0.43, so a mean of 200
+// replications has sd 0.03 (0.06 for the independent case); we accept 4 sd. Fixed seed:
+// deterministic.
+TEST(PropensityLogistic, AnalyticNullHoldsForCorrectSynthesis) {
+  Rng rng(12345);
+  double correct = 0, independent = 0;
+  const int reps = 200;
+  const std::size_t n = 500;
+  for (int r = 0; r < reps; ++r) {
+    const auto conf = null_records(rng, n);
+    std::vector<std::string> boot;
+    for (std::size_t i = 0; i < n; ++i) boot.push_back(conf[rng.below(n)]);
+    correct +=
+        value_of(run_metric("propensity_logistic", make_tables(to_csv(conf), {to_csv(boot)})),
+                 "S_pMSE", "all");
+    independent += value_of(
+        run_metric("propensity_logistic", make_tables(to_csv(conf), {null_sample(rng, n)})),
+        "S_pMSE", "all");
+  }
+  std::cerr << "mean S_pMSE: correct synthesis " << correct / reps << ", independent "
+            << independent / reps << "\n";
+  EXPECT_NEAR(correct / reps, 1.0, 0.12) << "mean S_pMSE " << correct / reps;
+  EXPECT_NEAR(independent / reps, 2.0, 0.24) << "mean S_pMSE " << independent / reps;
+}
+
+TEST(PropensityLogistic, RefusesTooManyParameters) {
+  Rng rng(7);
+  const auto t = make_tables(null_sample(rng, 50), {null_sample(rng, 50)});
+  EXPECT_THROW(run_metric("propensity_logistic", t, {{"max_params", 5}}), MetricNotApplicable);
+  EXPECT_THROW(run_metric("propensity_logistic", t, {{"maxorder", 9}}), InputError);
+}
+
+TEST(Propensity, TinyAndDegenerateTablesDoNotCrash) {
+  // One row each: every column is constant within each dataset, so nothing to model.
+  const auto one = make_tables("x,g\n1,a\n", {"x,g\n2,b\n"});
+  EXPECT_THROW(run_metric("propensity_logistic", one), MetricNotApplicable);
+  const auto two = make_tables("x,g\n1,a\n2,b\n", {"x,g\n2,b\n3,b\n"});
+  EXPECT_NO_THROW(run_metric("propensity_logistic", two));
+  EXPECT_NO_THROW(run_metric("propensity_cart", two, {{"folds", 2}}));
+  const auto constant = make_tables("x,g\n1,a\n1,a\n", {"x,g\n1,a\n1,a\n"});
+  EXPECT_THROW(run_metric("propensity_logistic", constant), MetricNotApplicable);
+  EXPECT_THROW(run_metric("propensity_cart", constant), MetricNotApplicable);
+  // An empty confidential table and an all-missing column.
+  Column x;
+  x.name = "x";
+  Column y = x;
+  y.numeric = {1.0, std::nan(""), 2.0};
+  const Table empty(TableSource{}, {x});
+  const Table syn(TableSource{}, {y});
+  EvaluationContext context;
+  MetricInput input{empty, {&syn}, nullptr, context, "test", 1};
+  for (const char* name : {"propensity_logistic", "propensity_cart"}) {
+    const MetricSpec* metric = find_metric(name);
+    const Params p = Params::resolve(name, metric->params, nlohmann::json::object(), "test");
+    EXPECT_THROW(metric->compute(input, p), MetricNotApplicable);
+  }
+  const auto missing = make_tables("x,z\n1,NA\n2,NA\n3,NA\n", {"x,z\n2,NA\n3,NA\n5,NA\n"});
+  EXPECT_NO_THROW(run_metric("propensity_logistic", missing));
+}
+
+// Same numbers for any thread count (permutations and folds run in parallel).
+TEST(PropensityCart, SameResultForAnyThreadCount) {
+  Rng rng(99);
+  const auto t = make_tables(null_sample(rng, 400), {null_sample(rng, 400)});
+  const nlohmann::json params = {{"nperms", 8}, {"validation", "kfold"}, {"folds", 3}};
+  omp_set_num_threads(1);
+  const auto a = run_metric("propensity_cart", t, params);
+  omp_set_num_threads(2);
+  const auto b = run_metric("propensity_cart", t, params);
+  omp_set_num_threads(omp_get_num_procs());
+  ASSERT_EQ(a.values.size(), b.values.size());
+  for (std::size_t i = 0; i < a.values.size(); ++i)
+    if (!std::isnan(a.values[i].value)) {
+      EXPECT_EQ(a.values[i].value, b.values[i].value) << a.values[i].statistic;
+    }
+}
+
+// Boosted trees: a column that gives the synthesis away (x shifted by 3 sd) is found, out of
+// sample too, and gets the importance; results do not depend on synthaudit's thread count.
+TEST(PropensityBoostedTrees, FindsTheGiveAwayColumn) {
+  Rng rng(5);
+  std::string conf = "x,noise\n", syn = "x,noise\n";
+  for (int i = 0; i < 300; ++i) {
+    conf += std::to_string(rng.normal()) + "," + std::to_string(rng.normal()) + "\n";
+    syn += std::to_string(rng.normal() + 3.0) + "," + std::to_string(rng.normal()) + "\n";
+  }
+  const auto t = make_tables(conf, {syn});
+  const nlohmann::json params = {{"rounds", 20}, {"folds", 3}, {"nperms", 2}};
+  omp_set_num_threads(1);
+  const auto a = run_metric("propensity_boosted_trees", t, params);
+  omp_set_num_threads(2);
+  const auto b = run_metric("propensity_boosted_trees", t, params);
+  omp_set_num_threads(omp_get_num_procs());
+  EXPECT_GT(value_of(a, "AUC_oos", "all"), 0.95);
+  EXPECT_GT(value_of(a, "importance", "x"), 80.0);
+  EXPECT_GT(value_of(a, "S_pMSE", "all"), 5.0);
+  ASSERT_EQ(a.values.size(), b.values.size());
+  for (std::size_t i = 0; i < a.values.size(); ++i)
+    EXPECT_EQ(a.values[i].value, b.values[i].value) << a.values[i].statistic;
+}
