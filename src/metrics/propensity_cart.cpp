@@ -90,16 +90,7 @@ MetricResult compute_propensity_cart(const MetricInput& in, const Params& params
       const auto p = stats::predict_cart(ftree, binned, round.test);
       for (std::size_t k = 0; k < round.test.size(); ++k) oos[round.test[k]] = p[k];
     }
-    std::vector<double> s_oos;
-    std::vector<std::uint8_t> t_oos;
-    for (std::size_t i = 0; i < oos.size(); ++i)
-      if (!std::isnan(oos[i])) {
-        s_oos.push_back(oos[i]);
-        t_oos.push_back(data.t[i]);
-      }
-    const auto so = stats::summarise_discrimination(s_oos, t_oos, data.c);
-    propensity::add_measures(result, so, "_oos");
-    propensity::add_plots(result, s_oos, t_oos, "CART", "_oos");
+    propensity::add_out_of_sample(result, oos, data.t, data.c, "CART");
   }
   return result;
 }

@@ -268,6 +268,19 @@ void add_measures(MetricResult& result, const stats::DiscriminationSummary& s,
              std::isnan(s.auc) ? s.auc : 1.0 - (2.0 * std::max(s.auc, 0.5) - 1.0));
 }
 
+void add_out_of_sample(MetricResult& result, const std::vector<double>& scores,
+                       const std::vector<std::uint8_t>& t, double c, const std::string& model) {
+  std::vector<double> scored;
+  std::vector<std::uint8_t> groups;
+  for (std::size_t i = 0; i < scores.size(); ++i)
+    if (!std::isnan(scores[i])) {
+      scored.push_back(scores[i]);
+      groups.push_back(t[i]);
+    }
+  add_measures(result, stats::summarise_discrimination(scored, groups, c), "_oos");
+  add_plots(result, scored, groups, model, "_oos");
+}
+
 void add_plots(MetricResult& result, const std::vector<double>& scores,
                const std::vector<std::uint8_t>& t, const std::string& model,
                const std::string& suffix) {

@@ -56,6 +56,11 @@ void add_plots(MetricResult& result, const std::vector<double>& scores,
                const std::vector<std::uint8_t>& t, const std::string& model,
                const std::string& suffix);
 
+// Out-of-sample scores: `scores[i]` is record i's score from the model fitted without it (NaN for
+// records no round scored). Adds the measures with suffix "_oos" and their plots.
+void add_out_of_sample(MetricResult& result, const std::vector<double>& scores,
+                       const std::vector<std::uint8_t>& t, double c, const std::string& model);
+
 // The common parameters: columns, and out-of-sample evaluation.
 std::vector<ParamSpec> validation_params(const std::string& default_validation);
 

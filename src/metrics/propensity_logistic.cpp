@@ -102,8 +102,6 @@ MetricResult compute_propensity_logistic(const MetricInput& in, const Params& pa
   const auto rounds = propensity::validation_rounds(data.t, params, in.seed);
   if (!rounds.empty()) {
     std::vector<double> oos(data.t.size(), std::nan(""));
-    std::vector<std::uint8_t> t_oos;
-    std::vector<double> s_oos;
     for (const auto& round : rounds) {
       Eigen::MatrixXd Xtrain(static_cast<Eigen::Index>(round.train.size()), X.cols());
       Eigen::VectorXd ytrain(static_cast<Eigen::Index>(round.train.size()));
@@ -115,14 +113,7 @@ MetricResult compute_propensity_logistic(const MetricInput& in, const Params& pa
       const auto p = predict_rows(X, f.coefficients, round.test);
       for (std::size_t k = 0; k < round.test.size(); ++k) oos[round.test[k]] = p[k];
     }
-    for (std::size_t i = 0; i < oos.size(); ++i)
-      if (!std::isnan(oos[i])) {
-        s_oos.push_back(oos[i]);
-        t_oos.push_back(data.t[i]);
-      }
-    const auto so = stats::summarise_discrimination(s_oos, t_oos, data.c);
-    propensity::add_measures(result, so, "_oos");
-    propensity::add_plots(result, s_oos, t_oos, "logistic", "_oos");
+    propensity::add_out_of_sample(result, oos, data.t, data.c, "logistic");
   }
   return result;
 }
