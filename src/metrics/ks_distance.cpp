@@ -4,6 +4,7 @@
 #include "metrics/marginal_plots.hpp"
 #include "metrics/metric.hpp"
 #include "stats/ecdf.hpp"
+#include "stats/summary.hpp"
 
 namespace synthaudit {
 
@@ -18,10 +19,20 @@ MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
   auto plots = nlohmann::json::array();
   double sum = 0.0;
   std::size_t counted = 0;
+  // Every numeric column of both tables sorted up front, in parallel over columns.
+  std::vector<std::size_t> numeric;
+  std::vector<std::span<const double>> to_sort;
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
     if (!conf.column(c).is_numeric()) continue;
-    const auto a = stats::sorted_non_missing(conf.column(c).numeric);
-    const auto b = stats::sorted_non_missing(syn.column(c).numeric);
+    numeric.push_back(c);
+    to_sort.emplace_back(conf.column(c).numeric);
+    to_sort.emplace_back(syn.column(c).numeric);
+  }
+  const auto sorted = stats::sorted_columns(to_sort);
+  for (std::size_t i = 0; i < numeric.size(); ++i) {
+    const std::size_t c = numeric[i];
+    const auto& a = sorted[2 * i];
+    const auto& b = sorted[2 * i + 1];
     const double d = stats::ks_distance_sorted(a, b);
     const std::string& name = conf.column(c).name;
     result.add("ks_distance", name, d);

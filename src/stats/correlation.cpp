@@ -70,6 +70,75 @@ std::vector<double> ranks_from_order(std::span<const double> x,
   return ranks;
 }
 
+// One column prepared for pairwise-complete Spearman: its non-missing rows in sorted order, the
+// values in that order, and a presence mask.
+struct RankedColumn {
+  std::vector<std::uint32_t> order;
+  std::vector<double> sorted;
+  std::vector<std::uint8_t> present;
+};
+
+RankedColumn rank_column(std::span<const double> x) {
+  RankedColumn c;
+  c.order = sorted_rows(x);
+  c.sorted.resize(c.order.size());
+  for (std::size_t i = 0; i < c.order.size(); ++i) c.sorted[i] = x[c.order[i]];
+  c.present.resize(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) c.present[i] = std::isnan(x[i]) ? 0 : 1;
+  return c;
+}
+
+// Spearman correlation over the rows where both columns are present. x's average ranks among
+// those rows are scattered into a row-indexed buffer, then one walk over y's order ranks y and
+// accumulates the centred cross products. The mean of average ranks over c rows is exactly
+// (c + 1)/2, so the sums are centred without a second pass; centred ranks are multiples of ½
+// below 2^24 in magnitude, hence exact in float, which halves the buffer. Tie groups are found on
+// the values copied into sorted order and presence on byte masks, so the only random accesses
+// per row are to a 1-byte mask and the 4-byte rank buffer (this pass over many pairs is the cost
+// centre of correlation_fit).
+double spearman_from_orders(const RankedColumn& x, const RankedColumn& y) {
+  const std::size_t n = x.present.size();
+  std::size_t common = 0;
+  for (std::size_t i = 0; i < n; ++i) common += x.present[i] & y.present[i];
+  if (common < 2) return kNaN;
+  thread_local std::vector<float> x_rank;
+  x_rank.resize(n);
+  const double mean = (static_cast<double>(common) + 1.0) / 2.0;
+  double sxx = 0;
+  std::size_t position = 0;  // ranks assigned so far among common rows
+  for (std::size_t i = 0; i < x.order.size();) {
+    std::size_t j = i, members = 0;
+    while (j < x.order.size() && x.sorted[j] == x.sorted[i]) members += y.present[x.order[j++]];
+    const double centred =
+        static_cast<double>(position) + (static_cast<double>(members) + 1.0) / 2.0 - mean;
+    for (std::size_t k = i; k < j; ++k) x_rank[x.order[k]] = static_cast<float>(centred);
+    sxx += static_cast<double>(members) * centred * centred;
+    position += members;
+    i = j;
+  }
+  double syy = 0, sxy = 0;
+  position = 0;
+  for (std::size_t i = 0; i < y.order.size();) {
+    std::size_t j = i, members = 0;
+    double x_sum = 0;  // Σ centred x ranks over the group's common rows
+    for (; j < y.order.size() && y.sorted[j] == y.sorted[i]; ++j) {
+      const auto r = y.order[j];
+      if (x.present[r]) {
+        ++members;
+        x_sum += static_cast<double>(x_rank[r]);
+      }
+    }
+    const double centred =
+        static_cast<double>(position) + (static_cast<double>(members) + 1.0) / 2.0 - mean;
+    syy += static_cast<double>(members) * centred * centred;
+    sxy += centred * x_sum;
+    position += members;
+    i = j;
+  }
+  if (sxx <= 0 || syy <= 0) return kNaN;
+  return std::clamp(sxy / std::sqrt(sxx * syy), -1.0, 1.0);
+}
+
 }  // namespace
 
 std::vector<double> average_ranks(std::span<const double> x, std::span<const double> mask) {
@@ -95,13 +164,13 @@ CorrelationMatrices correlation_matrices(const std::vector<std::span<const doubl
         std::none_of(columns[c].begin(), columns[c].end(), [](double v) { return std::isnan(v); });
   // One sort per column; ranks of complete columns are shared by every pair, other pairs are
   // re-ranked on their complete rows by one pass over the sorted order.
-  std::vector<std::vector<std::uint32_t>> sorted(k);
+  std::vector<RankedColumn> ranked(k);
   std::vector<std::vector<double>> full_ranks(k);
   if (with_spearman) {
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::size_t c = 0; c < k; ++c) {
-      sorted[c] = sorted_rows(columns[c]);
-      if (complete[c]) full_ranks[c] = ranks_from_order(columns[c], sorted[c], {});
+      ranked[c] = rank_column(columns[c]);
+      if (complete[c]) full_ranks[c] = ranks_from_order(columns[c], ranked[c].order, {});
     }
   }
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
@@ -116,14 +185,9 @@ CorrelationMatrices correlation_matrices(const std::vector<std::span<const doubl
     const double r = pearson_pairwise(columns[a], columns[b]);
     m.pearson[a * k + b] = m.pearson[b * k + a] = r;
     if (!with_spearman) continue;
-    double s;
-    if (complete[a] && complete[b]) {
-      s = pearson_pairwise(full_ranks[a], full_ranks[b]);
-    } else {
-      const auto ra = ranks_from_order(columns[a], sorted[a], columns[b]);
-      const auto rb = ranks_from_order(columns[b], sorted[b], columns[a]);
-      s = pearson_pairwise(ra, rb);
-    }
+    const double s = complete[a] && complete[b]
+                         ? pearson_pairwise(full_ranks[a], full_ranks[b])
+                         : spearman_from_orders(ranked[a], ranked[b]);
     m.spearman[a * k + b] = m.spearman[b * k + a] = s;
   }
   return m;

@@ -1,19 +1,14 @@
 #include "stats/ecdf.hpp"
 
+#include "stats/summary.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace synthaudit::stats {
 
-std::vector<double> sorted_non_missing(std::span<const double> x) {
-  std::vector<double> out;
-  out.reserve(x.size());
-  for (double v : x)
-    if (!std::isnan(v)) out.push_back(v);
-  std::sort(out.begin(), out.end());
-  return out;
-}
+std::vector<double> sorted_non_missing(std::span<const double> x) { return sorted_values(x); }
 
 double ks_distance_sorted(std::span<const double> a, std::span<const double> b) {
   if (a.empty() || b.empty()) return std::numeric_limits<double>::quiet_NaN();

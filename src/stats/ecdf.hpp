@@ -4,7 +4,7 @@
 
 namespace synthaudit::stats {
 
-// Non-missing values of x, sorted ascending.
+// Non-missing values of x, sorted ascending (stats::sorted_values: radix sort).
 std::vector<double> sorted_non_missing(std::span<const double> x);
 
 // Two-sample Kolmogorov–Smirnov distance D = sup_t |F_a(t) − F_b(t)| between two sorted samples
