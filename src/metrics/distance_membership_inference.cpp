@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "metrics/distance_params.hpp"
 #include "metrics/metric.hpp"
 #include "stats/distance_summary.hpp"
 #include "stats/nearest_neighbours.hpp"
@@ -43,11 +44,7 @@ MetricResult compute_mia(const MetricInput& in, const Params& params) {
   if (conf.rows() == 0 || hold.rows() == 0 || syn.rows() == 0)
     throw MetricNotApplicable(
         "membership inference needs rows in the confidential, holdout and synthetic data");
-  stats::NeighbourOptions opt;
-  opt.distance = stats::distance_from_string(params.get_string("distance"), "parameter distance");
-  for (const auto& name : params.get_string_list("columns"))
-    opt.columns.push_back(conf.index_of(name));
-  opt.scale = &conf;
+  stats::NeighbourOptions opt = distance_metrics::neighbour_options(conf, params);
   opt.k = 1;
   const auto dt = stats::nearest_neighbours(conf, syn, opt).nearest();
   const auto dh = stats::nearest_neighbours(hold, syn, opt).nearest();
@@ -139,16 +136,7 @@ MetricSpec distance_membership_inference_metric() {
           "disc_mit uses R gower::gower_topn, whose ranges come from both tables and which "
           "skips missing values instead of counting them). Reference: METRICS.md D7; seed 001; "
           "UrbanInstitute/syntheval R/disc_mit.R.",
-      .params = {{.name = "distance",
-                  .type = ParamType::kString,
-                  .default_value = std::string("gower"),
-                  .doc = "distance between records",
-                  .choices = {"gower", "euclidean", "hamming", "cosine"}},
-                 {.name = "columns",
-                  .type = ParamType::kStringList,
-                  .default_value = std::vector<std::string>{},
-                  .doc = "columns to compare (empty = all)"},
-                 {.name = "threshold_percentile",
+      .params = distance_metrics::selection_params({{.name = "threshold_percentile",
                   .type = ParamType::kDouble,
                   .default_value = std::nan(""),
                   .doc = "quantile of the distances used as threshold (unset/null = disc_mit's "
@@ -160,7 +148,7 @@ MetricSpec distance_membership_inference_metric() {
                   .default_value = std::int64_t{21},
                   .doc = "thresholds (distance quantiles) listed in details.threshold_sweep",
                   .min = 1,
-                  .max = 1000}},
+                  .max = 1000}}),
       .granularity = MetricGranularity::kPerReplicate,
       .needs_holdout = true,
       .headlines = {{.statistic = "auc",

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/random.hpp"
+#include "metrics/distance_params.hpp"
 #include "metrics/metric.hpp"
 #include "stats/distance_summary.hpp"
 #include "stats/nearest_neighbours.hpp"
@@ -13,12 +14,6 @@
 namespace synthaudit {
 
 namespace {
-
-std::vector<std::size_t> selected_columns(const Table& conf, const Params& params) {
-  std::vector<std::size_t> cols;
-  for (const auto& name : params.get_string_list("columns")) cols.push_back(conf.index_of(name));
-  return cols;  // empty = all
-}
 
 // Summaries of one direction's nearest (and second nearest) distances.
 void summarise(MetricResult& result, const std::string& prefix, const stats::Neighbours& nb) {
@@ -152,10 +147,8 @@ MetricResult compute_dcr(const MetricInput& in, const Params& params) {
   const Table& syn = in.first_synthetic();
   if (conf.rows() == 0 || syn.rows() == 0)
     throw MetricNotApplicable("distance to closest record needs rows in both datasets");
-  stats::NeighbourOptions opt;
-  opt.distance = stats::distance_from_string(params.get_string("distance"), "parameter distance");
-  opt.columns = selected_columns(conf, params);
-  opt.scale = &conf;  // every direction on the confidential data's scale
+  // Every direction on the confidential data's scale.
+  stats::NeighbourOptions opt = distance_metrics::neighbour_options(conf, params);
   const auto bins = static_cast<std::size_t>(params.get_int("bins"));
 
   opt.k = 2;
@@ -273,16 +266,7 @@ MetricSpec distance_to_closest_record_metric() {
           "SDMetrics does. References: METRICS.md D6; seed 001; SDMetrics 0.29 dcr_utils, "
           "DCRBaselineProtection, DCROverfittingProtection.",
       .params =
-          {{.name = "distance",
-            .type = ParamType::kString,
-            .default_value = std::string("gower"),
-            .doc = "distance between records",
-            .choices = {"gower", "euclidean", "hamming", "cosine"}},
-           {.name = "columns",
-            .type = ParamType::kStringList,
-            .default_value = std::vector<std::string>{},
-            .doc = "columns to compare (empty = all)"},
-           {.name = "bins",
+          distance_metrics::selection_params({{.name = "bins",
             .type = ParamType::kInt,
             .default_value = std::int64_t{30},
             .doc = "histogram bins of the plot data",
@@ -291,7 +275,7 @@ MetricSpec distance_to_closest_record_metric() {
            {.name = "sdmetrics",
             .type = ParamType::kBool,
             .default_value = true,
-            .doc = "also compute SDMetrics' DCRBaselineProtection and DCROverfittingProtection"}},
+            .doc = "also compute SDMetrics' DCRBaselineProtection and DCROverfittingProtection"}}),
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "syn_to_conf_exact_copy_share",
                      .better = Better::kLower,
