@@ -86,10 +86,7 @@ int main(int argc, char** argv) {
   std::vector<double> perm(50);
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::size_t k = 0; k < 50; ++k) {
-    Rng rng(1, k + 1);
-    std::vector<std::uint8_t> t = data.t;
-    for (std::size_t i = t.size(); i > 1; --i) std::swap(t[i - 1], t[rng.below(i)]);
-    perm[k] = stats::pmse(stats::predict_cart(stats::fit_cart(binned, t, {}), binned), data.c);
+    perm[k] = stats::in_sample_pmse(stats::fit_cart(binned, propensity::permuted_labels(data.t, 1, k), {}), data.c);
   }
   for (double v : perm) perm_sum += v;
   std::printf("CART, 50 permutation refits    %8.2f s  mean permuted pMSE %.12e\n", seconds_since(t0), perm_sum / 50);

@@ -35,20 +35,25 @@ MetricResult compute_propensity_boosted(const MetricInput& in, const Params& par
   const auto s = stats::summarise_discrimination(fit.predictions, data.t, data.c);
   propensity::add_measures(result, s, "");
 
-  const auto nperms = static_cast<std::size_t>(params.get_int("nperms"));
-  if (nperms > 0) {
-    double sum = 0.0;
-    for (std::size_t k = 0; k < nperms;
-         ++k) {  // xgboost runs its own threads: permutations in turn
-      Rng rng(in.seed, k + 1);
-      std::vector<std::uint8_t> t = data.t;
-      for (std::size_t i = t.size(); i > 1; --i) std::swap(t[i - 1], t[rng.below(i)]);
-      sum += stats::pmse(stats::fit_predict_boosted(matrix, t, options).predictions, data.c);
+  // Null by refits (propensity_common.hpp says which and how they scale); xgboost runs its own
+  // threads, so the refits run in turn.
+  const auto method = propensity::null_method(params);
+  const std::size_t refits = propensity::null_refits(params);
+  if (refits > 0) {
+    std::vector<double> refit_pmse(refits);
+    for (std::size_t k = 0; k < refits; ++k) {
+      if (method == propensity::NullMethod::kPermutation) {
+        const auto labels = propensity::permuted_labels(data.t, in.seed, k);
+        refit_pmse[k] =
+            stats::pmse(stats::fit_predict_boosted(matrix, labels, options).predictions, data.c);
+      } else {
+        const auto boot = propensity::bootstrap_stack(data, in.seed, k);
+        refit_pmse[k] = stats::pmse(
+            stats::fit_predict_boosted(stats::BoostData(boot.features), boot.t, options).predictions,
+            data.c);
+      }
     }
-    const double mean_perm = sum / static_cast<double>(nperms);
-    result.add("S_pMSE", "all", s.pmse / (mean_perm / 2));
-    result.add("null_pMSE", "all", mean_perm / 2);
-    result.add("S_pMSE_independent", "all", s.pmse / mean_perm);
+    propensity::add_null_ratio(result, s.pmse, method, refit_pmse);
   }
   double total = std::accumulate(fit.importance.begin(), fit.importance.end(), 0.0);
   for (std::size_t f = 0; f < fit.importance.size(); ++f)
@@ -74,7 +79,7 @@ MetricResult compute_propensity_boosted(const MetricInput& in, const Params& par
       const auto f = stats::fit_predict_boosted(matrix, data.t, options, round.train, round.test);
       for (std::size_t k = 0; k < round.test.size(); ++k) oos[round.test[k]] = f.predictions[k];
     }
-    propensity::add_out_of_sample(result, oos, data.t, data.c, "boosted trees");
+    propensity::add_out_of_sample(result, oos, data.t, data.c, "boosted trees", rounds);
   }
   return result;
 }
@@ -109,13 +114,9 @@ MetricSpec propensity_boosted_trees_metric() {
            "on the machine)",
        .min = 1,
        .max = 256},
-      {.name = "nperms",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{0},
-       .doc = "label permutations for the null pMSE (each refits the model; 0 = no S_pMSE)",
-       .min = 0,
-       .max = 1000},
   };
+  for (auto& p : propensity::null_params("none", {"permutation", "bootstrap", "none"}))
+    params.push_back(std::move(p));
   for (auto& p : propensity::validation_params("kfold")) params.push_back(std::move(p));
   return MetricSpec{
       .name = "propensity_boosted_trees",
@@ -131,8 +132,9 @@ MetricSpec propensity_boosted_trees_metric() {
           "evaluation seed, `xgboost_threads` fixed). Boosting fits its training records very "
           "closely, so read the cross-validated statistics (suffix _oos, 5 folds by default): "
           "AUC_oos ≈ 0.5 means indistinguishable. pMSE, SPECKS, PO50, U, AUC, detection_score as "
-          "in propensity_logistic; `nperms` > 0 adds S_pMSE by label permutations with "
-          "synthpop's halving (S_pMSE_independent without it); `importance` per column = its "
+          "in propensity_logistic; `null` = permutation or bootstrap adds S_pMSE from `nperms` "
+          "label permutations (with synthpop's halving; S_pMSE_independent without it) or `nboot` "
+          "bootstrap refits (as propensity_cart), each a full refit; `importance` per column = its "
           "share (%) of the total split gain. Reference: METRICS.md G12; seed 001.",
       .params = std::move(params),
       .granularity = MetricGranularity::kPerReplicate,

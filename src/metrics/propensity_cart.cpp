@@ -1,5 +1,6 @@
 // G12 — propensity-score discrimination with a classification tree (synthpop utility.gen,
 // method cart with rpart).
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -41,27 +42,28 @@ MetricResult compute_propensity_cart(const MetricInput& in, const Params& params
   const auto s = stats::summarise_discrimination(scores, data.t, data.c);
   propensity::add_measures(result, s, "");
 
-  // Null by label permutations, as synthpop: each permuted pMSE is halved and S_pMSE = pMSE /
-  // mean(halved permuted pMSE).
-  const auto nperms = static_cast<std::size_t>(params.get_int("nperms"));
-  if (nperms > 0) {
-    std::vector<double> perm(nperms);
+  // Null by refits (propensity_common.hpp says which and how they scale).
+  const auto method = propensity::null_method(params);
+  const std::size_t refits = propensity::null_refits(params);
+  if (refits > 0) {
+    std::vector<double> refit_pmse(refits);
+    std::vector<int> refit_splits(refits);
+    const auto max_bins = static_cast<std::uint32_t>(params.get_int("max_bins"));
 #pragma omp parallel for schedule(dynamic, 1)
-    for (std::size_t k = 0; k < nperms; ++k) {
-      Rng rng(in.seed, k + 1);
-      std::vector<std::uint8_t> t = data.t;
-      for (std::size_t i = t.size(); i > 1; --i) std::swap(t[i - 1], t[rng.below(i)]);
-      const auto ptree = stats::fit_cart(binned, t, options);
-      perm[k] = stats::pmse(stats::predict_cart(ptree, binned), data.c);
+    for (std::size_t k = 0; k < refits; ++k) {
+      stats::CartTree refit;
+      if (method == propensity::NullMethod::kPermutation) {
+        refit = stats::fit_cart(binned, propensity::permuted_labels(data.t, in.seed, k), options);
+      } else {
+        const auto boot = propensity::bootstrap_stack(data, in.seed, k);
+        refit = stats::fit_cart(stats::bin_features(boot.features, max_bins), boot.t, options);
+      }
+      refit_pmse[k] = stats::in_sample_pmse(refit, data.c);
+      refit_splits[k] = refit.splits;
     }
-    const double mean_perm =
-        std::accumulate(perm.begin(), perm.end(), 0.0) / static_cast<double>(nperms);
-    std::size_t nosplit = 0;
-    for (double v : perm) nosplit += v / 2 < 1e-8;
-    result.add("S_pMSE", "all", s.pmse / (mean_perm / 2));
-    result.add("null_pMSE", "all", mean_perm / 2);
-    result.add("S_pMSE_independent", "all", s.pmse / mean_perm);
-    result.add("permutations_without_split", "all", static_cast<double>(nosplit));
+    propensity::add_null_ratio(result, s.pmse, method, refit_pmse);
+    result.add("refits_without_split", "all",
+               static_cast<double>(std::count(refit_splits.begin(), refit_splits.end(), 0)));
   }
   result.add("leaves", "all", tree.leaves());
   double total_importance = 0.0;
@@ -90,7 +92,7 @@ MetricResult compute_propensity_cart(const MetricInput& in, const Params& params
       const auto p = stats::predict_cart(ftree, binned, round.test);
       for (std::size_t k = 0; k < round.test.size(); ++k) oos[round.test[k]] = p[k];
     }
-    propensity::add_out_of_sample(result, oos, data.t, data.c, "CART");
+    propensity::add_out_of_sample(result, oos, data.t, data.c, "CART", rounds);
   }
   return result;
 }
@@ -112,12 +114,6 @@ MetricSpec propensity_cart_metric() {
        .doc = "minimum records in a leaf (minsplit = 3 × minbucket, as rpart)",
        .min = 1,
        .max = 1000000},
-      {.name = "nperms",
-       .type = ParamType::kInt,
-       .default_value = std::int64_t{50},
-       .doc = "label permutations for the null pMSE (0 = no S_pMSE)",
-       .min = 0,
-       .max = 10000},
       {.name = "max_bins",
        .type = ParamType::kInt,
        .default_value = std::int64_t{1024},
@@ -125,6 +121,8 @@ MetricSpec propensity_cart_metric() {
        .min = 2,
        .max = 65536},
   };
+  for (auto& p : propensity::null_params("permutation", {"permutation", "bootstrap", "none"}))
+    params.push_back(std::move(p));
   for (auto& p : propensity::validation_params("kfold")) params.push_back(std::move(p));
   return MetricSpec{
       .name = "propensity_cart",
@@ -136,11 +134,13 @@ MetricSpec propensity_cart_metric() {
           "Stack confidential (t = 0) and synthetic (t = 1) records (prepared as in "
           "propensity_logistic), c = n_syn / N, and fit a CART classification tree with rpart's "
           "rules (Gini splits, minbucket, minsplit = 3·minbucket, cp pruning as rpart's "
-          "partition.c). pMSE = Σ(p̂ − c)²/N over the leaf propensities. Null: `nperms` label "
-          "permutations; as synthpop, each permuted pMSE is halved and S_pMSE = pMSE / "
-          "mean(halved permuted pMSE) (S_pMSE_independent = pMSE / mean(permuted pMSE), without "
-          "that factor 2: ≈ 1 when the synthetic data are an independent sample of the same "
-          "population). SPECKS, PO50, U, "
+          "partition.c). pMSE = Σ(p̂ − c)²/N over the leaf propensities. Null (`null`): `nperms` "
+          "label permutations (default); as synthpop, each permuted pMSE is halved and S_pMSE = "
+          "pMSE / mean(halved permuted pMSE) (S_pMSE_independent = pMSE / mean(permuted pMSE), "
+          "without that factor 2: ≈ 1 when the synthetic data are an independent sample of the "
+          "same population); or `nboot` bootstrap refits, the synthetic records replaced by draws "
+          "with replacement from the confidential records (a correct synthesis), S_pMSE = pMSE / "
+          "mean bootstrap pMSE. refits_without_split counts null trees with no split. SPECKS, PO50, U, "
           "AUC, detection_score as in propensity_logistic; `importance` per column = its share "
           "(%) of the Gini improvement of the tree's splits (primary splits only; rpart adds "
           "surrogate splits). Out-of-sample versions (suffix _oos) by k-fold cross-validation "

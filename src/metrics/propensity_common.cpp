@@ -269,7 +269,8 @@ void add_measures(MetricResult& result, const stats::DiscriminationSummary& s,
 }
 
 void add_out_of_sample(MetricResult& result, const std::vector<double>& scores,
-                       const std::vector<std::uint8_t>& t, double c, const std::string& model) {
+                       const std::vector<std::uint8_t>& t, double c, const std::string& model,
+                       const std::vector<Round>& rounds) {
   std::vector<double> scored;
   std::vector<std::uint8_t> groups;
   for (std::size_t i = 0; i < scores.size(); ++i)
@@ -278,7 +279,124 @@ void add_out_of_sample(MetricResult& result, const std::vector<double>& scores,
       groups.push_back(t[i]);
     }
   add_measures(result, stats::summarise_discrimination(scored, groups, c), "_oos");
+  double normalised_auc_sum = 0.0;
+  std::size_t counted = 0;
+  for (const auto& round : rounds) {
+    std::vector<double> s;
+    std::vector<std::uint8_t> g;
+    for (const auto i : round.test) {
+      s.push_back(scores[i]);
+      g.push_back(t[i]);
+    }
+    const auto summary = stats::summarise_discrimination(s, g, c);
+    if (!std::isfinite(summary.auc)) continue;
+    normalised_auc_sum += 2 * std::max(summary.auc, 0.5) - 1;
+    ++counted;
+  }
+  if (counted > 0)
+    result.add("detection_score_folds", "all",
+               1 - normalised_auc_sum / static_cast<double>(counted));
   add_plots(result, scored, groups, model, "_oos");
+}
+
+NullMethod null_method(const Params& params) {
+  const std::string& name = params.get_string("null");
+  if (name == "analytic") return NullMethod::kAnalytic;
+  if (name == "permutation") return params.get_int("nperms") > 0 ? NullMethod::kPermutation : NullMethod::kNone;
+  if (name == "bootstrap") return params.get_int("nboot") > 0 ? NullMethod::kBootstrap : NullMethod::kNone;
+  return NullMethod::kNone;
+}
+
+std::size_t null_refits(const Params& params) {
+  switch (null_method(params)) {
+    case NullMethod::kPermutation:
+      return static_cast<std::size_t>(params.get_int("nperms"));
+    case NullMethod::kBootstrap:
+      return static_cast<std::size_t>(params.get_int("nboot"));
+    default:
+      return 0;
+  }
+}
+
+std::vector<ParamSpec> null_params(const std::string& default_null,
+                                   const std::vector<std::string>& choices) {
+  return {
+      {.name = "null",
+       .type = ParamType::kString,
+       .default_value = default_null,
+       .doc = "null pMSE for S_pMSE: analytic (k − 1)(1 − c)²c/N (logistic only), permutation "
+              "(refits on shuffled labels; halved as synthpop), bootstrap (refits with the "
+              "synthetic records replaced by draws with replacement from the confidential ones) or "
+              "none",
+       .choices = choices},
+      {.name = "nperms",
+       .type = ParamType::kInt,
+       .default_value = std::int64_t{50},
+       .doc = "label permutations for null: permutation (each refits the model; 0 = no S_pMSE)",
+       .min = 0,
+       .max = 10000},
+      {.name = "nboot",
+       .type = ParamType::kInt,
+       .default_value = std::int64_t{50},
+       .doc = "bootstrap refits for null: bootstrap (0 = no S_pMSE)",
+       .min = 0,
+       .max = 10000},
+  };
+}
+
+std::vector<std::uint8_t> permuted_labels(const std::vector<std::uint8_t>& t, std::uint64_t seed,
+                                          std::size_t k) {
+  Rng rng(seed, k + 1);
+  std::vector<std::uint8_t> out = t;
+  for (std::size_t i = out.size(); i > 1; --i) std::swap(out[i - 1], out[rng.below(i)]);
+  return out;
+}
+
+Stacked bootstrap_stack(const Stacked& data, std::uint64_t seed, std::size_t k) {
+  // A stream apart from the permutations' (which use streams 1..nperms).
+  Rng rng(splitmix64(seed ^ 0x626f6f7473747261ULL), k + 1);
+  // Stacked rows: synthetic first, confidential from n_syn on. The new synthetic part draws its
+  // records from the confidential part.
+  std::vector<std::size_t> rows(data.n_syn + data.n_conf);
+  for (std::size_t i = 0; i < data.n_syn; ++i) rows[i] = data.n_syn + rng.below(data.n_conf);
+  for (std::size_t i = 0; i < data.n_conf; ++i) rows[data.n_syn + i] = data.n_syn + i;
+  Stacked out;
+  out.t = data.t;
+  out.n_conf = data.n_conf;
+  out.n_syn = data.n_syn;
+  out.c = data.c;
+  out.dropped = data.dropped;
+  out.features.reserve(data.features.size());
+  for (const auto& f : data.features) {
+    stats::FeatureColumn g;
+    g.name = f.name;
+    g.categorical = f.categorical;
+    g.levels = f.levels;
+    if (f.categorical) {
+      g.codes.resize(rows.size());
+      for (std::size_t i = 0; i < rows.size(); ++i) g.codes[i] = f.codes[rows[i]];
+    } else {
+      g.values.resize(rows.size());
+      for (std::size_t i = 0; i < rows.size(); ++i) g.values[i] = f.values[rows[i]];
+    }
+    out.features.push_back(std::move(g));
+  }
+  return out;
+}
+
+void add_null_ratio(MetricResult& result, double pmse, NullMethod method,
+                    const std::vector<double>& refit_pmse) {
+  if (refit_pmse.empty()) return;
+  const double mean = std::accumulate(refit_pmse.begin(), refit_pmse.end(), 0.0) /
+                      static_cast<double>(refit_pmse.size());
+  if (method == NullMethod::kPermutation) {
+    result.add("S_pMSE", "all", pmse / (mean / 2));
+    result.add("null_pMSE", "all", mean / 2);
+    result.add("S_pMSE_independent", "all", pmse / mean);
+  } else {
+    result.add("S_pMSE", "all", pmse / mean);
+    result.add("null_pMSE", "all", mean);
+  }
 }
 
 void add_plots(MetricResult& result, const std::vector<double>& scores,

@@ -56,18 +56,47 @@ void add_plots(MetricResult& result, const std::vector<double>& scores,
                const std::vector<std::uint8_t>& t, const std::string& model,
                const std::string& suffix);
 
-// Out-of-sample scores: `scores[i]` is record i's score from the model fitted without it (NaN for
-// records no round scored). Adds the measures with suffix "_oos" and their plots.
-void add_out_of_sample(MetricResult& result, const std::vector<double>& scores,
-                       const std::vector<std::uint8_t>& t, double c, const std::string& model);
-
-// The common parameters: columns, and out-of-sample evaluation.
-std::vector<ParamSpec> validation_params(const std::string& default_validation);
-
 // Row subsets for out-of-sample scoring: for each round, (train rows, test rows).
 struct Round {
   std::vector<std::size_t> train, test;
 };
+
+// Out-of-sample scores: `scores[i]` is record i's score from the model fitted without it (NaN for
+// records no round scored). Adds the measures with suffix "_oos" and their plots, and
+// `detection_score_folds`: SDMetrics' LogisticDetection form, 1 − mean over rounds of
+// (2·max(AUC of the round's test rows, 0.5) − 1).
+void add_out_of_sample(MetricResult& result, const std::vector<double>& scores,
+                       const std::vector<std::uint8_t>& t, double c, const std::string& model,
+                       const std::vector<Round>& rounds);
+
+// The null pMSE: what pMSE would be if nothing told the synthetic records apart, estimated by
+// refitting the model on data made indistinguishable by construction.
+//  - permutation (synthpop's resamp.method "perm"): t shuffled over the stacked records. The two
+//    groups are then like two independent samples of one population, whose expected pMSE is
+//    1/(1 − c) times the correct-synthesis null (about 2 for equal sizes); synthpop halves each
+//    permuted pMSE for this, and so does S_pMSE here (S_pMSE_independent does not).
+//  - bootstrap: the synthetic records replaced by n_syn draws with replacement from the
+//    confidential records, i.e. a synthesis from the empirical distribution by a correct
+//    synthesiser, the situation the analytic null (k − 1)(1 − c)²c/N describes; S_pMSE = pMSE /
+//    mean bootstrap pMSE, no factor.
+enum class NullMethod { kNone, kAnalytic, kPermutation, kBootstrap };
+NullMethod null_method(const Params& params);
+std::size_t null_refits(const Params& params);  // nperms or nboot, by the method
+// Parameters null, nperms, nboot; `choices` lists the null methods the metric offers.
+std::vector<ParamSpec> null_params(const std::string& default_null,
+                                   const std::vector<std::string>& choices);
+// Refit k's labels (permutation) or data (bootstrap); each refit has its own random stream, so
+// refits can run in any order or in parallel.
+std::vector<std::uint8_t> permuted_labels(const std::vector<std::uint8_t>& t, std::uint64_t seed,
+                                          std::size_t k);
+Stacked bootstrap_stack(const Stacked& data, std::uint64_t seed, std::size_t k);
+// Adds S_pMSE, null_pMSE (and S_pMSE_independent for permutations) from the refits' pMSEs.
+void add_null_ratio(MetricResult& result, double pmse, NullMethod method,
+                    const std::vector<double>& refit_pmse);
+
+// The common parameters: columns, and out-of-sample evaluation.
+std::vector<ParamSpec> validation_params(const std::string& default_validation);
+
 std::vector<Round> validation_rounds(const std::vector<std::uint8_t>& t, const Params& params,
                                      std::uint64_t seed);
 

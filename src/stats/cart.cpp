@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <type_traits>
 #include <numeric>
 #include <stdexcept>
 
@@ -54,6 +56,23 @@ BinnedData bin_features(const std::vector<FeatureColumn>& features, std::uint32_
       b.code[i] = static_cast<std::uint32_t>(
           std::lower_bound(b.upper.begin(), b.upper.end(), in.values[i]) - b.upper.begin());
   }
+  // Global slot numbers, packed row-major.
+  out.slot_offset.assign(features.size() + 1, 0);
+  for (std::size_t f = 0; f < features.size(); ++f)
+    out.slot_offset[f + 1] = out.slot_offset[f] + out.features[f].bins;
+  const std::size_t nf = features.size();
+  auto pack = [&](auto& slots) {
+    slots.resize(out.rows * nf);
+#pragma omp parallel for schedule(static) if (out.rows > 50000)
+    for (std::size_t r = 0; r < out.rows; ++r)
+      for (std::size_t f = 0; f < nf; ++f)
+        slots[r * nf + f] =
+            static_cast<std::remove_reference_t<decltype(slots[0])>>(out.slot_offset[f] + out.features[f].code[r]);
+  };
+  if (out.total_bins() <= 65536)
+    pack(out.slots16);
+  else
+    pack(out.slots32);
   return out;
 }
 
@@ -82,138 +101,186 @@ inline double gini_total(double l0, double l1, double r0, double r1) {
   return temp;
 }
 
+inline double node_impurity(double n0, double n1) {
+  const double n = n0 + n1;
+  double total = 0.0;
+  double p = n0 / n;
+  total += n * (1 - p * p);
+  p = n1 / n;
+  total += n * (1 - p * p);
+  return total;
+}
+
+// Class counts of one feature at a node: counts[2 * i + class] for entry i, entries in bin order;
+// bin_of maps an entry to its bin (identity when empty).
+struct FeatureCounts {
+  const std::uint32_t* counts = nullptr;
+  std::size_t entries = 0;
+  const std::uint32_t* bin_of = nullptr;
+  std::uint32_t bin(std::size_t i) const {
+    return bin_of ? bin_of[i] : static_cast<std::uint32_t>(i);
+  }
+};
+
+// Histograms are reused across nodes: a fit holds at most one per level of the recursion plus
+// the one being built.
+class HistogramPool {
+ public:
+  explicit HistogramPool(std::size_t size) : size_(size) {}
+  std::vector<std::uint32_t> take() {
+    if (free_.empty()) return std::vector<std::uint32_t>(size_);
+    auto h = std::move(free_.back());
+    free_.pop_back();
+    return h;
+  }
+  void give(std::vector<std::uint32_t>&& h) {
+    if (!h.empty()) free_.push_back(std::move(h));
+    h = {};
+  }
+
+ private:
+  std::size_t size_;
+  std::vector<std::vector<std::uint32_t>> free_;
+};
+
 class Builder {
  public:
   Builder(const BinnedData& d, const std::vector<std::uint8_t>& y, const CartOptions& o)
-      : d_(d), y_(y), o_(o) {}
+      : d_(d), y_(y), o_(o), pool_(2 * d.total_bins()) {
+    // A node gets a full histogram when its rows outnumber the bins enough that one pass over
+    // its rows costs more than reading the histogram; smaller nodes count each feature apart.
+    histogram_min_rows_ = std::max<std::size_t>(64, d.total_bins() / 8);
+  }
 
-  CartTree build(std::vector<std::size_t> rows) {
+  CartTree build(std::vector<std::uint32_t> rows) {
+    index_ = std::move(rows);
+    scratch_.resize(index_.size());
     tree_.importance.assign(d_.features.size(), 0.0);
     tree_.nodes.emplace_back();
-    set_counts(0, rows);
+    set_counts(0, 0, index_.size());
     alpha_ = o_.cp * tree_.nodes[0].risk;
     tree_.nodes[0].complexity = tree_.nodes[0].risk;  // rpart.c: tree->complexity = tree->risk
+    std::vector<std::uint32_t> hist;
+    if (index_.size() >= histogram_min_rows_) {
+      hist = pool_.take();
+      fill_histogram(0, index_.size(), hist, /*parallel=*/true);
+    }
     double sumrisk = 0.0;
-    tree_.splits = partition(0, 1, std::move(rows), sumrisk);
-    // Drop the nodes of collapsed subtrees: keep those reachable from the root.
+    tree_.splits = partition(0, 1, 0, index_.size(), std::move(hist), sumrisk);
     compact();
     return std::move(tree_);
   }
 
  private:
-  void set_counts(int idx, const std::vector<std::size_t>& rows) {
-    double n0 = 0, n1 = 0;
-    for (auto r : rows) (y_[r] ? n1 : n0) += 1.0;
+  void set_counts(int idx, std::size_t begin, std::size_t end) {
+    std::size_t n1 = 0;
+    for (std::size_t k = begin; k < end; ++k) n1 += y_[index_[k]];
     auto& node = tree_.nodes[static_cast<std::size_t>(idx)];
-    node.n0 = n0;
-    node.n1 = n1;
-    node.risk = std::min(n0, n1);
+    node.n1 = static_cast<double>(n1);
+    node.n0 = static_cast<double>(end - begin - n1);
+    node.risk = std::min(node.n0, node.n1);
   }
 
-  // Small node, many bins: sort the node's (bin, class) pairs instead of scanning every bin
-  // (rpart's own approach); same candidate splits in the same order, same arithmetic.
-  SplitCandidate best_split_sorted(const BinnedFeature& feat, const std::vector<std::size_t>& rows) const {
-    std::vector<std::uint64_t> keys(rows.size());
-    double n0 = 0, n1 = 0;
-    for (std::size_t k = 0; k < rows.size(); ++k) {
+  // hist[2 * slot + class] += 1 for every feature's slot of every row in index_[begin, end).
+  template <typename Slot>
+  void accumulate(const std::vector<Slot>& slots, std::size_t begin, std::size_t end,
+                  std::uint32_t* hist) const {
+    const std::size_t nf = d_.features.size();
+    const Slot* base = slots.data();
+    const std::uint32_t* rows = index_.data();
+    const std::uint8_t* y = y_.data();
+    for (std::size_t k = begin; k < end; ++k) {
       const std::size_t r = rows[k];
-      keys[k] = (static_cast<std::uint64_t>(feat.code[r]) << 1) | y_[r];
-      (y_[r] ? n1 : n0) += 1.0;
+      const Slot* s = base + r * nf;
+      const std::uint32_t cls = y[r];
+      for (std::size_t f = 0; f < nf; ++f) ++hist[2 * static_cast<std::size_t>(s[f]) + cls];
     }
-    std::sort(keys.begin(), keys.end());
-    const double n = n0 + n1;
-    const double edge = static_cast<double>(o_.minbucket);
-    double total_ss = 0.0;
-    {
-      double p = n0 / n;
-      total_ss += n * (1 - p * p);
-      p = n1 / n;
-      total_ss += n * (1 - p * p);
-    }
-    double best = total_ss;
-    SplitCandidate cand;
-    double l0 = 0, l1 = 0;
-    for (std::size_t k = 0; k < keys.size();) {
-      const std::uint64_t bin = keys[k] >> 1;
-      std::size_t e = k;
-      while (e < keys.size() && (keys[e] >> 1) == bin) {
-        ((keys[e] & 1) ? l1 : l0) += 1.0;
-        ++e;
-      }
-      if (e < keys.size()) {
-        const double lt = l0 + l1, rt = n - lt;
-        if (lt >= edge && rt >= edge) {
-          const double temp = gini_total(l0, l1, n0 - l0, n1 - l1);
-          if (temp < best) {
-            best = temp;
-            cand.split_bin = static_cast<std::uint32_t>(bin);
-            const auto next_bin = static_cast<std::size_t>(keys[e] >> 1);
-            cand.threshold = feat.upper.empty() ? 0.0 : 0.5 * (feat.upper[bin] + feat.upper[next_bin]);
-          }
-        }
-      }
-      k = e;
-    }
-    cand.improve = total_ss - best;
-    return cand;
   }
 
-  SplitCandidate best_split(std::size_t f, const std::vector<std::size_t>& rows) const {
+  void accumulate(std::size_t begin, std::size_t end, std::uint32_t* hist) const {
+    if (!d_.slots16.empty())
+      accumulate(d_.slots16, begin, end, hist);
+    else
+      accumulate(d_.slots32, begin, end, hist);
+  }
+
+  void fill_histogram(std::size_t begin, std::size_t end, std::vector<std::uint32_t>& hist,
+                      bool parallel) const {
+    std::fill(hist.begin(), hist.end(), 0u);
+    const std::size_t n = end - begin;
+    const int threads = parallel && !omp_in_parallel() && n >= 200000 ? omp_get_max_threads() : 1;
+    if (threads <= 1) {
+      accumulate(begin, end, hist.data());
+      return;
+    }
+    // Per-thread partial counts, added up afterwards: integers, so the sum is exact in any order.
+    std::vector<std::vector<std::uint32_t>> partial(static_cast<std::size_t>(threads));
+#pragma omp parallel num_threads(threads)
+    {
+      const auto t = static_cast<std::size_t>(omp_get_thread_num());
+      const std::size_t chunk_begin = begin + n * t / static_cast<std::size_t>(threads);
+      const std::size_t chunk_end = begin + n * (t + 1) / static_cast<std::size_t>(threads);
+      partial[t].assign(hist.size(), 0u);
+      accumulate(chunk_begin, chunk_end, partial[t].data());
+    }
+    for (const auto& part : partial)
+      for (std::size_t i = 0; i < hist.size(); ++i) hist[i] += part[i];
+  }
+
+  // Best split of one feature from its class counts per bin (entries in bin order).
+  SplitCandidate best_split(std::size_t f, const FeatureCounts& fc) const {
     const BinnedFeature& feat = d_.features[f];
-    if (!feat.categorical && rows.size() * 8 < feat.bins) return best_split_sorted(feat, rows);
-    std::vector<double> c0(feat.bins, 0.0), c1(feat.bins, 0.0);
-    for (auto r : rows) (y_[r] ? c1 : c0)[feat.code[r]] += 1.0;
     double n0 = 0, n1 = 0;
-    for (std::uint32_t b = 0; b < feat.bins; ++b) {
-      n0 += c0[b];
-      n1 += c1[b];
+    for (std::size_t i = 0; i < fc.entries; ++i) {
+      n0 += fc.counts[2 * i];
+      n1 += fc.counts[2 * i + 1];
     }
     const double n = n0 + n1;
     const double edge = static_cast<double>(o_.minbucket);
-    double total_ss = 0.0;
-    {
-      double p = n0 / n;
-      total_ss += n * (1 - p * p);
-      p = n1 / n;
-      total_ss += n * (1 - p * p);
-    }
+    const double total_ss = node_impurity(n0, n1);
     double best = total_ss;
     SplitCandidate cand;
     if (!feat.categorical) {
       double l0 = 0, l1 = 0;
-      std::uint32_t prev = feat.bins;
-      for (std::uint32_t b = 0; b < feat.bins; ++b) {
-        if (c0[b] + c1[b] == 0) continue;
-        if (prev != feat.bins) {
-          // boundary between bin prev and bin b
+      std::size_t prev = fc.entries;
+      for (std::size_t i = 0; i < fc.entries; ++i) {
+        const double b0 = fc.counts[2 * i], b1 = fc.counts[2 * i + 1];
+        if (b0 + b1 == 0) continue;
+        if (prev != fc.entries) {
+          // Boundary between the previous non-empty bin and this one.
           const double lt = l0 + l1, rt = n - lt;
           if (lt >= edge && rt >= edge) {
             const double temp = gini_total(l0, l1, n0 - l0, n1 - l1);
             if (temp < best) {
               best = temp;
-              cand.split_bin = prev;
-              cand.threshold = feat.upper.empty() ? 0.0 : 0.5 * (feat.upper[prev] + feat.upper[b]);
+              cand.split_bin = fc.bin(prev);
+              cand.threshold = feat.upper.empty()
+                                   ? 0.0
+                                   : 0.5 * (feat.upper[fc.bin(prev)] + feat.upper[fc.bin(i)]);
             }
           }
         }
-        l0 += c0[b];
-        l1 += c1[b];
-        prev = b;
+        l0 += b0;
+        l1 += b1;
+        prev = i;
       }
     } else {
       // Two classes: order the present levels by their class-0 rate; the best partition is a
       // prefix of that order (rpart's graycode_init2 shortcut).
       std::vector<std::uint32_t> present;
-      for (std::uint32_t b = 0; b < feat.bins; ++b)
-        if (c0[b] + c1[b] > 0) present.push_back(b);
-      std::stable_sort(present.begin(), present.end(), [&](auto a, auto b) {
-        return c0[a] / (c0[a] + c1[a]) < c0[b] / (c0[b] + c1[b]);
-      });
+      for (std::size_t i = 0; i < fc.entries; ++i)
+        if (fc.counts[2 * i] + fc.counts[2 * i + 1] > 0) present.push_back(static_cast<std::uint32_t>(i));
+      auto rate0 = [&](std::uint32_t i) {
+        const double b0 = fc.counts[2 * i], b1 = fc.counts[2 * i + 1];
+        return b0 / (b0 + b1);
+      };
+      std::stable_sort(present.begin(), present.end(),
+                       [&](auto a, auto b) { return rate0(a) < rate0(b); });
       double l0 = 0, l1 = 0;
       std::size_t best_k = 0;
       for (std::size_t k = 0; k + 1 < present.size(); ++k) {
-        l0 += c0[present[k]];
-        l1 += c1[present[k]];
+        l0 += fc.counts[2 * present[k]];
+        l1 += fc.counts[2 * present[k] + 1];
         const double lt = l0 + l1, rt = n - lt;
         if (lt >= edge && rt >= edge) {
           const double temp = gini_total(l0, l1, n0 - l0, n1 - l1);
@@ -225,37 +292,101 @@ class Builder {
       }
       if (best_k > 0) {
         cand.left_levels.assign(feat.bins, 0);
-        for (std::size_t k = 0; k < best_k; ++k) cand.left_levels[present[k]] = 1;
+        for (std::size_t k = 0; k < best_k; ++k) cand.left_levels[fc.bin(present[k])] = 1;
       }
     }
     cand.improve = total_ss - best;
     return cand;
   }
 
-  bool goes_left(const CartNode& node, std::size_t row) const {
+  // A node too small for a full histogram: count one feature over its rows, by bin when the
+  // feature has few bins for the node's size, else by sorting the (bin, class) pairs of the rows
+  // (rpart's own approach) and keeping only the bins present.
+  SplitCandidate best_split_small(std::size_t f, std::size_t begin, std::size_t end) const {
+    const BinnedFeature& feat = d_.features[f];
+    const std::size_t n = end - begin;
+    if (feat.categorical || n * 8 >= feat.bins) {
+      std::vector<std::uint32_t> counts(2 * static_cast<std::size_t>(feat.bins), 0u);
+      for (std::size_t k = begin; k < end; ++k) {
+        const std::uint32_t r = index_[k];
+        ++counts[2 * static_cast<std::size_t>(feat.code[r]) + y_[r]];
+      }
+      return best_split(f, {counts.data(), feat.bins, nullptr});
+    }
+    std::vector<std::uint64_t> keys(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::uint32_t r = index_[begin + k];
+      keys[k] = (static_cast<std::uint64_t>(feat.code[r]) << 1) | y_[r];
+    }
+    std::sort(keys.begin(), keys.end());
+    std::vector<std::uint32_t> counts, bins;
+    for (const std::uint64_t key : keys) {
+      const auto bin = static_cast<std::uint32_t>(key >> 1);
+      if (bins.empty() || bins.back() != bin) {
+        bins.push_back(bin);
+        counts.push_back(0);
+        counts.push_back(0);
+      }
+      ++counts[2 * (bins.size() - 1) + (key & 1)];
+    }
+    return best_split(f, {counts.data(), bins.size(), bins.data()});
+  }
+
+  bool goes_left(const CartNode& node, std::uint32_t row) const {
     const auto code = d_.features[static_cast<std::size_t>(node.feature)].code[row];
     if (node.left_levels.empty()) return code <= node.split_bin;
     return node.left_levels[code] != 0;
   }
 
-  // rpart's partition(): returns the number of splits kept below this node.
-  int partition(int idx, long long nodenum, std::vector<std::size_t> rows, double& sumrisk) {
+  // Stable partition of index_[begin, end) by the node's split; returns the first right row.
+  std::size_t split_rows(const CartNode& node, std::size_t begin, std::size_t end) {
+    std::size_t left = begin, right = 0;
+    for (std::size_t k = begin; k < end; ++k) {
+      const std::uint32_t r = index_[k];
+      if (goes_left(node, r))
+        index_[left++] = r;
+      else
+        scratch_[right++] = r;
+    }
+    std::copy(scratch_.begin(), scratch_.begin() + static_cast<std::ptrdiff_t>(right),
+              index_.begin() + static_cast<std::ptrdiff_t>(left));
+    return left;
+  }
+
+  // Whether a child could be split at all (rpart's tests at the top of partition()) and is big
+  // enough to be searched from a full histogram.
+  bool wants_histogram(const CartNode& child, std::size_t rows) const {
+    return rows >= histogram_min_rows_ && rows >= o_.minsplit && child.risk > alpha_ &&
+           child.depth < o_.maxdepth;
+  }
+
+  // rpart's partition(): returns the number of splits kept below this node. `hist` holds the
+  // node's counts when it is large enough to have them (else it is empty); it is consumed.
+  int partition(int idx, long long nodenum, std::size_t begin, std::size_t end,
+                std::vector<std::uint32_t> hist, double& sumrisk) {
+    const std::size_t n = end - begin;
     double tempcp;
     {
       const CartNode& me = tree_.nodes[static_cast<std::size_t>(idx)];
       tempcp = me.risk;
       if (nodenum > 1 && tempcp > me.complexity) tempcp = me.complexity;
-      if (rows.size() < o_.minsplit || tempcp <= alpha_ || me.depth >= o_.maxdepth) {
+      if (n < o_.minsplit || tempcp <= alpha_ || me.depth >= o_.maxdepth) {
         tree_.nodes[static_cast<std::size_t>(idx)].complexity = alpha_;
         sumrisk = me.risk;
+        pool_.give(std::move(hist));
         return 0;
       }
     }
-    // Best split over the features (in parallel; chosen in feature order, first best wins).
+    // Best split over the features, chosen in feature order (first best wins).
     const std::size_t nf = d_.features.size();
     std::vector<SplitCandidate> cands(nf);
-#pragma omp parallel for schedule(dynamic, 1) if (rows.size() > 20000)
-    for (std::size_t f = 0; f < nf; ++f) cands[f] = best_split(f, rows);
+    if (!hist.empty()) {
+      for (std::size_t f = 0; f < nf; ++f)
+        cands[f] = best_split(f, {hist.data() + 2 * static_cast<std::size_t>(d_.slot_offset[f]),
+                                  d_.features[f].bins, nullptr});
+    } else {
+      for (std::size_t f = 0; f < nf; ++f) cands[f] = best_split_small(f, begin, end);
+    }
     int best_f = -1;
     for (std::size_t f = 0; f < nf; ++f) {
       const double improve = cands[f].improve;
@@ -267,6 +398,7 @@ class Builder {
     if (best_f < 0) {
       tree_.nodes[static_cast<std::size_t>(idx)].complexity = alpha_;
       sumrisk = tree_.nodes[static_cast<std::size_t>(idx)].risk;
+      pool_.give(std::move(hist));
       return 0;
     }
     {
@@ -278,24 +410,51 @@ class Builder {
       me.improve = c.improve;
       me.threshold = c.threshold;
     }
-    std::vector<std::size_t> left_rows, right_rows;
-    {
-      const CartNode& me = tree_.nodes[static_cast<std::size_t>(idx)];
-      for (auto r : rows) (goes_left(me, r) ? left_rows : right_rows).push_back(r);
-    }
-    rows.clear();
-    rows.shrink_to_fit();
+    const std::size_t mid = split_rows(tree_.nodes[static_cast<std::size_t>(idx)], begin, end);
     const int depth = tree_.nodes[static_cast<std::size_t>(idx)].depth;
     const double my_risk = tree_.nodes[static_cast<std::size_t>(idx)].risk;
 
     const int li = static_cast<int>(tree_.nodes.size());
+    const int ri = li + 1;
+    tree_.nodes.emplace_back();
     tree_.nodes.emplace_back();
     tree_.nodes[static_cast<std::size_t>(idx)].left = li;
-    set_counts(li, left_rows);
+    tree_.nodes[static_cast<std::size_t>(idx)].right = ri;
+    set_counts(li, begin, mid);
+    set_counts(ri, mid, end);
     tree_.nodes[static_cast<std::size_t>(li)].depth = depth + 1;
+    tree_.nodes[static_cast<std::size_t>(ri)].depth = depth + 1;
+
+    // Children's histograms: count the smaller child's rows, derive the larger child's as the
+    // parent's minus the smaller's (in the parent's buffer).
+    std::vector<std::uint32_t> left_hist, right_hist;
+    if (!hist.empty()) {
+      const bool want_left = wants_histogram(tree_.nodes[static_cast<std::size_t>(li)], mid - begin);
+      const bool want_right = wants_histogram(tree_.nodes[static_cast<std::size_t>(ri)], end - mid);
+      const bool left_smaller = mid - begin <= end - mid;
+      if (want_left || want_right) {
+        std::vector<std::uint32_t> small = pool_.take();
+        if (left_smaller)
+          fill_histogram(begin, mid, small, true);
+        else
+          fill_histogram(mid, end, small, true);
+        const bool want_large = left_smaller ? want_right : want_left;
+        const bool want_small = left_smaller ? want_left : want_right;
+        if (want_large)
+          for (std::size_t i = 0; i < hist.size(); ++i) hist[i] -= small[i];
+        else
+          pool_.give(std::move(hist));
+        if (!want_small) pool_.give(std::move(small));
+        (left_smaller ? left_hist : right_hist) = std::move(small);
+        (left_smaller ? right_hist : left_hist) = std::move(hist);
+      } else {
+        pool_.give(std::move(hist));
+      }
+    }
+
     tree_.nodes[static_cast<std::size_t>(li)].complexity = tempcp - alpha_;
     double left_risk = 0.0;
-    int left_split = partition(li, 2 * nodenum, std::move(left_rows), left_risk);
+    int left_split = partition(li, 2 * nodenum, begin, mid, std::move(left_hist), left_risk);
 
     tempcp = (my_risk - left_risk) / (left_split + 1);
     const double tempcp2 = my_risk - tree_.nodes[static_cast<std::size_t>(li)].risk;
@@ -303,14 +462,9 @@ class Builder {
     if (tempcp > tree_.nodes[static_cast<std::size_t>(idx)].complexity)
       tempcp = tree_.nodes[static_cast<std::size_t>(idx)].complexity;
 
-    const int ri = static_cast<int>(tree_.nodes.size());
-    tree_.nodes.emplace_back();
-    tree_.nodes[static_cast<std::size_t>(idx)].right = ri;
-    set_counts(ri, right_rows);
-    tree_.nodes[static_cast<std::size_t>(ri)].depth = depth + 1;
     tree_.nodes[static_cast<std::size_t>(ri)].complexity = tempcp - alpha_;
     double right_risk = 0.0;
-    int right_split = partition(ri, 2 * nodenum + 1, std::move(right_rows), right_risk);
+    int right_split = partition(ri, 2 * nodenum + 1, mid, end, std::move(right_hist), right_risk);
 
     const double lc = tree_.nodes[static_cast<std::size_t>(li)].complexity;
     const double rc = tree_.nodes[static_cast<std::size_t>(ri)].complexity;
@@ -379,6 +533,9 @@ class Builder {
   const BinnedData& d_;
   const std::vector<std::uint8_t>& y_;
   CartOptions o_;
+  HistogramPool pool_;
+  std::size_t histogram_min_rows_ = 0;
+  std::vector<std::uint32_t> index_, scratch_;
   double alpha_ = 0.0;
   double iscale_ = 0.0;
   CartTree tree_;
@@ -389,13 +546,26 @@ class Builder {
 CartTree fit_cart(const BinnedData& data, const std::vector<std::uint8_t>& y,
                   const CartOptions& options, const std::vector<std::size_t>& rows) {
   if (y.size() != data.rows) throw std::invalid_argument("fit_cart: y and data differ in rows");
-  std::vector<std::size_t> use = rows;
-  if (use.empty()) {
-    use.resize(data.rows);
-    std::iota(use.begin(), use.end(), std::size_t{0});
-  }
+  if (data.rows > std::numeric_limits<std::uint32_t>::max())
+    throw std::invalid_argument("fit_cart: more than 2^32 rows");
+  std::vector<std::uint32_t> use(rows.empty() ? data.rows : rows.size());
+  if (rows.empty())
+    std::iota(use.begin(), use.end(), std::uint32_t{0});
+  else
+    for (std::size_t k = 0; k < rows.size(); ++k) use[k] = static_cast<std::uint32_t>(rows[k]);
   Builder builder(data, y, options);
   return builder.build(std::move(use));
+}
+
+double in_sample_pmse(const CartTree& tree, double c) {
+  double sum = 0.0, total = 0.0;
+  for (const auto& node : tree.nodes) {
+    if (node.feature >= 0) continue;
+    const double n = node.n0 + node.n1, d = node.probability() - c;
+    sum += n * d * d;
+    total += n;
+  }
+  return total > 0 ? sum / total : 0.0;
 }
 
 std::vector<double> predict_cart(const CartTree& tree, const BinnedData& data,

@@ -5,7 +5,14 @@
 // cp per split of the subtree it heads). Histogram-based: every feature is first coded into
 // ordered bins (all distinct values when there are at most max_bins of them, which makes the tree
 // identical to rpart's; quantile bins otherwise), so repeated fits (label permutations,
-// cross-validation folds) share the binning and each node costs one pass over its rows.
+// cross-validation folds) share the binning. A node's class counts per bin of every feature come
+// from one pass over the rows of the smaller child, the larger child's being the parent's minus
+// the smaller's (the "histogram subtraction" of LightGBM); counts are integers, so the tree does
+// not depend on the order or the thread count in which they are summed.
+//
+// Written by hand rather than taken from a library: rpart is not in Debian as a C library, and
+// xgboost/LightGBM grow trees by a different rule (no cp pruning, no rpart tie-breaking), so they
+// cannot reproduce synthpop's pMSE.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,6 +40,13 @@ struct BinnedFeature {
 struct BinnedData {
   std::size_t rows = 0;
   std::vector<BinnedFeature> features;
+  // Every row's bins of all features side by side (rows × features), each bin numbered globally
+  // (slot_offset[f] + bin), the layout the histogram kernel reads: one cache line per row instead
+  // of one per feature. 16-bit slots when all features have at most 65536 bins together, else 32.
+  std::vector<std::uint32_t> slot_offset;  // per feature; back() = total bins
+  std::vector<std::uint16_t> slots16;
+  std::vector<std::uint32_t> slots32;
+  std::size_t total_bins() const { return slot_offset.empty() ? 0 : slot_offset.back(); }
 };
 
 BinnedData bin_features(const std::vector<FeatureColumn>& features, std::uint32_t max_bins = 1024);
@@ -68,6 +82,10 @@ struct CartTree {
 // Fits on the rows listed in `rows` (all rows when empty); y in {0, 1}.
 CartTree fit_cart(const BinnedData& data, const std::vector<std::uint8_t>& y,
                   const CartOptions& options, const std::vector<std::size_t>& rows = {});
+
+// pMSE of the tree's in-sample propensities, Σ(p̂ − c)²/N over the rows it was fitted on, from
+// the leaves' class counts (no pass over the rows).
+double in_sample_pmse(const CartTree& tree, double c);
 
 // P(y = 1) of the leaf each listed row (all when empty) falls in.
 std::vector<double> predict_cart(const CartTree& tree, const BinnedData& data,

@@ -345,7 +345,7 @@ TEST(PropensityBoostedTrees, FindsTheGiveAwayColumn) {
     syn += std::to_string(rng.normal() + 3.0) + "," + std::to_string(rng.normal()) + "\n";
   }
   const auto t = make_tables(conf, {syn});
-  const nlohmann::json params = {{"rounds", 20}, {"folds", 3}, {"nperms", 2}};
+  const nlohmann::json params = {{"rounds", 20}, {"folds", 3}, {"null", "permutation"}, {"nperms", 2}};
   omp_set_num_threads(1);
   const auto a = run_metric("propensity_boosted_trees", t, params);
   omp_set_num_threads(2);
