@@ -257,6 +257,13 @@ class Builder {
               cand.threshold = feat.upper.empty()
                                    ? 0.0
                                    : 0.5 * (feat.upper[fc.bin(prev)] + feat.upper[fc.bin(i)]);
+              // rpart cuts at the midpoint between the two training values: bins between them
+              // that hold no training row at this node (they matter for records scored out of
+              // sample) go left when their values lie below the midpoint.
+              if (!feat.upper.empty())
+                while (cand.split_bin + 1 < fc.bin(i) &&
+                       feat.upper[cand.split_bin + 1] < cand.threshold)
+                  ++cand.split_bin;
             }
           }
         }

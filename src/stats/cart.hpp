@@ -60,7 +60,8 @@ struct CartOptions {
 
 struct CartNode {
   int feature = -1;               // -1: leaf
-  std::uint32_t split_bin = 0;    // numeric: rows with bin <= split_bin go left
+  std::uint32_t split_bin = 0;    // numeric: rows with bin <= split_bin go left (the bins below
+                                  // the midpoint cut between the node's two training values)
   std::vector<char> left_levels;  // categorical: level goes left
   int left = -1, right = -1;
   double n0 = 0, n1 = 0;  // class counts (weights)
