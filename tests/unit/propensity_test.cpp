@@ -322,17 +322,20 @@ TEST(Propensity, TinyAndDegenerateTablesDoNotCrash) {
 TEST(PropensityCart, SameResultForAnyThreadCount) {
   Rng rng(99);
   const auto t = make_tables(null_sample(rng, 400), {null_sample(rng, 400)});
-  const nlohmann::json params = {{"nperms", 8}, {"validation", "kfold"}, {"folds", 3}};
-  omp_set_num_threads(1);
-  const auto a = run_metric("propensity_cart", t, params);
-  omp_set_num_threads(2);
-  const auto b = run_metric("propensity_cart", t, params);
-  omp_set_num_threads(omp_get_num_procs());
-  ASSERT_EQ(a.values.size(), b.values.size());
-  for (std::size_t i = 0; i < a.values.size(); ++i)
-    if (!std::isnan(a.values[i].value)) {
-      EXPECT_EQ(a.values[i].value, b.values[i].value) << a.values[i].statistic;
-    }
+  for (const nlohmann::json params :
+       {nlohmann::json{{"nperms", 8}, {"validation", "kfold"}, {"folds", 3}},
+        nlohmann::json{{"null", "bootstrap"}, {"nboot", 8}, {"validation", "split"}}}) {
+    omp_set_num_threads(1);
+    const auto a = run_metric("propensity_cart", t, params);
+    omp_set_num_threads(2);
+    const auto b = run_metric("propensity_cart", t, params);
+    omp_set_num_threads(omp_get_num_procs());
+    ASSERT_EQ(a.values.size(), b.values.size());
+    for (std::size_t i = 0; i < a.values.size(); ++i)
+      if (!std::isnan(a.values[i].value)) {
+        EXPECT_EQ(a.values[i].value, b.values[i].value) << a.values[i].statistic;
+      }
+  }
 }
 
 // Boosted trees: a column that gives the synthesis away (x shifted by 3 sd) is found, out of
