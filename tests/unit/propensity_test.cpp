@@ -322,7 +322,7 @@ TEST(Propensity, TinyAndDegenerateTablesDoNotCrash) {
 TEST(PropensityCart, SameResultForAnyThreadCount) {
   Rng rng(99);
   const auto t = make_tables(null_sample(rng, 400), {null_sample(rng, 400)});
-  for (const nlohmann::json params :
+  for (const nlohmann::json& params :
        {nlohmann::json{{"nperms", 8}, {"validation", "kfold"}, {"folds", 3}},
         nlohmann::json{{"null", "bootstrap"}, {"nboot", 8}, {"validation", "split"}}}) {
     omp_set_num_threads(1);
