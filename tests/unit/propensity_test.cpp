@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <iostream>
 #include <sstream>
 
@@ -449,4 +450,63 @@ TEST(Propensity, DetectionScoreFoldsIsZeroWhenSeparable) {
                             {{"null", "none"}, {"validation", "kfold"}, {"folds", 3}});
   EXPECT_DOUBLE_EQ(value_of(r, "detection_score_folds", "all"), 0.0);
   EXPECT_DOUBLE_EQ(value_of(r, "AUC_oos", "all"), 1.0);
+}
+
+// R's rpart 4.1.19 itself (tests/golden/propensity/make_rpart_golden.R): 3000 training rows with
+// two numeric columns of exact bins, an integer column and two factors, fitted to a signal, to the
+// signal with cp 0.01 and minbucket 20, and to random labels (the deep trees of the permutation
+// null). Same number of leaves; in-sample P(t = 1) and P(t = 1) of 1000 held-out rows (binned
+// together with the training rows, as cross-validation does) to 1e-12; the importance shares of
+// the primary splits (rpart with maxsurrogate = 0) to 1e-9.
+TEST(Cart, MatchesRpart) {
+  std::ifstream in(std::filesystem::path(__FILE__).parent_path() /
+                   "../golden/propensity/rpart_golden.json");
+  ASSERT_TRUE(in) << "rpart_golden.json not found";
+  const auto g = nlohmann::json::parse(in);
+  const auto n_train = g["n_train"].get<std::size_t>(), n_test = g["n_test"].get<std::size_t>();
+  std::vector<stats::FeatureColumn> features;
+  for (const char* name : {"x1", "x2", "g", "h", "x3"}) {
+    stats::FeatureColumn f;
+    f.name = name;
+    const std::string levels_key = std::string(name) + "_levels";
+    if (g.contains(levels_key)) {
+      f.categorical = true;
+      f.codes = g[name].get<std::vector<std::uint32_t>>();
+      f.levels = static_cast<std::uint32_t>(g[levels_key].size());
+    } else {
+      f.values = g[name].get<std::vector<double>>();
+    }
+    features.push_back(std::move(f));
+  }
+  const auto binned = stats::bin_features(features);
+  std::vector<std::size_t> train(n_train), test(n_test);
+  std::iota(train.begin(), train.end(), std::size_t{0});
+  std::iota(test.begin(), test.end(), n_train);
+  for (const char* name : {"signal", "signal_coarse", "random_labels"}) {
+    SCOPED_TRACE(name);
+    const auto& c = g[name];
+    std::vector<std::uint8_t> y(n_train + n_test, 0);
+    const auto t = c["t"].get<std::vector<int>>();
+    for (std::size_t i = 0; i < n_train; ++i) y[i] = static_cast<std::uint8_t>(t[i]);
+    stats::CartOptions options;
+    options.cp = c["cp"].get<double>();
+    options.minbucket = c["minbucket"].get<std::size_t>();
+    options.minsplit = 3 * options.minbucket;
+    const auto tree = stats::fit_cart(binned, y, options, train);
+    EXPECT_EQ(tree.leaves(), c["leaves"].get<int>());
+    const auto fitted = stats::predict_cart(tree, binned, train);
+    const auto expected_fitted = to_vec(c["fitted"]);
+    for (std::size_t i = 0; i < n_train; ++i) ASSERT_NEAR(fitted[i], expected_fitted[i], 1e-12) << "row " << i;
+    const auto predicted = stats::predict_cart(tree, binned, test);
+    const auto expected_test = to_vec(c["predicted_test"]);
+    for (std::size_t i = 0; i < n_test; ++i)
+      ASSERT_NEAR(predicted[i], expected_test[i], 1e-12) << "held-out row " << i;
+    const auto expected_importance = to_vec(c["importance_primary"]);
+    const double ours_total = std::accumulate(tree.importance.begin(), tree.importance.end(), 0.0);
+    const double rpart_total =
+        std::accumulate(expected_importance.begin(), expected_importance.end(), 0.0);
+    for (std::size_t f = 0; f < expected_importance.size(); ++f)
+      EXPECT_NEAR(tree.importance[f] / ours_total, expected_importance[f] / rpart_total, 1e-9)
+          << features[f].name;
+  }
 }
