@@ -38,6 +38,9 @@ MetricResult compute_propensity_cart(const MetricInput& in, const Params& params
                                 "searched among " +
                                 std::to_string(f.bins) + " quantile bins");
   const auto tree = stats::fit_cart(binned, data.t, options);
+  // Refits (null, folds) need no importance, so no surrogate splits.
+  stats::CartOptions refit_options = options;
+  refit_options.max_surrogates = 0;
   const auto scores = stats::predict_cart(tree, binned);
   const auto s = stats::summarise_discrimination(scores, data.t, data.c);
   propensity::add_measures(result, s, "");
@@ -53,10 +56,12 @@ MetricResult compute_propensity_cart(const MetricInput& in, const Params& params
     for (std::size_t k = 0; k < refits; ++k) {
       stats::CartTree refit;
       if (method == propensity::NullMethod::kPermutation) {
-        refit = stats::fit_cart(binned, propensity::permuted_labels(data.t, in.seed, k), options);
+        refit = stats::fit_cart(binned, propensity::permuted_labels(data.t, in.seed, k),
+                                refit_options);
       } else {
         const auto boot = propensity::bootstrap_stack(data, in.seed, k);
-        refit = stats::fit_cart(stats::bin_features(boot.features, max_bins), boot.t, options);
+        refit = stats::fit_cart(stats::bin_features(boot.features, max_bins), boot.t,
+                                refit_options);
       }
       refit_pmse[k] = stats::in_sample_pmse(refit, data.c);
       refit_splits[k] = refit.splits;
@@ -88,7 +93,7 @@ MetricResult compute_propensity_cart(const MetricInput& in, const Params& params
   if (!rounds.empty()) {
     std::vector<double> oos(data.t.size(), std::nan(""));
     for (const auto& round : rounds) {
-      const auto ftree = stats::fit_cart(binned, data.t, options, round.train);
+      const auto ftree = stats::fit_cart(binned, data.t, refit_options, round.train);
       const auto p = stats::predict_cart(ftree, binned, round.test);
       for (std::size_t k = 0; k < round.test.size(); ++k) oos[round.test[k]] = p[k];
     }
@@ -142,8 +147,9 @@ MetricSpec propensity_cart_metric() {
           "with replacement from the confidential records (a correct synthesis), S_pMSE = pMSE / "
           "mean bootstrap pMSE. refits_without_split counts null trees with no split. SPECKS, PO50, U, "
           "AUC, detection_score as in propensity_logistic; `importance` per column = its share "
-          "(%) of the Gini improvement of the tree's splits (primary splits only; rpart adds "
-          "surrogate splits). Out-of-sample versions (suffix _oos) by k-fold cross-validation "
+          "(%) of rpart's variable importance: the Gini improvement of the splits it makes plus, "
+          "where it is one of a split's 5 best surrogates, that improvement times the surrogate's "
+          "adjusted agreement (so a column that could stand in for a chosen one gets credit too). Out-of-sample versions (suffix _oos) by k-fold cross-validation "
           "by default, because a tree memorises its training records (seed 001). Reference: "
           "METRICS.md G12; synthpop utility.gen(method = \"cart\"); rpart.",
       .params = std::move(params),

@@ -156,7 +156,9 @@ class Builder {
     index_ = std::move(rows);
     scratch_.resize(index_.size());
     tree_.importance.assign(d_.features.size(), 0.0);
+    tree_.primary_importance.assign(d_.features.size(), 0.0);
     tree_.nodes.emplace_back();
+    ranges_.emplace_back(0, index_.size());
     set_counts(0, 0, index_.size());
     alpha_ = o_.cp * tree_.nodes[0].risk;
     tree_.nodes[0].complexity = tree_.nodes[0].risk;  // rpart.c: tree->complexity = tree->risk
@@ -168,6 +170,7 @@ class Builder {
     double sumrisk = 0.0;
     tree_.splits = partition(0, 1, 0, index_.size(), std::move(hist), sumrisk);
     compact();
+    add_surrogates();
     return std::move(tree_);
   }
 
@@ -425,6 +428,8 @@ class Builder {
     const int ri = li + 1;
     tree_.nodes.emplace_back();
     tree_.nodes.emplace_back();
+    ranges_.emplace_back(begin, mid);
+    ranges_.emplace_back(mid, end);
     tree_.nodes[static_cast<std::size_t>(idx)].left = li;
     tree_.nodes[static_cast<std::size_t>(idx)].right = ri;
     set_counts(li, begin, mid);
@@ -512,6 +517,7 @@ class Builder {
 
   void compact() {
     std::vector<CartNode> kept;
+    std::vector<std::pair<std::size_t, std::size_t>> kept_ranges;
     // Breadth-first copy with remapped child indices.
     std::vector<int> queue = {0};
     std::vector<int> new_index(tree_.nodes.size(), -1);
@@ -519,6 +525,7 @@ class Builder {
       const int old = queue[q];
       new_index[static_cast<std::size_t>(old)] = static_cast<int>(kept.size());
       kept.push_back(tree_.nodes[static_cast<std::size_t>(old)]);
+      kept_ranges.push_back(ranges_[static_cast<std::size_t>(old)]);
       const auto& node = tree_.nodes[static_cast<std::size_t>(old)];
       if (node.feature >= 0) {
         queue.push_back(node.left);
@@ -529,12 +536,101 @@ class Builder {
       if (node.feature >= 0) {
         node.left = new_index[static_cast<std::size_t>(node.left)];
         node.right = new_index[static_cast<std::size_t>(node.right)];
-        tree_.importance[static_cast<std::size_t>(node.feature)] += node.improve;
+        tree_.primary_importance[static_cast<std::size_t>(node.feature)] += node.improve;
       } else {
         node.left = node.right = -1;
       }
     }
     tree_.nodes.swap(kept);
+    ranges_.swap(kept_ranges);
+  }
+
+  // rpart's choose_surg.c for one candidate column at a node whose rows index_[begin, end) the
+  // primary split sends left (goes[k] = 1) or right. Agreement counts the rows the candidate sends
+  // the same way as the primary (either orientation of its cut), starting from the majority
+  // direction; a numeric cut needs at least 2 rows on each side; a level goes the way most of its
+  // rows go (ties to the majority direction).
+  CartSurrogate surrogate_for(std::size_t f, std::size_t begin, std::size_t end,
+                              const std::vector<char>& goes, double total_left,
+                              double total_right) const {
+    const BinnedFeature& feat = d_.features[f];
+    std::vector<double> left(feat.bins, 0.0), right(feat.bins, 0.0);
+    for (std::size_t k = begin; k < end; ++k)
+      (goes[k - begin] ? left : right)[feat.code[index_[k]]] += 1.0;
+    const double total = total_left + total_right;
+    double majority = std::max(total_left, total_right);
+    double agree = majority;
+    if (!feat.categorical) {
+      // Rows below the cut: lr (primary left) and rr (primary right); at or above: ll and rl.
+      double ll = total_left, rl = total_right, lr = 0, rr = 0;
+      for (std::uint32_t b = 0; b < feat.bins; ++b) {
+        if (left[b] + right[b] == 0) continue;
+        if (ll + rl < 2) break;
+        if (lr + rr >= 2) {
+          if (ll + rr > agree)
+            agree = ll + rr;
+          else if (lr + rl > agree)
+            agree = lr + rl;
+        }
+        ll -= left[b];
+        lr += left[b];
+        rl -= right[b];
+        rr += right[b];
+      }
+    } else {
+      const bool majority_left = total_left > total_right;
+      agree = 0.0;
+      for (std::uint32_t b = 0; b < feat.bins; ++b) {
+        if (left[b] + right[b] == 0) continue;
+        if (left[b] < right[b] || (left[b] == right[b] && !majority_left))
+          agree += right[b];
+        else
+          agree += left[b];
+      }
+    }
+    CartSurrogate out;
+    out.feature = static_cast<int>(f);
+    out.agreement = agree / total;
+    majority /= total;
+    out.adj = (out.agreement - majority) / (1 - majority);
+    return out;
+  }
+
+  // Surrogates of every split of the final tree, and the importance with them (R's
+  // rpart:::importance: a split's improvement goes to its column, and times adj to each
+  // surrogate's column).
+  void add_surrogates() {
+    tree_.importance = tree_.primary_importance;
+    if (o_.max_surrogates <= 0) return;
+    const std::size_t nf = d_.features.size();
+#pragma omp parallel for schedule(dynamic, 1) if (index_.size() > 50000)
+    for (std::size_t i = 0; i < tree_.nodes.size(); ++i) {
+      CartNode& node = tree_.nodes[i];
+      if (node.feature < 0) continue;
+      const auto [begin, end] = ranges_[i];
+      std::vector<char> goes(end - begin);
+      double total_left = 0.0;
+      for (std::size_t k = begin; k < end; ++k) {
+        goes[k - begin] = goes_left(node, index_[k]) ? 1 : 0;
+        total_left += goes[k - begin];
+      }
+      const double total_right = static_cast<double>(end - begin) - total_left;
+      std::vector<CartSurrogate> found;
+      for (std::size_t f = 0; f < nf; ++f) {
+        if (static_cast<int>(f) == node.feature) continue;
+        const auto s = surrogate_for(f, begin, end, goes, total_left, total_right);
+        if (s.adj > 0) found.push_back(s);
+      }
+      // rpart's insert_split: by agreement, earlier columns first among equals.
+      std::stable_sort(found.begin(), found.end(),
+                       [](const auto& a, const auto& b) { return a.agreement > b.agreement; });
+      if (found.size() > static_cast<std::size_t>(o_.max_surrogates))
+        found.resize(static_cast<std::size_t>(o_.max_surrogates));
+      node.surrogates = std::move(found);
+    }
+    for (const auto& node : tree_.nodes)
+      for (const auto& s : node.surrogates)
+        tree_.importance[static_cast<std::size_t>(s.feature)] += node.improve * s.adj;
   }
 
   const BinnedData& d_;
@@ -543,6 +639,8 @@ class Builder {
   HistogramPool pool_;
   std::size_t histogram_min_rows_ = 0;
   std::vector<std::uint32_t> index_, scratch_;
+  // Rows of each node: index_[first, second) (kept after the fit for the surrogates).
+  std::vector<std::pair<std::size_t, std::size_t>> ranges_;
   double alpha_ = 0.0;
   double iscale_ = 0.0;
   CartTree tree_;

@@ -56,6 +56,19 @@ struct CartOptions {
   std::size_t minbucket = 5;
   std::size_t minsplit = 15;  // rpart: 3 * minbucket when only minbucket is given
   int maxdepth = 30;
+  // rpart's maxsurrogate: surrogate splits kept per node, used only for the variable importance
+  // (the prepared data have no missing values to route). 0 = primary splits only, which is all a
+  // refit for a null distribution or a cross-validation fold needs.
+  int max_surrogates = 5;
+};
+
+// A surrogate split of a node: another column's split that best reproduces the node's primary
+// split (rpart's choose_surg.c), with its agreement and rpart's adjusted agreement
+// adj = (agreement − majority) / (1 − majority), both as shares of the node's records.
+struct CartSurrogate {
+  int feature = -1;
+  double agreement = 0.0;
+  double adj = 0.0;
 };
 
 struct CartNode {
@@ -70,12 +83,16 @@ struct CartNode {
   double improve = 0;     // Gini improvement of the split (count units)
   double threshold = 0;   // numeric: midpoint between the bins' values (report only)
   int depth = 0;
+  std::vector<CartSurrogate> surrogates;  // best first, at most max_surrogates, adj > 0
   double probability() const { return n0 + n1 > 0 ? n1 / (n0 + n1) : 0.0; }
 };
 
 struct CartTree {
   std::vector<CartNode> nodes;     // nodes[0] is the root
-  std::vector<double> importance;  // per feature: sum of Gini improvements of its splits
+  // Per feature, rpart's variable.importance: the Gini improvements of the splits it makes plus,
+  // for each split where it is a surrogate, that split's improvement times the surrogate's adj.
+  std::vector<double> importance;
+  std::vector<double> primary_importance;  // the first part only (rpart with maxsurrogate = 0)
   int splits = 0;
   int leaves() const;
 };
