@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
   t0 = std::chrono::steady_clock::now();
   const auto binned = stats::bin_features(data.features);
   const double t_bin = seconds_since(t0);
-  const auto tree = stats::fit_cart(binned, data.t, {});
+  const auto tree = stats::fit_cart(binned, data.t, {});  // with surrogates, for the importance
   const auto pc = stats::predict_cart(tree, binned);
   std::printf("one CART fit (%d leaves)        %8.2f s (binning %.2f s)  pMSE %.12e\n", tree.leaves(), seconds_since(t0),
               t_bin, stats::pmse(pc, data.c));
@@ -86,7 +86,9 @@ int main(int argc, char** argv) {
   std::vector<double> perm(50);
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::size_t k = 0; k < 50; ++k) {
-    perm[k] = stats::in_sample_pmse(stats::fit_cart(binned, propensity::permuted_labels(data.t, 1, k), {}), data.c);
+    stats::CartOptions refit;  // as propensity_cart's null refits: no surrogates
+    refit.max_surrogates = 0;
+    perm[k] = stats::in_sample_pmse(stats::fit_cart(binned, propensity::permuted_labels(data.t, 1, k), refit), data.c);
   }
   for (double v : perm) perm_sum += v;
   std::printf("CART, 50 permutation refits    %8.2f s  mean permuted pMSE %.12e\n", seconds_since(t0), perm_sum / 50);

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <type_traits>
 #include <numeric>
 #include <stdexcept>
+#include <type_traits>
+
+#include "stats/summary.hpp"
 
 namespace synthaudit::stats {
 
@@ -34,8 +36,7 @@ BinnedData bin_features(const std::vector<FeatureColumn>& features, std::uint32_
       b.code = in.codes;
       continue;
     }
-    std::vector<double> sorted = in.values;
-    std::sort(sorted.begin(), sorted.end());
+    const std::vector<double> sorted = sorted_values(in.values);  // radix sort; no NaN here
     std::vector<double> distinct;
     for (double v : sorted)
       if (distinct.empty() || v != distinct.back()) distinct.push_back(v);
