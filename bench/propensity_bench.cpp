@@ -22,7 +22,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-Table make_table(std::size_t n, double shift, std::uint64_t seed, const std::vector<std::shared_ptr<Dictionary>>& dicts) {
+Table make_table(std::size_t n, double shift, std::uint64_t seed,
+                 const std::vector<std::shared_ptr<Dictionary>>& dicts) {
   Rng rng(seed);
   std::vector<Column> cols;
   for (int j = 0; j < 10; ++j) {
@@ -38,7 +39,9 @@ Table make_table(std::size_t n, double shift, std::uint64_t seed, const std::vec
     c.kind = ColumnKind::kCategorical;
     c.dictionary = dicts[static_cast<std::size_t>(j)];
     c.codes.resize(n);
-    for (auto& v : c.codes) v = static_cast<std::uint32_t>(std::min<double>(5, std::floor(6 * std::pow(rng.uniform(), 1.0 + shift))));
+    for (auto& v : c.codes)
+      v = static_cast<std::uint32_t>(
+          std::min<double>(5, std::floor(6 * std::pow(rng.uniform(), 1.0 + shift))));
     cols.push_back(std::move(c));
   }
   return Table(TableSource{}, std::move(cols));
@@ -71,15 +74,16 @@ int main(int argc, char** argv) {
   const double t_logit = seconds_since(t0);
   std::vector<double> p(fit.fitted.data(), fit.fitted.data() + fit.fitted.size());
   std::printf("logistic main effects (%ld params, %d it) %8.2f s (design %.2f s)  pMSE %.12e\n",
-              static_cast<long>(X.cols()), fit.iterations, t_logit, t_design, stats::pmse(p, data.c));
+              static_cast<long>(X.cols()), fit.iterations, t_logit, t_design,
+              stats::pmse(p, data.c));
 
   t0 = std::chrono::steady_clock::now();
   const auto binned = stats::bin_features(data.features);
   const double t_bin = seconds_since(t0);
   const auto tree = stats::fit_cart(binned, data.t, {});  // with surrogates, for the importance
   const auto pc = stats::predict_cart(tree, binned);
-  std::printf("one CART fit (%d leaves)        %8.2f s (binning %.2f s)  pMSE %.12e\n", tree.leaves(), seconds_since(t0),
-              t_bin, stats::pmse(pc, data.c));
+  std::printf("one CART fit (%d leaves)        %8.2f s (binning %.2f s)  pMSE %.12e\n",
+              tree.leaves(), seconds_since(t0), t_bin, stats::pmse(pc, data.c));
 
   t0 = std::chrono::steady_clock::now();
   double perm_sum = 0;
@@ -88,17 +92,19 @@ int main(int argc, char** argv) {
   for (std::size_t k = 0; k < 50; ++k) {
     stats::CartOptions refit;  // as propensity_cart's null refits: no surrogates
     refit.max_surrogates = 0;
-    perm[k] = stats::in_sample_pmse(stats::fit_cart(binned, propensity::permuted_labels(data.t, 1, k), refit), data.c);
+    perm[k] = stats::in_sample_pmse(
+        stats::fit_cart(binned, propensity::permuted_labels(data.t, 1, k), refit), data.c);
   }
   for (double v : perm) perm_sum += v;
-  std::printf("CART, 50 permutation refits    %8.2f s  mean permuted pMSE %.12e\n", seconds_since(t0), perm_sum / 50);
+  std::printf("CART, 50 permutation refits    %8.2f s  mean permuted pMSE %.12e\n",
+              seconds_since(t0), perm_sum / 50);
 
   t0 = std::chrono::steady_clock::now();
   const stats::BoostData bd(data.features);
   stats::BoostOptions bo;
   bo.threads = omp_get_max_threads();
   const auto boosted = stats::fit_predict_boosted(bd, data.t, bo);
-  std::printf("boosted trees, 100 rounds (xgboost %d threads) %8.2f s  pMSE %.12e\n", bo.threads, seconds_since(t0),
-              stats::pmse(boosted.predictions, data.c));
+  std::printf("boosted trees, 100 rounds (xgboost %d threads) %8.2f s  pMSE %.12e\n", bo.threads,
+              seconds_since(t0), stats::pmse(boosted.predictions, data.c));
   return 0;
 }

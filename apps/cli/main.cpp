@@ -1,7 +1,7 @@
 // synthaudit command line. Argument parsing only: everything it prints about metrics comes from
 // the registry, everything about results from the results document.
 #include <CLI/CLI.hpp>
-
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -21,7 +21,8 @@ using namespace synthaudit;
 namespace {
 
 struct EvaluateFlags {
-  std::string spec_file, confidential, holdout, synthesis, keys, targets, metrics, out, metadata;
+  std::string spec_file, confidential, holdout, synthesis, keys, targets, metrics, out, metadata,
+      plots;
   std::string format = "text";
   std::vector<std::string> synthetic, analyses, params;
   std::int64_t seed = -1;
@@ -37,18 +38,26 @@ void add_format_flag(CLI::App& cmd, std::string& format) {
 void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
   cmd.add_option("--spec", f.spec_file, "YAML evaluation spec (flags given here override it)");
   cmd.add_option("--confidential", f.confidential, "confidential CSV (or .csv.gz)");
-  cmd.add_option("--synthetic", f.synthetic, "candidate NAME=FILE[,FILE...] (one file per replicate); repeatable");
+  cmd.add_option("--synthetic", f.synthetic,
+                 "candidate NAME=FILE[,FILE...] (one file per replicate); repeatable");
   cmd.add_option("--holdout", f.holdout, "holdout CSV: records not used to synthesise");
-  cmd.add_option("--synthesis", f.synthesis, "full or partial (rows correspond)")->check(CLI::IsMember({"full", "partial"}));
+  cmd.add_option("--synthesis", f.synthesis, "full or partial (rows correspond)")
+      ->check(CLI::IsMember({"full", "partial"}));
   cmd.add_option("--keys", f.keys, "disclosure key columns, comma-separated");
   cmd.add_option("--targets", f.targets, "disclosure target columns, comma-separated");
-  cmd.add_option("--analysis", f.analyses, "analysis, e.g. 'lm: y ~ x1 + x2' or 'mean: income'; repeatable");
-  cmd.add_option("--metrics", f.metrics, "metric names or families (general, propensity, specific, key-disclosure, distance-disclosure, all)");
+  cmd.add_option("--analysis", f.analyses,
+                 "analysis, e.g. 'lm: y ~ x1 + x2' or 'mean: income'; repeatable");
+  cmd.add_option("--metrics", f.metrics,
+                 "metric names or families (general, propensity, specific, key-disclosure, "
+                 "distance-disclosure, all)");
   cmd.add_option("--param", f.params, "metric parameter METRIC.NAME=VALUE; repeatable");
   cmd.add_option("--metadata", f.metadata, "SDV metadata JSON with column sdtypes");
   cmd.add_option("--seed", f.seed, "random seed (default 1)");
   cmd.add_option("--threads", f.threads, "threads (0 = all cores)");
   cmd.add_option("--out", f.out, "output folder for results.json, results.tsv and report.html");
+  cmd.add_option("--plots", f.plots,
+                 "replicates whose plot data results.json keeps: first (default), all or none")
+      ->check(CLI::IsMember({"first", "all", "none"}));
   cmd.add_flag("--quiet", f.quiet, "no progress on stderr");
   add_format_flag(cmd, f.format);
 }
@@ -69,7 +78,9 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
     for (const auto& s : f.synthetic) spec.candidates.push_back(parse_candidate(s));
   }
   if (!f.holdout.empty()) spec.holdout = f.holdout;
-  if (!f.synthesis.empty()) spec.context.synthesis = f.synthesis == "partial" ? SynthesisType::kPartial : SynthesisType::kFull;
+  if (!f.synthesis.empty())
+    spec.context.synthesis =
+        f.synthesis == "partial" ? SynthesisType::kPartial : SynthesisType::kFull;
   if (!f.keys.empty() || !f.targets.empty()) {
     if (f.keys.empty() || f.targets.empty()) throw InputError("--keys and --targets go together");
     spec.context.scenarios = {{split(f.keys, ','), split(f.targets, ',')}};
@@ -85,12 +96,14 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
     const auto eq = p.find('=');
     if (dot == std::string::npos || eq == std::string::npos || eq < dot)
       throw InputError("--param: '" + p + "' should be METRIC.NAME=VALUE");
-    spec.parameters[p.substr(0, dot)][p.substr(dot + 1, eq - dot - 1)] = parse_param_value(p.substr(eq + 1));
+    spec.parameters[p.substr(0, dot)][p.substr(dot + 1, eq - dot - 1)] =
+        parse_param_value(p.substr(eq + 1));
   }
   if (!f.metadata.empty()) spec.metadata = f.metadata;
   if (f.seed >= 0) spec.context.seed = static_cast<std::uint64_t>(f.seed);
   if (f.threads >= 0) spec.context.threads = f.threads;
   if (!f.out.empty()) spec.output_dir = f.out;
+  if (!f.plots.empty()) spec.plots = f.plots;
   if (spec.output_dir.empty()) throw InputError("no output folder given (--out DIR)");
   validate_spec(spec);
   return spec;
@@ -98,7 +111,8 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
 
 int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& format) {
   ProgressFn progress;
-  if (!quiet) progress = [](const std::string& line) { std::cerr << "synthaudit: " << line << "\n"; };
+  if (!quiet)
+    progress = [](const std::string& line) { std::cerr << "synthaudit: " << line << "\n"; };
   if (progress) progress("reading data");
   const EvaluationData data = load_evaluation_data(spec);
   const nlohmann::json document = evaluate(spec, data, progress);
@@ -114,7 +128,8 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
   // With --format md, stdout carries only the Markdown (for CI logs); the paths go to stderr.
   std::ostream& paths = format == "md" ? std::cerr : std::cout;
   std::cout << (format == "md" ? render_markdown(document) : summary_text(document));
-  paths << "results: " << json_path << "\n         " << tsv_path << "\nreport:  " << html_path << "\n";
+  paths << "results: " << json_path << "\n         " << tsv_path << "\nreport:  " << html_path
+        << "\n";
   return 0;
 }
 
@@ -134,7 +149,8 @@ int rerender_report(const std::string& input, const std::string& out, const std:
     std::cout << render_markdown(document);
     return 0;
   }
-  const std::string path = out.empty() ? (fs::path(input).parent_path() / "report.html").string() : out;
+  const std::string path =
+      out.empty() ? (fs::path(input).parent_path() / "report.html").string() : out;
   std::error_code ec;
   if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
   write_file_atomic(path, render_html(document));
@@ -155,8 +171,12 @@ int describe_metric(const std::string& name) {
     throw InputError("describe: no metric named '" + name + "'" + did_you_mean(name, names));
   }
   std::cout << m->name << " (" << to_string(m->family) << ", "
-            << (m->granularity == MetricGranularity::kPerReplicate ? "per replicate" : "per candidate, all replicates combined")
-            << ")\n\n" << m->summary << "\n\n" << m->doc << "\n";
+            << (m->granularity == MetricGranularity::kPerReplicate
+                    ? "per replicate"
+                    : "per candidate, all replicates combined")
+            << ")\n\n"
+            << m->summary << "\n\n"
+            << m->doc << "\n";
   if (m->needs_holdout) std::cout << "\nNeeds a holdout file.\n";
   if (m->needs_row_correspondence) std::cout << "\nNeeds partial synthesis (rows correspond).\n";
   if (m->needs_scenarios) std::cout << "\nNeeds disclosure keys and targets.\n";
@@ -182,31 +202,41 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", SYNTHAUDIT_VERSION);
 
   EvaluateFlags eval;
-  auto* evaluate_cmd = app.add_subcommand("evaluate", "run the metrics and write results.json, results.tsv and report.html");
+  auto* evaluate_cmd = app.add_subcommand(
+      "evaluate", "run the metrics and write results.json, results.tsv and report.html");
   add_evaluate_flags(*evaluate_cmd, eval);
 
   std::string init_file, init_out;
-  auto* init_cmd = app.add_subcommand("init", "write a starter spec with the inferred column types");
+  auto* init_cmd =
+      app.add_subcommand("init", "write a starter spec with the inferred column types");
   init_cmd->add_option("confidential", init_file, "confidential CSV")->required();
   init_cmd->add_option("--out", init_out, "where to write the spec (default: stdout)");
 
   std::string report_input, report_out, report_format = "html";
-  auto* report_cmd = app.add_subcommand("report", "render report.html (or --format md) again from a results.json");
-  report_cmd->add_option("results", report_input, "results.json written by evaluate or demo")->required();
-  report_cmd->add_option("--out", report_out, "HTML file to write (default: report.html beside the results)");
-  report_cmd->add_option("--format", report_format, "html (write the report) or md (print Markdown)")
+  auto* report_cmd =
+      app.add_subcommand("report", "render report.html (or --format md) again from a results.json");
+  report_cmd->add_option("results", report_input, "results.json written by evaluate or demo")
+      ->required();
+  report_cmd->add_option("--out", report_out,
+                         "HTML file to write (default: report.html beside the results)");
+  report_cmd
+      ->add_option("--format", report_format, "html (write the report) or md (print Markdown)")
       ->check(CLI::IsMember({"html", "md"}));
 
   auto* list_cmd = app.add_subcommand("list-metrics", "list every metric: name, family, summary");
   std::string describe_name;
-  auto* describe_cmd = app.add_subcommand("describe", "show a metric's formula, reference and parameters");
+  auto* describe_cmd =
+      app.add_subcommand("describe", "show a metric's formula, reference and parameters");
   describe_cmd->add_option("metric", describe_name, "metric name")->required();
 
   SimulationOptions sim;
-  auto* simulate_cmd = app.add_subcommand("simulate", "write a simulated confidential sample, holdout and candidate syntheses");
-  simulate_cmd->add_option("--rows", sim.rows, "confidential rows")->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
+  auto* simulate_cmd = app.add_subcommand(
+      "simulate", "write a simulated confidential sample, holdout and candidate syntheses");
+  simulate_cmd->add_option("--rows", sim.rows, "confidential rows")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
   simulate_cmd->add_option("--holdout-rows", sim.holdout_rows, "holdout rows (default: rows / 4)");
-  simulate_cmd->add_option("--replicates", sim.replicates, "replicates per candidate")->check(CLI::Range(1, 100));
+  simulate_cmd->add_option("--replicates", sim.replicates, "replicates per candidate")
+      ->check(CLI::Range(1, 100));
   simulate_cmd->add_option("--seed", sim.seed, "random seed");
   simulate_cmd->add_option("--out", sim.out_dir, "output folder")->required();
 
@@ -214,17 +244,23 @@ int main(int argc, char** argv) {
   std::size_t demo_rows = 20000;
   bool demo_quiet = false;
   std::string demo_format = "text";
-  auto* demo_cmd = app.add_subcommand("demo", "simulate data, evaluate it, and say where the results are");
+  auto* demo_cmd =
+      app.add_subcommand("demo", "simulate data, evaluate it, and say where the results are");
   demo_cmd->add_option("--out", demo_out, "output folder (default demo-out)");
-  demo_cmd->add_option("--rows", demo_rows, "confidential rows (default 20000)")->check(CLI::Range(std::size_t{10}, std::size_t{100000000}));
+  demo_cmd->add_option("--rows", demo_rows, "confidential rows (default 20000)")
+      ->check(CLI::Range(std::size_t{10}, std::size_t{100000000}));
   demo_cmd->add_flag("--quiet", demo_quiet, "no progress on stderr");
   add_format_flag(*demo_cmd, demo_format);
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    // A usage error is bad input like any other: one line, exit code 2.
+    std::string message = e.what();
+    std::replace(message.begin(), message.end(), '\n', ' ');
+    std::cerr << "synthaudit: error: " << message << " (see --help)\n";
+    return 2;
   }
 
   try {
@@ -255,7 +291,9 @@ int main(int argc, char** argv) {
       options.rows = demo_rows;
       options.holdout_rows = demo_rows / 4;
       options.out_dir = (fs::path(demo_out) / "data").string();
-      if (!demo_quiet) std::cerr << "synthaudit: simulating " << demo_rows << " rows into " << options.out_dir << "\n";
+      if (!demo_quiet)
+        std::cerr << "synthaudit: simulating " << demo_rows << " rows into " << options.out_dir
+                  << "\n";
       const auto files = simulate(options);
       EvaluationSpec spec = load_spec(files.spec_path);
       spec.output_dir = demo_out;

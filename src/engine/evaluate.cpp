@@ -16,6 +16,19 @@ namespace synthaudit {
 
 namespace {
 
+// The `plots` setting: plot data of replicates after the first (first) or of every result (none)
+// are left out of the document, which otherwise repeats similar plots m times per candidate.
+bool drop_plots(const std::string& setting, std::size_t replicate_index) {
+  return setting == "none" || (setting == "first" && replicate_index > 0);
+}
+
+void omit_plots(nlohmann::json& result) {
+  auto& details = result["details"];
+  if (!details.is_object() || !details.contains("plots")) return;
+  details.erase("plots");
+  result["plots_omitted"] = true;
+}
+
 std::uint64_t fnv1a(const std::string& text) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (unsigned char c : text) {
@@ -36,9 +49,10 @@ nlohmann::json fingerprint(const Table& table) {
 nlohmann::json values_to_json(const std::vector<MetricValue>& values) {
   auto out = nlohmann::json::array();
   for (const auto& v : values) {
-    out.push_back({{"statistic", v.statistic},
-                   {"scope", v.scope},
-                   {"value", std::isfinite(v.value) ? nlohmann::json(v.value) : nlohmann::json(nullptr)}});
+    out.push_back(
+        {{"statistic", v.statistic},
+         {"scope", v.scope},
+         {"value", std::isfinite(v.value) ? nlohmann::json(v.value) : nlohmann::json(nullptr)}});
   }
   return out;
 }
@@ -66,8 +80,11 @@ std::vector<MetricValue> mean_over_replicates(const std::vector<MetricResult>& r
 nlohmann::json headlines_to_json(const std::vector<Headline>& headlines) {
   auto out = nlohmann::json::array();
   for (const auto& h : headlines)
-    out.push_back({{"statistic", h.statistic}, {"scope", h.scope}, {"better", to_string(h.better)},
-                   {"reading", h.reading}, {"axis", h.axis}});
+    out.push_back({{"statistic", h.statistic},
+                   {"scope", h.scope},
+                   {"better", to_string(h.better)},
+                   {"reading", h.reading},
+                   {"axis", h.axis}});
   return out;
 }
 
@@ -101,13 +118,14 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
     std::vector<std::string> ignored;
     Table table = encode_table(file, data.schema, settings, role, &ignored);
     if (!ignored.empty())
-      data.warnings.push_back(path + ": columns not in the confidential data are ignored: " +
-                              join(ignored, ", "));
+      data.warnings.push_back(
+          path + ": columns not in the confidential data are ignored: " + join(ignored, ", "));
     return table;
   };
   for (const auto& candidate : spec.candidates) {
     EvaluationData::Candidate c{candidate.name, {}};
-    for (const auto& path : candidate.replicates) c.replicates.push_back(load_other(path, "synthetic"));
+    for (const auto& path : candidate.replicates)
+      c.replicates.push_back(load_other(path, "synthetic"));
     data.candidates.push_back(std::move(c));
   }
   if (spec.holdout) data.holdout = load_other(*spec.holdout, "holdout");
@@ -122,9 +140,10 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
     for (const auto& c : data.candidates)
       for (const auto& t : c.replicates)
         if (t.rows() != data.confidential.rows())
-          throw InputError(t.source().path + ": partial synthesis needs rows that correspond to "
-                           "the confidential rows, but it has " + std::to_string(t.rows()) +
-                           " rows and the confidential data " +
+          throw InputError(t.source().path +
+                           ": partial synthesis needs rows that correspond to "
+                           "the confidential rows, but it has " +
+                           std::to_string(t.rows()) + " rows and the confidential data " +
                            std::to_string(data.confidential.rows()));
   }
   // Levels that occur in synthetic data but never in the confidential data are a finding.
@@ -140,9 +159,12 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
           if (code != kMissingCode && !in_conf[code]) seen[code] = 1;
       std::vector<std::string> levels;
       for (std::size_t k = 0; k < seen.size(); ++k)
-        if (seen[k]) levels.push_back(data.schema.columns[col].dictionary->level(static_cast<std::uint32_t>(k)));
+        if (seen[k])
+          levels.push_back(
+              data.schema.columns[col].dictionary->level(static_cast<std::uint32_t>(k)));
       if (!levels.empty())
-        data.warnings.push_back("candidate '" + c.name + "', column '" + data.schema.columns[col].name +
+        data.warnings.push_back("candidate '" + c.name + "', column '" +
+                                data.schema.columns[col].name +
                                 "': " + std::to_string(levels.size()) +
                                 " level(s) not in the confidential data: " + join(levels, ", "));
     }
@@ -174,27 +196,34 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
   if (data.holdout) doc["inputs"].push_back(fingerprint(*data.holdout));
   doc["columns"] = nlohmann::json::array();
   for (const auto& c : data.schema.columns) {
-    nlohmann::json col = {{"name", c.name}, {"kind", to_string(c.kind)}, {"kind_source", c.inferred ? "inferred" : "user"}};
+    nlohmann::json col = {{"name", c.name},
+                          {"kind", to_string(c.kind)},
+                          {"kind_source", c.inferred ? "inferred" : "user"}};
     if (c.dictionary) col["levels"] = c.dictionary->levels();
     if (!c.missing_codes.empty()) col["missing_codes"] = c.missing_codes;
     doc["columns"].push_back(col);
   }
   doc["candidates"] = nlohmann::json::array();
-  for (const auto& c : data.candidates) doc["candidates"].push_back({{"name", c.name}, {"replicates", c.replicates.size()}});
+  for (const auto& c : data.candidates)
+    doc["candidates"].push_back({{"name", c.name}, {"replicates", c.replicates.size()}});
   doc["warnings"] = data.warnings;
   doc["metrics"] = nlohmann::json::array();
 
   for (const MetricSpec* metric : selected) {
-    const auto given = spec.parameters.count(metric->name) ? spec.parameters.at(metric->name) : nlohmann::json();
-    const Params params = Params::resolve(metric->name, metric->params, given, spec.origin + ": parameters." + metric->name);
-    nlohmann::json entry = {{"name", metric->name},
-                            {"family", to_string(metric->family)},
-                            {"summary", metric->summary},
-                            {"granularity", metric->granularity == MetricGranularity::kPerReplicate ? "per-replicate" : "per-candidate"},
-                            {"params", params.to_json()},
-                            {"doc", metric->doc},
-                            {"headlines", headlines_to_json(metric->headlines)},
-                            {"candidates", nlohmann::json::array()}};
+    const auto given =
+        spec.parameters.count(metric->name) ? spec.parameters.at(metric->name) : nlohmann::json();
+    const Params params = Params::resolve(metric->name, metric->params, given,
+                                          spec.origin + ": parameters." + metric->name);
+    nlohmann::json entry = {
+        {"name", metric->name},
+        {"family", to_string(metric->family)},
+        {"summary", metric->summary},
+        {"granularity", metric->granularity == MetricGranularity::kPerReplicate ? "per-replicate"
+                                                                                : "per-candidate"},
+        {"params", params.to_json()},
+        {"doc", metric->doc},
+        {"headlines", headlines_to_json(metric->headlines)},
+        {"candidates", nlohmann::json::array()}};
     std::string skip;
     if (metric->needs_holdout && !data.holdout) skip = "needs a holdout file (--holdout)";
     if (metric->needs_row_correspondence && spec.context.synthesis != SynthesisType::kPartial)
@@ -210,11 +239,15 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
     }
     for (const auto& candidate : data.candidates) {
       nlohmann::json cand = {{"name", candidate.name}, {"replicates", nlohmann::json::array()}};
-      auto run_one = [&](std::vector<const Table*> tables, std::size_t replicate, const std::string& label) {
+      auto run_one = [&](std::vector<const Table*> tables, std::size_t replicate,
+                         const std::string& label) {
         if (progress) progress("running " + metric->name + " on " + candidate.name + " " + label);
         const auto t0 = std::chrono::steady_clock::now();
-        MetricInput input{data.confidential, std::move(tables), data.holdout ? &*data.holdout : nullptr,
-                          spec.context, candidate.name,
+        MetricInput input{data.confidential,
+                          std::move(tables),
+                          data.holdout ? &*data.holdout : nullptr,
+                          spec.context,
+                          candidate.name,
                           derive_seed(spec.context.seed, metric->name, candidate.name, replicate)};
         MetricResult result;
         try {
@@ -223,38 +256,47 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
           result = MetricResult{};
           result.warnings.push_back(std::string("not applicable: ") + e.what());
         }
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return std::make_pair(std::move(result), seconds);
       };
       if (metric->granularity == MetricGranularity::kPerReplicate) {
         std::vector<MetricResult> results;
         for (std::size_t r = 0; r < candidate.replicates.size(); ++r) {
-          auto [result, seconds] = run_one({&candidate.replicates[r]}, r + 1,
-                                           std::to_string(r + 1) + "/" + std::to_string(candidate.replicates.size()));
-          cand["replicates"].push_back({{"replicate", r + 1},
-                                        {"values", values_to_json(result.values)},
-                                        {"details", result.details},
-                                        {"warnings", result.warnings},
-                                        {"seed", derive_seed(spec.context.seed, metric->name, candidate.name, r + 1)},
-                                        {"wall_seconds", seconds}});
+          auto [result, seconds] =
+              run_one({&candidate.replicates[r]}, r + 1,
+                      std::to_string(r + 1) + "/" + std::to_string(candidate.replicates.size()));
+          nlohmann::json replicate = {
+              {"replicate", r + 1},
+              {"values", values_to_json(result.values)},
+              {"details", result.details},
+              {"warnings", result.warnings},
+              {"seed", derive_seed(spec.context.seed, metric->name, candidate.name, r + 1)},
+              {"wall_seconds", seconds}};
+          if (drop_plots(spec.plots, r)) omit_plots(replicate);
+          cand["replicates"].push_back(std::move(replicate));
           results.push_back(std::move(result));
         }
-        if (results.size() > 1) cand["mean"] = {{"values", values_to_json(mean_over_replicates(results))}};
+        if (results.size() > 1)
+          cand["mean"] = {{"values", values_to_json(mean_over_replicates(results))}};
       } else {
         std::vector<const Table*> tables;
         for (const auto& t : candidate.replicates) tables.push_back(&t);
         auto [result, seconds] = run_one(tables, 0, "(all replicates)");
-        cand["combined"] = {{"values", values_to_json(result.values)},
-                            {"details", result.details},
-                            {"warnings", result.warnings},
-                            {"seed", derive_seed(spec.context.seed, metric->name, candidate.name, 0)},
-                            {"wall_seconds", seconds}};
+        cand["combined"] = {
+            {"values", values_to_json(result.values)},
+            {"details", result.details},
+            {"warnings", result.warnings},
+            {"seed", derive_seed(spec.context.seed, metric->name, candidate.name, 0)},
+            {"wall_seconds", seconds}};
+        if (drop_plots(spec.plots, 0)) omit_plots(cand["combined"]);
       }
       entry["candidates"].push_back(cand);
     }
     doc["metrics"].push_back(entry);
   }
-  doc["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  doc["wall_seconds"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return doc;
 }
 

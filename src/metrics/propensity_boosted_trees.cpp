@@ -48,9 +48,10 @@ MetricResult compute_propensity_boosted(const MetricInput& in, const Params& par
             stats::pmse(stats::fit_predict_boosted(matrix, labels, options).predictions, data.c);
       } else {
         const auto boot = propensity::bootstrap_stack(data, in.seed, k);
-        refit_pmse[k] = stats::pmse(
-            stats::fit_predict_boosted(stats::BoostData(boot.features), boot.t, options).predictions,
-            data.c);
+        refit_pmse[k] =
+            stats::pmse(stats::fit_predict_boosted(stats::BoostData(boot.features), boot.t, options)
+                            .predictions,
+                        data.c);
       }
     }
     propensity::add_null_ratio(result, s.pmse, method, refit_pmse);

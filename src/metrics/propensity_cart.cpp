@@ -56,12 +56,12 @@ MetricResult compute_propensity_cart(const MetricInput& in, const Params& params
     for (std::size_t k = 0; k < refits; ++k) {
       stats::CartTree refit;
       if (method == propensity::NullMethod::kPermutation) {
-        refit = stats::fit_cart(binned, propensity::permuted_labels(data.t, in.seed, k),
-                                refit_options);
+        refit =
+            stats::fit_cart(binned, propensity::permuted_labels(data.t, in.seed, k), refit_options);
       } else {
         const auto boot = propensity::bootstrap_stack(data, in.seed, k);
-        refit = stats::fit_cart(stats::bin_features(boot.features, max_bins), boot.t,
-                                refit_options);
+        refit =
+            stats::fit_cart(stats::bin_features(boot.features, max_bins), boot.t, refit_options);
       }
       refit_pmse[k] = stats::in_sample_pmse(refit, data.c);
       refit_splits[k] = refit.splits;
@@ -145,11 +145,13 @@ MetricSpec propensity_cart_metric() {
           "without that factor 2: ≈ 1 when the synthetic data are an independent sample of the "
           "same population); or `nboot` bootstrap refits, the synthetic records replaced by draws "
           "with replacement from the confidential records (a correct synthesis), S_pMSE = pMSE / "
-          "mean bootstrap pMSE. refits_without_split counts null trees with no split. SPECKS, PO50, U, "
+          "mean bootstrap pMSE. refits_without_split counts null trees with no split. SPECKS, "
+          "PO50, U, "
           "AUC, detection_score as in propensity_logistic; `importance` per column = its share "
           "(%) of rpart's variable importance: the Gini improvement of the splits it makes plus, "
           "where it is one of a split's 5 best surrogates, that improvement times the surrogate's "
-          "adjusted agreement (so a column that could stand in for a chosen one gets credit too). Out-of-sample versions (suffix _oos) by k-fold cross-validation "
+          "adjusted agreement (so a column that could stand in for a chosen one gets credit too). "
+          "Out-of-sample versions (suffix _oos) by k-fold cross-validation "
           "by default, because a tree memorises its training records (seed 001). Reference: "
           "METRICS.md G12; synthpop utility.gen(method = \"cart\"); rpart.",
       .params = std::move(params),

@@ -302,8 +302,10 @@ void add_out_of_sample(MetricResult& result, const std::vector<double>& scores,
 NullMethod null_method(const Params& params) {
   const std::string& name = params.get_string("null");
   if (name == "analytic") return NullMethod::kAnalytic;
-  if (name == "permutation") return params.get_int("nperms") > 0 ? NullMethod::kPermutation : NullMethod::kNone;
-  if (name == "bootstrap") return params.get_int("nboot") > 0 ? NullMethod::kBootstrap : NullMethod::kNone;
+  if (name == "permutation")
+    return params.get_int("nperms") > 0 ? NullMethod::kPermutation : NullMethod::kNone;
+  if (name == "bootstrap")
+    return params.get_int("nboot") > 0 ? NullMethod::kBootstrap : NullMethod::kNone;
   return NullMethod::kNone;
 }
 

@@ -92,7 +92,8 @@ MetricResult compute_propensity_logistic(const MetricInput& in, const Params& pa
       if (method == propensity::NullMethod::kPermutation) {
         const auto labels = propensity::permuted_labels(data.t, in.seed, k);
         Eigen::VectorXd yk(static_cast<Eigen::Index>(labels.size()));
-        for (std::size_t i = 0; i < labels.size(); ++i) yk[static_cast<Eigen::Index>(i)] = labels[i];
+        for (std::size_t i = 0; i < labels.size(); ++i)
+          yk[static_cast<Eigen::Index>(i)] = labels[i];
         refit = stats::fit_logistic(X, yk, options);
       } else {
         const auto boot = propensity::bootstrap_stack(data, in.seed, k);
@@ -171,7 +172,8 @@ MetricSpec propensity_logistic_metric() {
        .min = 1e-15,
        .max = 1e-2},
   };
-  for (auto& p : propensity::null_params("analytic", {"analytic", "permutation", "bootstrap", "none"}))
+  for (auto& p :
+       propensity::null_params("analytic", {"analytic", "permutation", "bootstrap", "none"}))
     params.push_back(std::move(p));
   for (auto& p : propensity::validation_params("none")) params.push_back(std::move(p));
   return MetricSpec{
@@ -188,7 +190,8 @@ MetricSpec propensity_logistic_metric() {
           "null expectation (k − 1)(1 − c)²c/N with k − 1 = df the number of estimated "
           "(non-aliased) coefficients other than the intercept; S_pMSE = pMSE / null (≈ 1 when "
           "the model cannot tell the datasets apart, larger is worse). `null` = permutation or "
-          "bootstrap replaces the analytic null by refits, as in propensity_cart. SPECKS = KS distance "
+          "bootstrap replaces the analytic null by refits, as in propensity_cart. SPECKS = KS "
+          "distance "
           "between the two groups' propensities; PO50 = % correctly classified at 0.5 minus 50; "
           "U = Mann–Whitney U of the synthetic scores (R's wilcox.test W); AUC = U/(n0 n1); "
           "detection_score = 1 − (2·max(AUC, 0.5) − 1) (SDMetrics LogisticDetection style, 1 = "

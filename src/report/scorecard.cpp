@@ -224,7 +224,9 @@ json summarise_for_report(const json& document, const ReportLimits& limits) {
           if (cand.contains("mean") && reps[r].contains("values")) reps[r].erase("values");
           if (r > 0 && reps[r].contains("details") && !reps[r]["details"].empty()) {
             reps[r]["details"] = json::object();
-            add_note(reps[r], "plots and tables of replicates after the first are in results.json");
+            add_note(reps[r],
+                     "detail tables of replicates after the first are in results.json (their plot "
+                     "data too when evaluated with plots: all)");
           }
         }
       }

@@ -190,7 +190,7 @@ EvaluationSpec load_spec_yaml(const std::string& path) {
   r.check_keys(root, "",
                {"confidential", "holdout", "candidates", "synthesis", "read", "metadata", "columns",
                 "missing_codes", "metrics", "parameters", "disclosure", "analyses", "seed",
-                "threads", "output"});
+                "threads", "output", "plots"});
   if (!root["confidential"]) r.fail("confidential", "required key is missing");
   spec.confidential = r.path(root["confidential"], "confidential");
   if (root["holdout"]) spec.holdout = r.path(root["holdout"], "holdout");
@@ -310,6 +310,12 @@ EvaluationSpec load_spec_yaml(const std::string& path) {
     spec.context.threads = static_cast<int>(threads);
   }
   if (root["output"]) spec.output_dir = r.path(root["output"], "output");
+  if (root["plots"]) {
+    spec.plots = r.string(root["plots"], "plots");
+    if (spec.plots != "first" && spec.plots != "all" && spec.plots != "none")
+      r.fail("plots", "'" + spec.plots + "' is not one of first, all, none" +
+                          did_you_mean(spec.plots, {"first", "all", "none"}));
+  }
   return spec;
 }
 
@@ -326,6 +332,8 @@ EvaluationSpec load_spec(const std::string& path) {
 
 void validate_spec(const EvaluationSpec& spec) {
   const std::string& where = spec.origin;
+  if (spec.plots != "first" && spec.plots != "all" && spec.plots != "none")
+    throw InputError(where + ": plots: '" + spec.plots + "' is not one of first, all, none");
   if (spec.confidential.empty())
     throw InputError(where + ": no confidential file given (--confidential or 'confidential:')");
   if (spec.candidates.empty())
@@ -386,6 +394,7 @@ nlohmann::json spec_to_json(const EvaluationSpec& spec) {
   }
   j["seed"] = spec.context.seed;
   j["threads"] = spec.context.threads;
+  j["plots"] = spec.plots;
   return j;
 }
 

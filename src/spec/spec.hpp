@@ -29,6 +29,9 @@ struct EvaluationSpec {
   std::map<std::string, nlohmann::json> parameters;
   EvaluationContext context;
   std::string output_dir;
+  // Which replicates keep their plot data in results.json: first (default; the report shows the
+  // first replicate's plots), all, or none.
+  std::string plots = "first";
   std::string origin = "command line";  // spec file path, for error messages
 };
 

@@ -67,8 +67,8 @@ BinnedData bin_features(const std::vector<FeatureColumn>& features, std::uint32_
 #pragma omp parallel for schedule(static) if (out.rows > 50000)
     for (std::size_t r = 0; r < out.rows; ++r)
       for (std::size_t f = 0; f < nf; ++f)
-        slots[r * nf + f] =
-            static_cast<std::remove_reference_t<decltype(slots[0])>>(out.slot_offset[f] + out.features[f].code[r]);
+        slots[r * nf + f] = static_cast<std::remove_reference_t<decltype(slots[0])>>(
+            out.slot_offset[f] + out.features[f].code[r]);
   };
   if (out.total_bins() <= 65536)
     pack(out.slots16);
@@ -280,7 +280,8 @@ class Builder {
       // prefix of that order (rpart's graycode_init2 shortcut).
       std::vector<std::uint32_t> present;
       for (std::size_t i = 0; i < fc.entries; ++i)
-        if (fc.counts[2 * i] + fc.counts[2 * i + 1] > 0) present.push_back(static_cast<std::uint32_t>(i));
+        if (fc.counts[2 * i] + fc.counts[2 * i + 1] > 0)
+          present.push_back(static_cast<std::uint32_t>(i));
       auto rate0 = [&](std::uint32_t i) {
         const double b0 = fc.counts[2 * i], b1 = fc.counts[2 * i + 1];
         return b0 / (b0 + b1);
@@ -442,7 +443,8 @@ class Builder {
     // parent's minus the smaller's (in the parent's buffer).
     std::vector<std::uint32_t> left_hist, right_hist;
     if (!hist.empty()) {
-      const bool want_left = wants_histogram(tree_.nodes[static_cast<std::size_t>(li)], mid - begin);
+      const bool want_left =
+          wants_histogram(tree_.nodes[static_cast<std::size_t>(li)], mid - begin);
       const bool want_right = wants_histogram(tree_.nodes[static_cast<std::size_t>(ri)], end - mid);
       const bool left_smaller = mid - begin <= end - mid;
       if (want_left || want_right) {

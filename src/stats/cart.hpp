@@ -88,7 +88,7 @@ struct CartNode {
 };
 
 struct CartTree {
-  std::vector<CartNode> nodes;     // nodes[0] is the root
+  std::vector<CartNode> nodes;  // nodes[0] is the root
   // Per feature, rpart's variable.importance: the Gini improvements of the splits it makes plus,
   // for each split where it is a surrogate, that split's improvement times the surrogate's adj.
   std::vector<double> importance;

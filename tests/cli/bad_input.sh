@@ -174,6 +174,18 @@ check "partial synthesis with different row counts" \
   "^synthaudit: error: syn\.csv: partial synthesis needs rows that correspond to the confidential rows, but it has 5 rows and the confidential data 6$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --synthesis partial
 
+check "unknown value of a command-line choice" \
+  "^synthaudit: error: --plots: al not in \{first,all,none\} \(see --help\)$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --plots al
+
+check "unknown value of a spec choice (did you mean)" \
+  "^synthaudit: error: spec_bad_plots\.yaml: plots: 'non' is not one of first, all, none \(did you mean 'none'\?\)$" \
+  run_eval --spec spec_bad_plots.yaml
+
+check "unknown flag" \
+  "^synthaudit: error: .*--colour.* \(see --help\)$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --colour
+
 check "no output folder" \
   "^synthaudit: error: no output folder given \(--out DIR\)$" \
   "$BIN" evaluate --quiet --confidential conf.csv --synthetic s=syn.csv

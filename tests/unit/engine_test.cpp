@@ -1,4 +1,6 @@
 #include <gtest/gtest.h>
+#include <omp.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -8,15 +10,13 @@
 #include "result/document.hpp"
 #include "sim/simulator.hpp"
 
-#include <omp.h>
-#include <unistd.h>
-
 using namespace synthaudit;
 namespace fs = std::filesystem;
 
 namespace {
 fs::path temp_dir(const std::string& name) {
-  auto dir = fs::temp_directory_path() / ("synthaudit_test_" + name + "_" + std::to_string(::getpid()));
+  auto dir =
+      fs::temp_directory_path() / ("synthaudit_test_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -60,6 +60,35 @@ TEST(Engine, DocumentTsvAndMeanOverReplicates) {
   fs::remove_all(dir);
 }
 
+// `plots`: first keeps plot data for the first replicate only, all for every one, none for none;
+// values and other details are untouched.
+TEST(Engine, PlotsSettingKeepsPlotDataWhereAsked) {
+  const auto dir = temp_dir("plots");
+  write(dir / "conf.csv", "x\n1\n2\n3\n4\n");
+  write(dir / "s1.csv", "x\n1\n2\n3\n5\n");
+  write(dir / "s2.csv", "x\n1\n2\n2\n4\n");
+  EvaluationSpec spec;
+  spec.confidential = (dir / "conf.csv").string();
+  spec.candidates = {{"cand", {(dir / "s1.csv").string(), (dir / "s2.csv").string()}}};
+  spec.metrics = {"ks_distance"};
+  spec.output_dir = (dir / "out").string();
+  const auto data = load_evaluation_data(spec);
+  for (const std::string setting : {"first", "all", "none"}) {
+    spec.plots = setting;
+    const auto doc = evaluate(spec, data);
+    const auto& reps = doc["metrics"][0]["candidates"][0]["replicates"];
+    ASSERT_EQ(reps.size(), 2u);
+    for (std::size_t r = 0; r < 2; ++r) {
+      const bool kept = setting == "all" || (setting == "first" && r == 0);
+      EXPECT_EQ(reps[r]["details"].contains("plots"), kept) << setting << " replicate " << r;
+      EXPECT_EQ(reps[r].contains("plots_omitted"), !kept) << setting << " replicate " << r;
+      EXPECT_FALSE(reps[r]["values"].empty());
+    }
+    EXPECT_EQ(doc["spec"]["plots"], setting);
+  }
+  fs::remove_all(dir);
+}
+
 TEST(Engine, AtomicWriteLeavesNoTemporaryAndFailsCleanly) {
   const auto dir = temp_dir("atomic");
   write_file_atomic((dir / "a.txt").string(), "hello");
@@ -87,7 +116,8 @@ TEST(Simulator, DeterministicForSeedAndThreadCount) {
   options.out_dir = b.string();
   omp_set_num_threads(2);
   simulate(options);
-  for (const auto* name : {"confidential.csv", "holdout.csv", "ideal_1.csv", "independent_1.csv", "leaky_1.csv"}) {
+  for (const auto* name :
+       {"confidential.csv", "holdout.csv", "ideal_1.csv", "independent_1.csv", "leaky_1.csv"}) {
     std::ifstream fa(a / name), fb(b / name);
     const std::string ca((std::istreambuf_iterator<char>(fa)), {});
     const std::string cb((std::istreambuf_iterator<char>(fb)), {});

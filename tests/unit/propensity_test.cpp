@@ -6,8 +6,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <numeric>
 #include <iostream>
+#include <numeric>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -349,7 +349,8 @@ TEST(PropensityBoostedTrees, FindsTheGiveAwayColumn) {
     syn += std::to_string(rng.normal() + 3.0) + "," + std::to_string(rng.normal()) + "\n";
   }
   const auto t = make_tables(conf, {syn});
-  const nlohmann::json params = {{"rounds", 20}, {"folds", 3}, {"null", "permutation"}, {"nperms", 2}};
+  const nlohmann::json params = {
+      {"rounds", 20}, {"folds", 3}, {"null", "permutation"}, {"nperms", 2}};
   omp_set_num_threads(1);
   const auto a = run_metric("propensity_boosted_trees", t, params);
   omp_set_num_threads(2);
@@ -373,12 +374,13 @@ TEST(PropensityLogistic, BootstrapAndPermutationNullsAgreeWithAnalytic) {
                              std::nullopt, sd2011_settings());
   const auto analytic = run_metric("propensity_logistic", t, {{"maxorder", 0}});
   const double null_analytic = value_of(analytic, "null_pMSE", "all");
-  const auto boot =
-      run_metric("propensity_logistic", t, {{"maxorder", 0}, {"null", "bootstrap"}, {"nboot", 100}});
+  const auto boot = run_metric("propensity_logistic", t,
+                               {{"maxorder", 0}, {"null", "bootstrap"}, {"nboot", 100}});
   const auto perm = run_metric("propensity_logistic", t,
                                {{"maxorder", 0}, {"null", "permutation"}, {"nperms", 100}});
-  std::cerr << "null pMSE / analytic: bootstrap " << value_of(boot, "null_pMSE", "all") / null_analytic
-            << ", permutation " << value_of(perm, "null_pMSE", "all") / null_analytic << "\n";
+  std::cerr << "null pMSE / analytic: bootstrap "
+            << value_of(boot, "null_pMSE", "all") / null_analytic << ", permutation "
+            << value_of(perm, "null_pMSE", "all") / null_analytic << "\n";
   EXPECT_NEAR(value_of(boot, "null_pMSE", "all") / null_analytic, 1.0, 0.12);
   EXPECT_NEAR(value_of(perm, "null_pMSE", "all") / null_analytic, 1.0, 0.12);
   EXPECT_DOUBLE_EQ(value_of(boot, "S_pMSE", "all"),
@@ -400,10 +402,10 @@ TEST(PropensityCart, BootstrapNullGivesOneForACorrectSynthesis) {
     for (std::size_t i = 0; i < conf.size(); ++i) boot.push_back(conf[rng.below(conf.size())]);
     EvaluationContext context;
     context.seed = static_cast<std::uint64_t>(r) + 1;
-    sum += value_of(run_metric("propensity_cart", make_tables(to_csv(conf), {to_csv(boot)}),
-                               {{"null", "bootstrap"}, {"nboot", 20}, {"validation", "none"}},
-                               context),
-                    "S_pMSE", "all");
+    sum += value_of(
+        run_metric("propensity_cart", make_tables(to_csv(conf), {to_csv(boot)}),
+                   {{"null", "bootstrap"}, {"nboot", 20}, {"validation", "none"}}, context),
+        "S_pMSE", "all");
   }
   std::cerr << "CART bootstrap null, correct synthesis: mean S_pMSE " << sum / reps << "\n";
   EXPECT_NEAR(sum / reps, 1.0, 0.26) << "mean S_pMSE " << sum / reps;
@@ -434,7 +436,8 @@ TEST(PropensityLogistic, DetectionScoreFoldsMatchesSdmetricsProcedure) {
     best = std::max(best, score);
   }
   std::cerr << "detection_score_folds: mean over " << seeds << " seeds " << sum / seeds
-            << " (scikit-learn SDMetrics procedure " << golden_scores["mean"].get<double>() << ")\n";
+            << " (scikit-learn SDMetrics procedure " << golden_scores["mean"].get<double>()
+            << ")\n";
   EXPECT_NEAR(sum / seeds, golden_scores["mean"].get<double>(), 0.002);
   EXPECT_EQ(best, 1.0);
 }
@@ -497,7 +500,8 @@ TEST(Cart, MatchesRpart) {
     EXPECT_EQ(tree.leaves(), c["leaves"].get<int>());
     const auto fitted = stats::predict_cart(tree, binned, train);
     const auto expected_fitted = to_vec(c["fitted"]);
-    for (std::size_t i = 0; i < n_train; ++i) ASSERT_NEAR(fitted[i], expected_fitted[i], 1e-12) << "row " << i;
+    for (std::size_t i = 0; i < n_train; ++i)
+      ASSERT_NEAR(fitted[i], expected_fitted[i], 1e-12) << "row " << i;
     const auto predicted = stats::predict_cart(tree, binned, test);
     const auto expected_test = to_vec(c["predicted_test"]);
     for (std::size_t i = 0; i < n_test; ++i)
