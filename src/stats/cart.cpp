@@ -19,6 +19,24 @@ int CartTree::leaves() const {
   return count;
 }
 
+namespace {
+
+// std::lower_bound over the bin edges without data-dependent branches: on unordered values the
+// branchy search mispredicts about half its steps, and binning 10^6-row columns is most of a
+// single tree fit's time.
+std::uint32_t first_edge_not_below(const std::vector<double>& edges, double v) {
+  const double* base = edges.data();
+  std::size_t length = edges.size();
+  while (length > 1) {
+    const std::size_t half = length / 2;
+    base = base[half - 1] < v ? base + half : base;
+    length -= half;
+  }
+  return static_cast<std::uint32_t>((base - edges.data()) + (*base < v ? 1 : 0));
+}
+
+}  // namespace
+
 BinnedData bin_features(const std::vector<FeatureColumn>& features, std::uint32_t max_bins) {
   BinnedData out;
   out.rows = features.empty()
@@ -54,8 +72,7 @@ BinnedData bin_features(const std::vector<FeatureColumn>& features, std::uint32_
     b.bins = static_cast<std::uint32_t>(b.upper.size());
     b.code.resize(in.values.size());
     for (std::size_t i = 0; i < in.values.size(); ++i)
-      b.code[i] = static_cast<std::uint32_t>(
-          std::lower_bound(b.upper.begin(), b.upper.end(), in.values[i]) - b.upper.begin());
+      b.code[i] = first_edge_not_below(b.upper, in.values[i]);
   }
   // Global slot numbers, packed row-major.
   out.slot_offset.assign(features.size() + 1, 0);
