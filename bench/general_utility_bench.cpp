@@ -49,10 +49,12 @@ Table make_table(std::size_t rows, std::uint64_t seed,
       for (int c = 0; c < 10; ++c) {
         const auto levels = static_cast<std::uint32_t>(dicts[static_cast<std::size_t>(c)]->size());
         const double driver = cols[c].numeric[i];
-        const auto lean = std::isnan(driver) ? 0u : static_cast<std::uint32_t>(std::abs(driver)) % levels;
+        const auto lean =
+            std::isnan(driver) ? 0u : static_cast<std::uint32_t>(std::abs(driver)) % levels;
         cols[10 + c].codes[i] = rng.bernoulli(0.02) ? kMissingCode
-                                : rng.bernoulli(0.5) ? lean
-                                                     : static_cast<std::uint32_t>(rng.below(levels));
+                                : rng.bernoulli(0.5)
+                                    ? lean
+                                    : static_cast<std::uint32_t>(rng.below(levels));
       }
     }
   }
@@ -78,8 +80,10 @@ int main(int argc, char** argv) {
   }
   const Table conf = make_table(rows, 1, dicts), syn = make_table(rows, 2, dicts);
   EvaluationContext context;
-  std::printf("general utility: %zu confidential + %zu synthetic rows, 10 numeric + 10 categorical "
-              "columns, %d threads\n", rows, rows, omp_get_max_threads());
+  std::printf(
+      "general utility: %zu confidential + %zu synthetic rows, 10 numeric + 10 categorical "
+      "columns, %d threads\n",
+      rows, rows, omp_get_max_threads());
   double total = 0;
   bool deterministic = true;
   for (const MetricSpec* m : select_metrics({"general"}, "bench")) {
@@ -88,7 +92,8 @@ int main(int argc, char** argv) {
     MetricInput in{conf, {&syn}, nullptr, context, "bench", 1};
     const auto t0 = std::chrono::steady_clock::now();
     const MetricResult r = m->compute(in, p);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     total += seconds;
     // Same numbers on one thread.
     const int threads = omp_get_max_threads();

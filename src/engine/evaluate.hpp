@@ -2,11 +2,10 @@
 // Runs an evaluation: load every dataset with one shared schema, run the selected metrics for
 // every candidate and replicate, and build the results document (result/document.hpp).
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "io/load.hpp"
 #include "spec/spec.hpp"

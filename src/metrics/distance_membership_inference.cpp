@@ -136,19 +136,20 @@ MetricSpec distance_membership_inference_metric() {
           "disc_mit uses R gower::gower_topn, whose ranges come from both tables and which "
           "skips missing values instead of counting them). Reference: METRICS.md D7; seed 001; "
           "UrbanInstitute/syntheval R/disc_mit.R.",
-      .params = distance_metrics::selection_params({{.name = "threshold_percentile",
-                  .type = ParamType::kDouble,
-                  .default_value = std::nan(""),
-                  .doc = "quantile of the distances used as threshold (unset/null = disc_mit's "
-                         "n_train / (n_train + n_holdout))",
-                  .min = 0.0,
-                  .max = 1.0},
-                 {.name = "sweep_points",
-                  .type = ParamType::kInt,
-                  .default_value = std::int64_t{21},
-                  .doc = "thresholds (distance quantiles) listed in details.threshold_sweep",
-                  .min = 1,
-                  .max = 1000}}),
+      .params = distance_metrics::selection_params(
+          {{.name = "threshold_percentile",
+            .type = ParamType::kDouble,
+            .default_value = std::nan(""),
+            .doc = "quantile of the distances used as threshold (unset/null = disc_mit's "
+                   "n_train / (n_train + n_holdout))",
+            .min = 0.0,
+            .max = 1.0},
+           {.name = "sweep_points",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{21},
+            .doc = "thresholds (distance quantiles) listed in details.threshold_sweep",
+            .min = 1,
+            .max = 1000}}),
       .granularity = MetricGranularity::kPerReplicate,
       .needs_holdout = true,
       .headlines = {{.statistic = "auc",

@@ -265,8 +265,8 @@ MetricSpec distance_to_closest_record_metric() {
           "the training than to the holdout data), 1), each reference with its own ranges, as "
           "SDMetrics does. References: METRICS.md D6; seed 001; SDMetrics 0.29 dcr_utils, "
           "DCRBaselineProtection, DCROverfittingProtection.",
-      .params =
-          distance_metrics::selection_params({{.name = "bins",
+      .params = distance_metrics::selection_params(
+          {{.name = "bins",
             .type = ParamType::kInt,
             .default_value = std::int64_t{30},
             .doc = "histogram bins of the plot data",

@@ -37,7 +37,8 @@ MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
     const std::string& name = conf.column(c).name;
     result.add("ks_distance", name, d);
     result.add("ks_complement", name, 1.0 - d);
-    if (with_pvalue) result.add("ks_pvalue_independent", name, stats::ks_pvalue_asymptotic(d, a.size(), b.size()));
+    if (with_pvalue)
+      result.add("ks_pvalue_independent", name, stats::ks_pvalue_asymptotic(d, a.size(), b.size()));
     if (with_plots) plots.push_back(plots::ecdf_overlay(name, a, b));
     if (std::isnan(d)) {
       result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
@@ -66,13 +67,15 @@ MetricSpec ks_distance_metric() {
   return MetricSpec{
       .name = "ks_distance",
       .family = MetricFamily::kGeneral,
-      .summary = "Kolmogorov–Smirnov distance between confidential and synthetic marginals of "
-                 "each numeric column",
-      .doc = "D = sup_t |F_conf(t) − F_syn(t)| over the empirical CDFs of the non-missing values "
-             "(0 = identical, 1 = disjoint). Also 1 − D, SDMetrics' KSComplement, and the mean "
-             "over numeric columns. The optional asymptotic p-value assumes independent samples, "
-             "which synthetic and confidential data are not (seed 004): report D, not the "
-             "p-value. Plot: ECDF overlay per column. Reference: METRICS.md G3; scipy.stats.ks_2samp.",
+      .summary =
+          "Kolmogorov–Smirnov distance between confidential and synthetic marginals of "
+          "each numeric column",
+      .doc =
+          "D = sup_t |F_conf(t) − F_syn(t)| over the empirical CDFs of the non-missing values "
+          "(0 = identical, 1 = disjoint). Also 1 − D, SDMetrics' KSComplement, and the mean "
+          "over numeric columns. The optional asymptotic p-value assumes independent samples, "
+          "which synthetic and confidential data are not (seed 004): report D, not the "
+          "p-value. Plot: ECDF overlay per column. Reference: METRICS.md G3; scipy.stats.ks_2samp.",
       .params = {{.name = "pvalue",
                   .type = ParamType::kBool,
                   .default_value = false,
@@ -85,7 +88,8 @@ MetricSpec ks_distance_metric() {
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "mean_ks_distance",
                      .better = Better::kLower,
-                     .reading = "mean Kolmogorov–Smirnov distance between real and synthetic numeric marginals (0 = identical)"}},
+                     .reading = "mean Kolmogorov–Smirnov distance between real and synthetic "
+                                "numeric marginals (0 = identical)"}},
       .compute = compute_ks_distance,
   };
 }

@@ -6,12 +6,11 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "metrics/params.hpp"
 #include "table/table.hpp"
@@ -30,9 +29,9 @@ const char* to_string(SynthesisType type);
 // formula: "log(wage) ~ age + factor(region)"} or {kind: "mean", column: "income"}.
 struct AnalysisSpec {
   std::string name;
-  std::string kind;     // mean | proportion | quantile | total | lm | glm_logit
-  std::string formula;  // lm / glm_logit
-  std::string column;   // mean / proportion / quantile / total
+  std::string kind;          // mean | proportion | quantile | total | lm | glm_logit
+  std::string formula;       // lm / glm_logit
+  std::string column;        // mean / proportion / quantile / total
   double probability = 0.5;  // quantile
 };
 
@@ -118,24 +117,24 @@ struct Headline {
   std::string statistic;
   std::string scope = "all";
   Better better = Better::kLower;
-  std::string reading;          // e.g. "share of synthetic records copied from a real person"
+  std::string reading;           // e.g. "share of synthetic records copied from a real person"
   std::string axis = "utility";  // "utility" or "risk": which axis of the risk–utility map
 };
 
 using ComputeFn = std::function<MetricResult(const MetricInput&, const Params&)>;
 
 struct MetricSpec {
-  std::string name;     // registry key, snake_case, e.g. "ks_distance"
+  std::string name;  // registry key, snake_case, e.g. "ks_distance"
   MetricFamily family;
   std::string summary;  // one line
   std::string doc;      // formula, how to read it, reference (Markdown)
   std::vector<ParamSpec> params;
   MetricGranularity granularity = MetricGranularity::kPerReplicate;
-  bool needs_holdout = false;          // skipped with a warning when no holdout is given
+  bool needs_holdout = false;             // skipped with a warning when no holdout is given
   bool needs_row_correspondence = false;  // only for partial synthesis
-  bool needs_scenarios = false;        // needs disclosure keys/targets
-  bool needs_analyses = false;         // needs declared analyses
-  std::vector<Headline> headlines;     // at most two or three per metric
+  bool needs_scenarios = false;           // needs disclosure keys/targets
+  bool needs_analyses = false;            // needs declared analyses
+  std::vector<Headline> headlines;        // at most two or three per metric
   ComputeFn compute;
 };
 

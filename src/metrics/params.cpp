@@ -10,11 +10,16 @@ namespace synthaudit {
 
 const char* to_string(ParamType type) {
   switch (type) {
-    case ParamType::kInt: return "int";
-    case ParamType::kDouble: return "double";
-    case ParamType::kBool: return "bool";
-    case ParamType::kString: return "string";
-    case ParamType::kStringList: return "string list";
+    case ParamType::kInt:
+      return "int";
+    case ParamType::kDouble:
+      return "double";
+    case ParamType::kBool:
+      return "bool";
+    case ParamType::kString:
+      return "string";
+    case ParamType::kStringList:
+      return "string list";
   }
   return "?";
 }
@@ -26,9 +31,7 @@ nlohmann::json param_value_to_json(const ParamValue& value) {
 namespace {
 
 ParamValue convert(const ParamSpec& spec, const nlohmann::json& given, const std::string& where) {
-  auto fail = [&](const std::string& what) -> ParamValue {
-    throw InputError(where + ": " + what);
-  };
+  auto fail = [&](const std::string& what) -> ParamValue { throw InputError(where + ": " + what); };
   auto check_range = [&](double v) {
     if ((spec.min && v < *spec.min) || (spec.max && v > *spec.max)) {
       std::string range = "[" + (spec.min ? format_number(*spec.min) : "-inf") + ", " +
@@ -105,8 +108,7 @@ Params Params::resolve(const std::string& metric, const std::vector<ParamSpec>& 
                            [&](const ParamSpec& s) { return s.name == key; });
     if (it == declared.end()) {
       throw InputError(where + "." + key + ": metric '" + metric + "' has no parameter '" + key +
-                       "'" + did_you_mean(key, names) +
-                       (names.empty() ? " (it takes none)" : ""));
+                       "'" + did_you_mean(key, names) + (names.empty() ? " (it takes none)" : ""));
     }
     params.values_[key] = convert(*it, value, where + "." + key);
   }

@@ -3,12 +3,11 @@
 // declaration drives validation, `describe`, the spec documentation and later the bindings.
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace synthaudit {
 
@@ -22,9 +21,9 @@ struct ParamSpec {
   ParamType type;
   ParamValue default_value;
   std::string doc;
-  std::optional<double> min;             // numeric types, inclusive
-  std::optional<double> max;             // numeric types, inclusive
-  std::vector<std::string> choices;      // kString: allowed values when non-empty
+  std::optional<double> min;         // numeric types, inclusive
+  std::optional<double> max;         // numeric types, inclusive
+  std::vector<std::string> choices;  // kString: allowed values when non-empty
 };
 
 // Validated parameter values for one metric run. Construct only through Params::resolve.

@@ -71,11 +71,16 @@ const std::vector<MetricSpec>& all_metrics() {
 
 const char* to_string(MetricFamily family) {
   switch (family) {
-    case MetricFamily::kGeneral: return "general";
-    case MetricFamily::kPropensity: return "propensity";
-    case MetricFamily::kSpecific: return "specific";
-    case MetricFamily::kKeyDisclosure: return "key-disclosure";
-    case MetricFamily::kDistanceDisclosure: return "distance-disclosure";
+    case MetricFamily::kGeneral:
+      return "general";
+    case MetricFamily::kPropensity:
+      return "propensity";
+    case MetricFamily::kSpecific:
+      return "specific";
+    case MetricFamily::kKeyDisclosure:
+      return "key-disclosure";
+    case MetricFamily::kDistanceDisclosure:
+      return "distance-disclosure";
   }
   return "?";
 }
@@ -96,8 +101,8 @@ const char* to_string(Better better) { return better == Better::kLower ? "lower"
 nlohmann::json make_plot(const std::string& kind, const std::string& title,
                          const std::string& x_label, const std::string& y_label,
                          const std::string& scope) {
-  return {{"kind", kind}, {"title", title}, {"x_label", x_label}, {"y_label", y_label},
-          {"scope", scope}, {"data", nlohmann::json::array()}};
+  return {{"kind", kind},       {"title", title}, {"x_label", x_label},
+          {"y_label", y_label}, {"scope", scope}, {"data", nlohmann::json::array()}};
 }
 
 const MetricSpec* find_metric(std::string_view name) {
@@ -109,8 +114,8 @@ const MetricSpec* find_metric(std::string_view name) {
 std::vector<const MetricSpec*> select_metrics(const std::vector<std::string>& selection,
                                               const std::string& where) {
   std::vector<bool> chosen(all_metrics().size(), false);
-  std::vector<std::string> known = {"all", "general", "propensity", "specific", "key-disclosure",
-                                    "distance-disclosure"};
+  std::vector<std::string> known = {"all",      "general",        "propensity",
+                                    "specific", "key-disclosure", "distance-disclosure"};
   for (const auto& metric : all_metrics()) known.push_back(metric.name);
   for (const auto& item : selection) {
     const auto& metrics = all_metrics();

@@ -65,13 +65,16 @@ MetricSpec total_variation_metric() {
   return MetricSpec{
       .name = "total_variation",
       .family = MetricFamily::kGeneral,
-      .summary = "Total variation distance between confidential and synthetic level shares of "
-                 "each categorical column",
-      .doc = "TV = ½ Σ_k |p_conf(k) − p_syn(k)| over the levels k of the shared dictionary, "
-             "missing counted as a level of its own by default (0 = identical shares, 1 = "
-             "disjoint). With missing = exclude the shares are over non-missing values only, "
-             "which is SDMetrics' TVComplement (pandas value_counts drops NaN). Also 1 − TV and "
-             "the mean over categorical columns. Plot: category bars per column. Reference: METRICS.md G4.",
+      .summary =
+          "Total variation distance between confidential and synthetic level shares of "
+          "each categorical column",
+      .doc =
+          "TV = ½ Σ_k |p_conf(k) − p_syn(k)| over the levels k of the shared dictionary, "
+          "missing counted as a level of its own by default (0 = identical shares, 1 = "
+          "disjoint). With missing = exclude the shares are over non-missing values only, "
+          "which is SDMetrics' TVComplement (pandas value_counts drops NaN). Also 1 − TV and "
+          "the mean over categorical columns. Plot: category bars per column. Reference: "
+          "METRICS.md G4.",
       .params = {{.name = "missing",
                   .type = ParamType::kString,
                   .default_value = std::string("level"),
@@ -85,7 +88,8 @@ MetricSpec total_variation_metric() {
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "mean_total_variation",
                      .better = Better::kLower,
-                     .reading = "mean total variation distance between real and synthetic category shares (0 = identical)"}},
+                     .reading = "mean total variation distance between real and synthetic category "
+                                "shares (0 = identical)"}},
       .compute = compute_total_variation,
   };
 }

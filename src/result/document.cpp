@@ -47,8 +47,9 @@ double json_value(const nlohmann::json& v) {
   return v.is_number() ? v.get<double>() : std::numeric_limits<double>::quiet_NaN();
 }
 
-void append_rows(std::ostringstream& out, const std::string& candidate, const std::string& replicate,
-                 const std::string& metric, const nlohmann::json& values) {
+void append_rows(std::ostringstream& out, const std::string& candidate,
+                 const std::string& replicate, const std::string& metric,
+                 const nlohmann::json& values) {
   for (const auto& v : values)
     out << tsv_field(candidate) << '\t' << replicate << '\t' << metric << '\t'
         << tsv_field(v["statistic"].get<std::string>()) << '\t'
@@ -68,7 +69,8 @@ std::string results_tsv(const nlohmann::json& document) {
       for (const auto& rep : cand["replicates"])
         append_rows(out, cname, std::to_string(rep["replicate"].get<int>()), name, rep["values"]);
       if (cand.contains("mean")) append_rows(out, cname, "mean", name, cand["mean"]["values"]);
-      if (cand.contains("combined")) append_rows(out, cname, "combined", name, cand["combined"]["values"]);
+      if (cand.contains("combined"))
+        append_rows(out, cname, "combined", name, cand["combined"]["values"]);
     }
   }
   return out.str();
@@ -78,8 +80,7 @@ std::string summary_text(const nlohmann::json& document) {
   std::ostringstream out;
   out << "synthaudit " << document["tool"]["version"].get<std::string>() << " — "
       << document["candidates"].size() << " candidate(s), " << document["metrics"].size()
-      << " metric(s), " << format_short(document["wall_seconds"].get<double>())
-      << " s\n";
+      << " metric(s), " << format_short(document["wall_seconds"].get<double>()) << " s\n";
   for (const auto& metric : document["metrics"]) {
     const auto name = metric["name"].get<std::string>();
     if (metric.contains("skipped")) {
@@ -88,21 +89,26 @@ std::string summary_text(const nlohmann::json& document) {
     }
     for (const auto& cand : metric["candidates"]) {
       const nlohmann::json* values = nullptr;
-      if (cand.contains("combined")) values = &cand["combined"]["values"];
-      else if (cand.contains("mean")) values = &cand["mean"]["values"];
-      else if (!cand["replicates"].empty()) values = &cand["replicates"][0]["values"];
+      if (cand.contains("combined"))
+        values = &cand["combined"]["values"];
+      else if (cand.contains("mean"))
+        values = &cand["mean"]["values"];
+      else if (!cand["replicates"].empty())
+        values = &cand["replicates"][0]["values"];
       if (values == nullptr) continue;
       // Headline: the values whose scope is "all" (at most four), else the first value.
       std::vector<std::string> parts;
       for (const auto& v : *values)
         if (v["scope"] == "all" && parts.size() < 4)
-          parts.push_back(v["statistic"].get<std::string>() + "=" + format_short(json_value(v["value"])));
+          parts.push_back(v["statistic"].get<std::string>() + "=" +
+                          format_short(json_value(v["value"])));
       if (parts.empty() && !values->empty()) {
         const auto& v = values->front();
-        parts.push_back(v["statistic"].get<std::string>() + "[" + v["scope"].get<std::string>() + "]=" +
-                        format_short(json_value(v["value"])));
+        parts.push_back(v["statistic"].get<std::string>() + "[" + v["scope"].get<std::string>() +
+                        "]=" + format_short(json_value(v["value"])));
       }
-      out << "  " << name << " [" << cand["name"].get<std::string>() << "]: " << join(parts, "  ") << "\n";
+      out << "  " << name << " [" << cand["name"].get<std::string>() << "]: " << join(parts, "  ")
+          << "\n";
     }
   }
   if (!document["warnings"].empty())

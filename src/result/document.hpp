@@ -1,9 +1,8 @@
 #pragma once
 // Serialising the "synthaudit/1" results document: JSON, the tidy results.tsv, and the short
 // human summary. Everything here reads only the document, never the data.
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace synthaudit {
 

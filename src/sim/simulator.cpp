@@ -17,10 +17,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::size_t kBlockRows = 1 << 15;  // rows per random stream: fixes results for any thread count
+constexpr std::size_t kBlockRows =
+    1 << 15;  // rows per random stream: fixes results for any thread count
 constexpr int kRegions = 16;
 constexpr int kOccupations = 240;
-const char* const kEducation[] = {"none", "primary", "lower_secondary", "upper_secondary",
+const char* const kEducation[] = {"none",       "primary", "lower_secondary", "upper_secondary",
                                   "vocational", "tertiary"};
 const char* const kMarital[] = {"single", "married", "cohabiting", "divorced", "widowed"};
 
@@ -63,38 +64,48 @@ void draw_person(Rng& rng, Population& p, std::size_t i) {
   p.age[i] = age;
   // Education depends on age: older cohorts have less schooling.
   const double shift = (age - 50) / 20;
-  double edu_weights[6] = {0.03 + 0.03 * std::max(0.0, shift), 0.12 + 0.08 * std::max(0.0, shift), 0.15,
-                           0.27, 0.2, 0.23 - 0.08 * std::max(0.0, shift) + 0.05 * (p.region[i] < 3)};
+  double edu_weights[6] = {0.03 + 0.03 * std::max(0.0, shift),
+                           0.12 + 0.08 * std::max(0.0, shift),
+                           0.15,
+                           0.27,
+                           0.2,
+                           0.23 - 0.08 * std::max(0.0, shift) + 0.05 * (p.region[i] < 3)};
   const auto edu = pick(rng, edu_weights, 6);
   p.education[i] = static_cast<std::uint8_t>(edu);
   // Marital status by age.
-  double marital_weights[5] = {std::max(0.02, 1.6 - age / 25), 0.4 + std::min(age, 60.0) / 100, 0.12,
-                               0.03 + std::min(age, 65.0) / 600, std::max(0.0, (age - 55) / 60)};
+  double marital_weights[5] = {std::max(0.02, 1.6 - age / 25), 0.4 + std::min(age, 60.0) / 100,
+                               0.12, 0.03 + std::min(age, 65.0) / 600,
+                               std::max(0.0, (age - 55) / 60)};
   p.marital[i] = static_cast<std::uint8_t>(pick(rng, marital_weights, 5));
   const bool partnered = p.marital[i] == 1 || p.marital[i] == 2;
   p.household_size[i] = 1 + (partnered ? 1 : 0) + rng.poisson(partnered ? 1.1 : 0.4);
   // Employment: falls after 60.
-  const double employ_logit = 1.6 + 0.35 * static_cast<double>(edu) - (age > 60 ? (age - 60) / 3.0 : 0) -
-                              (age < 23 ? 1.0 : 0.0);
+  const double employ_logit = 1.6 + 0.35 * static_cast<double>(edu) -
+                              (age > 60 ? (age - 60) / 3.0 : 0) - (age < 23 ? 1.0 : 0.0);
   p.employed[i] = rng.bernoulli(logistic(employ_logit)) ? 1 : 0;
   // Occupation: 240 codes, Zipf-like within an education-dependent range.
   const int base = static_cast<int>(edu) * 30;
   const double zipf = std::pow(rng.uniform(), 2.2);
-  p.occupation[i] = p.employed[i] ? static_cast<std::uint16_t>(std::min(kOccupations - 1, base + static_cast<int>(zipf * 90)))
+  p.occupation[i] = p.employed[i] ? static_cast<std::uint16_t>(std::min(
+                                        kOccupations - 1, base + static_cast<int>(zipf * 90)))
                                   : static_cast<std::uint16_t>(kOccupations);  // "none"
-  p.hours_worked[i] = p.employed[i] ? std::clamp(std::round(38 + 8 * rng.normal() + 3 * p.sex[i]), 4.0, 80.0) : 0.0;
+  p.hours_worked[i] =
+      p.employed[i] ? std::clamp(std::round(38 + 8 * rng.normal() + 3 * p.sex[i]), 4.0, 80.0) : 0.0;
   // Income: zero for many without work; log-normal with education, age, sex and hours effects.
   double income = 0;
   if (p.employed[i] || rng.bernoulli(0.45)) {
     const double mu = 7.2 + 0.22 * static_cast<double>(edu) + 0.025 * (std::min(age, 55.0) - 18) +
-                      0.12 * p.sex[i] + 0.008 * (p.hours_worked[i] - 38) - (p.employed[i] ? 0.0 : 0.9);
+                      0.12 * p.sex[i] + 0.008 * (p.hours_worked[i] - 38) -
+                      (p.employed[i] ? 0.0 : 0.9);
     income = std::round(std::exp(mu + 0.55 * rng.normal()) / 10) * 10;
   }
   p.income[i] = rng.bernoulli(0.06) ? std::nan("") : income;
   // Smoking depends on education and sex.
-  p.smoke[i] = rng.bernoulli(logistic(-0.6 + 0.5 * p.sex[i] - 0.25 * static_cast<double>(edu))) ? 1 : 0;
+  p.smoke[i] =
+      rng.bernoulli(logistic(-0.6 + 0.5 * p.sex[i] - 0.25 * static_cast<double>(edu))) ? 1 : 0;
   // Health score 0..100: falls with age and smoking.
-  const double health = std::clamp(std::round(85 - 0.45 * (age - 18) - 7 * p.smoke[i] + 9 * rng.normal()), 0.0, 100.0);
+  const double health = std::clamp(
+      std::round(85 - 0.45 * (age - 18) - 7 * p.smoke[i] + 9 * rng.normal()), 0.0, 100.0);
   p.health_score[i] = rng.bernoulli(0.03) ? std::nan("") : health;
 }
 
@@ -105,7 +116,8 @@ Population draw_population(std::size_t n, std::uint64_t seed, std::uint64_t stre
 #pragma omp parallel for schedule(dynamic)
   for (std::size_t b = 0; b < blocks; ++b) {
     Rng rng(seed, stream * 1000003 + b);
-    for (std::size_t i = b * kBlockRows; i < std::min(n, (b + 1) * kBlockRows); ++i) draw_person(rng, p, i);
+    for (std::size_t i = b * kBlockRows; i < std::min(n, (b + 1) * kBlockRows); ++i)
+      draw_person(rng, p, i);
   }
   return p;
 }
@@ -117,9 +129,18 @@ Population break_dependencies(Population p, std::uint64_t seed, std::uint64_t st
     Rng rng(seed, stream * 1000003 + 500000 + column++);
     for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.below(i)]);
   };
-  shuffle(p.region); shuffle(p.sex); shuffle(p.education); shuffle(p.marital); shuffle(p.employed);
-  shuffle(p.smoke); shuffle(p.occupation); shuffle(p.age); shuffle(p.household_size);
-  shuffle(p.hours_worked); shuffle(p.income); shuffle(p.health_score);
+  shuffle(p.region);
+  shuffle(p.sex);
+  shuffle(p.education);
+  shuffle(p.marital);
+  shuffle(p.employed);
+  shuffle(p.smoke);
+  shuffle(p.occupation);
+  shuffle(p.age);
+  shuffle(p.household_size);
+  shuffle(p.hours_worked);
+  shuffle(p.income);
+  shuffle(p.health_score);
   return p;
 }
 
@@ -133,12 +154,14 @@ Population perturb(const Population& source, std::uint64_t seed, std::uint64_t s
   for (std::size_t b = 0; b < blocks; ++b) {
     Rng rng(seed, stream * 1000003 + b);
     for (std::size_t i = b * kBlockRows; i < std::min(n, (b + 1) * kBlockRows); ++i) {
-      if (rng.bernoulli(0.3)) p.age[i] = std::clamp(p.age[i] + (rng.bernoulli(0.5) ? 1 : -1), 18.0, 90.0);
+      if (rng.bernoulli(0.3))
+        p.age[i] = std::clamp(p.age[i] + (rng.bernoulli(0.5) ? 1 : -1), 18.0, 90.0);
       if (!std::isnan(p.income[i]) && p.income[i] > 0)
         p.income[i] = std::round(p.income[i] * (1 + 0.03 * rng.normal()) / 10) * 10;
       if (rng.bernoulli(0.05)) p.marital[i] = static_cast<std::uint8_t>(rng.below(5));
       if (!std::isnan(p.health_score[i]) && rng.bernoulli(0.2))
-        p.health_score[i] = std::clamp(p.health_score[i] + std::round(2 * rng.normal()), 0.0, 100.0);
+        p.health_score[i] =
+            std::clamp(p.health_score[i] + std::round(2 * rng.normal()), 0.0, 100.0);
     }
   }
   return p;
@@ -214,7 +237,8 @@ SimulationFiles simulate(const SimulationOptions& options) {
   std::error_code ec;
   fs::create_directories(options.out_dir, ec);
   if (ec) throw InputError(options.out_dir + ": cannot create folder: " + ec.message());
-  const std::size_t holdout_rows = options.holdout_rows ? options.holdout_rows : std::max<std::size_t>(1, options.rows / 4);
+  const std::size_t holdout_rows =
+      options.holdout_rows ? options.holdout_rows : std::max<std::size_t>(1, options.rows / 4);
   const auto dir = fs::path(options.out_dir);
   SimulationFiles files;
   files.confidential = (dir / "confidential.csv").string();
@@ -228,10 +252,14 @@ SimulationFiles simulate(const SimulationOptions& options) {
     for (int r = 1; r <= options.replicates; ++r) {
       const auto path = (dir / (name + "_" + std::to_string(r) + ".csv")).string();
       const auto rr = static_cast<std::uint64_t>(r);
-      if (name == "ideal") write_csv(draw_population(options.rows, options.seed, 100 + rr), path);
+      if (name == "ideal")
+        write_csv(draw_population(options.rows, options.seed, 100 + rr), path);
       else if (name == "independent")
-        write_csv(break_dependencies(draw_population(options.rows, options.seed, 200 + rr), options.seed, 200 + rr), path);
-      else write_csv(perturb(confidential, options.seed, 300 + rr), path);
+        write_csv(break_dependencies(draw_population(options.rows, options.seed, 200 + rr),
+                                     options.seed, 200 + rr),
+                  path);
+      else
+        write_csv(perturb(confidential, options.seed, 300 + rr), path);
       replicate_files.push_back(path);
     }
     files.candidates.emplace_back(name, replicate_files);
@@ -254,8 +282,9 @@ SimulationFiles simulate(const SimulationOptions& options) {
   // The logistic propensity model with all two-way interactions would need thousands of
   // parameters with occupation's 241 levels and region's 16 (over max_params); the demo fits it
   // on the other columns, as a user would with synthpop's `vars`.
-  spec += "parameters:\n  propensity_logistic:\n    columns: [sex, age, education, marital, "
-          "household_size, employed, hours_worked, income, smoke, health_score]\n";
+  spec +=
+      "parameters:\n  propensity_logistic:\n    columns: [sex, age, education, marital, "
+      "household_size, employed, hours_worked, income, smoke, health_score]\n";
   spec += "seed: " + std::to_string(options.seed) + "\n";
   write_file_atomic(files.spec_path, spec);
   return files;

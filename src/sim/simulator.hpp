@@ -10,9 +10,9 @@
 namespace synthaudit {
 
 struct SimulationOptions {
-  std::size_t rows = 20000;          // confidential sample
-  std::size_t holdout_rows = 0;      // 0 = rows / 4
-  int replicates = 3;                // per candidate
+  std::size_t rows = 20000;      // confidential sample
+  std::size_t holdout_rows = 0;  // 0 = rows / 4
+  int replicates = 3;            // per candidate
   std::uint64_t seed = 1;
   std::string out_dir;
   int threads = 0;

@@ -2,11 +2,10 @@
 // The evaluation spec: what to read, which candidates to compare, which metrics to run with
 // which parameters. Built from a YAML file (docs/config.md) and/or command-line flags.
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "io/load.hpp"
 #include "metrics/metric.hpp"

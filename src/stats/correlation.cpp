@@ -185,9 +185,8 @@ CorrelationMatrices correlation_matrices(const std::vector<std::span<const doubl
     const double r = pearson_pairwise(columns[a], columns[b]);
     m.pearson[a * k + b] = m.pearson[b * k + a] = r;
     if (!with_spearman) continue;
-    const double s = complete[a] && complete[b]
-                         ? pearson_pairwise(full_ranks[a], full_ranks[b])
-                         : spearman_from_orders(ranked[a], ranked[b]);
+    const double s = complete[a] && complete[b] ? pearson_pairwise(full_ranks[a], full_ranks[b])
+                                                : spearman_from_orders(ranked[a], ranked[b]);
     m.spearman[a * k + b] = m.spearman[b * k + a] = s;
   }
   return m;

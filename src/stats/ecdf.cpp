@@ -1,10 +1,10 @@
 #include "stats/ecdf.hpp"
 
-#include "stats/summary.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include "stats/summary.hpp"
 
 namespace synthaudit::stats {
 

@@ -43,10 +43,10 @@ struct PairwiseCovariance {
 PairwiseCovariance pairwise_covariance(std::span<const double> x, std::span<const double> y);
 
 // The non-missing values of x in ascending order (same result as std::sort; −0 and +0 compare
-// equal, and the order of −0 and +0 among themselves is their input order). Hand-written LSD radix sort on the order-preserving 64-bit
-// image of each double (11-bit digits, passes where every key has the same digit skipped): several
-// times faster than std::sort on the 10^6-row columns the marginal metrics sort; std::sort below
-// 2048 values.
+// equal, and the order of −0 and +0 among themselves is their input order). Hand-written LSD radix
+// sort on the order-preserving 64-bit image of each double (11-bit digits, passes where every key
+// has the same digit skipped): several times faster than std::sort on the 10^6-row columns the
+// marginal metrics sort; std::sort below 2048 values.
 std::vector<double> sorted_values(std::span<const double> x);
 
 // The non-missing values of every column in `columns` sorted (sorted_values), one task per column

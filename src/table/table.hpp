@@ -49,13 +49,13 @@ class Dictionary {
 struct Column {
   std::string name;
   ColumnKind kind = ColumnKind::kNumeric;
-  std::vector<double> numeric;            // kind == kNumeric
-  std::vector<std::uint32_t> codes;       // kind == kCategorical
+  std::vector<double> numeric;             // kind == kNumeric
+  std::vector<std::uint32_t> codes;        // kind == kCategorical
   std::shared_ptr<Dictionary> dictionary;  // kind == kCategorical, shared across tables
   // Numeric columns with declared missing codes (synthpop's cont.na, e.g. income: -8): the codes,
-  // and per row which one a missing value was (0 = ordinary missing or not missing, k = codes[k-1]).
-  // Both empty when the column has no missing codes. The value itself is NaN (missing) either way,
-  // so metrics that do not care see one kind of missing.
+  // and per row which one a missing value was (0 = ordinary missing or not missing, k =
+  // codes[k-1]). Both empty when the column has no missing codes. The value itself is NaN (missing)
+  // either way, so metrics that do not care see one kind of missing.
   std::vector<double> missing_codes;
   std::vector<std::uint8_t> missing_code_index;
 

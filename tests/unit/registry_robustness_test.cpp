@@ -29,8 +29,8 @@ void run_every_metric(const Tables& t, const std::string& label) {
         continue;
       SCOPED_TRACE(metric.name + " on " + label + " (" + to_string(synthesis) + ")");
       try {
-        const auto result = run_metric(metric.name, t, nlohmann::json::object(),
-                                       degenerate_context(synthesis));
+        const auto result =
+            run_metric(metric.name, t, nlohmann::json::object(), degenerate_context(synthesis));
         for (const auto& v : result.values) EXPECT_FALSE(v.statistic.empty());
       } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()), "");
@@ -46,7 +46,8 @@ void run_every_metric(const Tables& t, const std::string& label) {
 TEST(RegistryRobustness, AllMissingColumns) {
   const std::string conf = "x,y,c\nNA,NA,NA\nNA,NA,NA\nNA,NA,NA\n";
   ReadSettings settings;
-  settings.kinds = {{"x", ColumnKind::kNumeric}, {"y", ColumnKind::kNumeric}, {"c", ColumnKind::kCategorical}};
+  settings.kinds = {
+      {"x", ColumnKind::kNumeric}, {"y", ColumnKind::kNumeric}, {"c", ColumnKind::kCategorical}};
   const auto t = make_tables(conf, {conf}, conf, settings);
   run_every_metric(t, "all-missing columns");
 }

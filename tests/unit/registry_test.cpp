@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "metrics/registry.hpp"
+
+#include <gtest/gtest.h>
 
 using namespace synthaudit;
 

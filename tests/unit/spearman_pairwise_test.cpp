@@ -16,10 +16,11 @@ TEST(SpearmanPairwise, SortedOrderPathMatchesDirectRanking) {
   std::vector<std::vector<double>> data(4, std::vector<double>(n));
   for (std::size_t i = 0; i < n; ++i) {
     const double base = rng.normal();
-    data[0][i] = std::round(base * 3);                              // many ties
-    data[1][i] = base + rng.normal();                               // continuous
-    data[2][i] = rng.bernoulli(0.1) ? std::nan("") : std::round(rng.normal() * 2 + base);  // ties + NA
-    data[3][i] = rng.bernoulli(0.3) ? std::nan("") : -base + 0.5 * rng.normal();           // NA
+    data[0][i] = std::round(base * 3);  // many ties
+    data[1][i] = base + rng.normal();   // continuous
+    data[2][i] =
+        rng.bernoulli(0.1) ? std::nan("") : std::round(rng.normal() * 2 + base);  // ties + NA
+    data[3][i] = rng.bernoulli(0.3) ? std::nan("") : -base + 0.5 * rng.normal();  // NA
   }
   std::vector<std::span<const double>> columns(data.begin(), data.end());
   const auto m = stats::correlation_matrices(columns, true);

@@ -188,7 +188,8 @@ TEST_F(SpecTest, WrongTypesAndValues) {
   EXPECT_EQ(error(m + "seed: abc\n"), ": seed: expected an integer");
   EXPECT_EQ(error(m + "seed: 1.5\n"), ": seed: expected an integer");
   EXPECT_EQ(error(m + "threads: 5000\n"), ": threads: must be between 0 (all cores) and 1024");
-  EXPECT_EQ(error(m + "plots: al\n"), ": plots: 'al' is not one of first, all, none (did you mean 'all'?)");
+  EXPECT_EQ(error(m + "plots: al\n"),
+            ": plots: 'al' is not one of first, all, none (did you mean 'all'?)");
   EXPECT_EQ(error(m + "read: {delimiter: ';;'}\n"), ": read.delimiter: expected one character");
   EXPECT_EQ(error(m + "missing_codes: {income: [a]}\n"),
             ": missing_codes.income[0]: expected a number");

@@ -3,10 +3,9 @@
 // metric on them exactly as the engine does.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "io/load.hpp"
 #include "metrics/registry.hpp"
@@ -21,7 +20,8 @@ struct Tables {
 };
 
 // confidential and each synthetic text are whole CSV files (header first).
-inline Tables make_tables(const std::string& confidential, const std::vector<std::string>& synthetic,
+inline Tables make_tables(const std::string& confidential,
+                          const std::vector<std::string>& synthetic,
                           const std::optional<std::string>& holdout = std::nullopt,
                           const ReadSettings& settings = {}) {
   Tables t;
@@ -29,7 +29,8 @@ inline Tables make_tables(const std::string& confidential, const std::vector<std
   t.schema = infer_schema(conf, settings);
   t.confidential = encode_table(conf, t.schema, settings, "confidential");
   for (std::size_t i = 0; i < synthetic.size(); ++i) {
-    const CsvFile f = CsvFile::from_bytes(synthetic[i], "synthetic_" + std::to_string(i + 1) + ".csv", settings.csv);
+    const CsvFile f = CsvFile::from_bytes(
+        synthetic[i], "synthetic_" + std::to_string(i + 1) + ".csv", settings.csv);
     t.synthetic.push_back(encode_table(f, t.schema, settings, "synthetic"));
   }
   if (holdout) {
@@ -43,8 +44,10 @@ inline Tables make_tables(const std::string& confidential, const std::vector<std
   return t;
 }
 
-// Tables from files (e.g. the SD2011 data, copied from ../shared/data/sd2011 into tests/data/sd2011).
-inline Tables load_tables(const std::string& confidential, const std::vector<std::string>& synthetic,
+// Tables from files (e.g. the SD2011 data, copied from ../shared/data/sd2011 into
+// tests/data/sd2011).
+inline Tables load_tables(const std::string& confidential,
+                          const std::vector<std::string>& synthetic,
                           const std::optional<std::string>& holdout = std::nullopt,
                           const ReadSettings& settings = {}) {
   Tables t;
@@ -52,8 +55,10 @@ inline Tables load_tables(const std::string& confidential, const std::vector<std
   t.schema = infer_schema(conf, settings);
   t.confidential = encode_table(conf, t.schema, settings, "confidential");
   for (const auto& path : synthetic)
-    t.synthetic.push_back(encode_table(CsvFile::open(path, settings.csv), t.schema, settings, "synthetic"));
-  if (holdout) t.holdout = encode_table(CsvFile::open(*holdout, settings.csv), t.schema, settings, "holdout");
+    t.synthetic.push_back(
+        encode_table(CsvFile::open(path, settings.csv), t.schema, settings, "synthetic"));
+  if (holdout)
+    t.holdout = encode_table(CsvFile::open(*holdout, settings.csv), t.schema, settings, "holdout");
   std::vector<Table*> all = {&t.confidential};
   for (auto& s : t.synthetic) all.push_back(&s);
   if (t.holdout) all.push_back(&*t.holdout);
@@ -75,12 +80,14 @@ inline MetricResult run_metric(const std::string& name, const Tables& t,
   } else {
     syn.push_back(&t.synthetic.at(replicate));
   }
-  MetricInput input{t.confidential, syn, t.holdout ? &*t.holdout : nullptr, context, "test", context.seed};
+  MetricInput input{t.confidential, syn,    t.holdout ? &*t.holdout : nullptr,
+                    context,        "test", context.seed};
   return metric->compute(input, p);
 }
 
 // The value of (statistic, scope); fails the test when absent.
-inline double value_of(const MetricResult& r, const std::string& statistic, const std::string& scope) {
+inline double value_of(const MetricResult& r, const std::string& statistic,
+                       const std::string& scope) {
   for (const auto& v : r.values)
     if (v.statistic == statistic && v.scope == scope) return v.value;
   ADD_FAILURE() << "no value " << statistic << " [" << scope << "]";
