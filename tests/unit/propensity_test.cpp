@@ -564,3 +564,32 @@ TEST(Propensity, SimulatorIdealNearOneIndependentFarAbove) {
   EXPECT_NEAR(value("propensity_logistic", "ideal", "S_pMSE") / logit_ideal, 2.0, 0.01);
   std::filesystem::remove_all(dir);
 }
+
+// More than 65536 bins in all (a factor with 70000 declared levels) switches the packed bin slots
+// to 32 bits; the tree must be the one fitted without that column when the column cannot help
+// (every record has the same, last, level: no split).
+TEST(Cart, ThirtyTwoBitSlotsGiveTheSameTree) {
+  Rng rng(31);
+  // Enough rows for the root to be searched from a full histogram (rows ≥ total bins / 8).
+  const std::size_t n = 12000;
+  stats::FeatureColumn x, wide;
+  x.name = "x";
+  wide.name = "wide";
+  wide.categorical = true;
+  wide.levels = 70000;
+  std::vector<std::uint8_t> y(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    x.values.push_back(std::round(rng.normal() * 100) / 100);
+    y[i] = x.values.back() + 0.5 * rng.normal() > 0 ? 1 : 0;
+    wide.codes.push_back(69999);
+  }
+  const auto narrow_data = stats::bin_features({x});
+  const auto wide_data = stats::bin_features({x, wide});
+  ASSERT_TRUE(narrow_data.slots32.empty());
+  ASSERT_FALSE(wide_data.slots32.empty());
+  const auto a = stats::fit_cart(narrow_data, y, {});
+  const auto b = stats::fit_cart(wide_data, y, {});
+  EXPECT_EQ(a.leaves(), b.leaves());
+  const auto pa = stats::predict_cart(a, narrow_data), pb = stats::predict_cart(b, wide_data);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_DOUBLE_EQ(pa[i], pb[i]) << "row " << i;
+}
