@@ -1,6 +1,7 @@
 #include "core/text.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -67,9 +68,10 @@ std::string trim(std::string_view text) {
 std::string format_number(double value) {
   if (std::isnan(value)) return "NA";
   if (std::isinf(value)) return value > 0 ? "Inf" : "-Inf";
+  // The shortest text that reads back as the same double (0.05, not 0.050000000000000003).
   char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.17g", value);
-  return buffer;
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
 }
 
 }  // namespace synthaudit
