@@ -1,11 +1,10 @@
 #pragma once
-// Logistic regression (binomial GLM, logit link) by iteratively reweighted least squares, with
-// standard errors from the inverse Fisher information (X'WX)⁻¹ at the estimate — what R's glm and
-// statsmodels' GLM(Binomial) report.
-//
-// Note: src/stats/logistic.* (the propensity family) has its own IRLS for propensity scores; the
-// two could be merged later. This one is general: X, y -> β, SE, converged, separation. Its
-// names carry "Glm" so that they do not clash with logistic.hpp (same namespace).
+// Logistic regression for declared analyses (binomial GLM, logit link), with standard errors from
+// the inverse Fisher information (X'WX)⁻¹ at the estimate — what R's glm and statsmodels'
+// GLM(Binomial) report. The fit itself is fit_logistic (stats/logistic.hpp, the project's one
+// IRLS); this layer adds what an analysis needs around it: the rank check with the OLS rule
+// (aliased terms named, no estimates), and separation in the strict sense (the
+// maximum-likelihood estimate does not exist: no estimates, an error upstream).
 #include <cstddef>
 #include <vector>
 
@@ -18,8 +17,8 @@ struct GlmLogisticOptions {
   // Converged when the deviance changes by less than this, relative (R's glm uses 1e-8; we go
   // further so that standard errors agree with a tightly converged reference to 1e-6).
   double tolerance = 1e-12;
-  // |linear predictor| beyond which a fitted probability counts as numerically 0 or 1
-  // (p < 1e-13); rows beyond it, all on the side of their outcome, mean separation.
+  // Rows whose fitted probability is beyond 1/(1 + e^(separation_eta/2)) of 0 or 1 (|linear
+  // predictor| > 15) are counted in separated_rows, for the message.
   double separation_eta = 30.0;
 };
 

@@ -235,10 +235,27 @@ LogisticFit fit_logistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
     // Fisher information at the final coefficients.
     accumulate(A, rhs);
     llt.compute(A);
+    fit.covariance = Eigen::MatrixXd::Constant(static_cast<Eigen::Index>(p),
+                                               static_cast<Eigen::Index>(p), std::nan(""));
     if (llt.info() == Eigen::Success) {
       const Eigen::MatrixXd inv = llt.solve(Eigen::MatrixXd::Identity(k, k));
-      for (Eigen::Index c = 0; c < k; ++c)
+      for (Eigen::Index c = 0; c < k; ++c) {
         fit.standard_errors[kept[static_cast<std::size_t>(c)]] = std::sqrt(inv(c, c));
+        for (Eigen::Index d = 0; d < k; ++d)
+          fit.covariance(kept[static_cast<std::size_t>(c)], kept[static_cast<std::size_t>(d)]) =
+              inv(c, d);
+      }
+      if (options.check_divergence && fit.converged) {
+        // The Newton step from the estimate, with the system just factored.
+        const Eigen::VectorXd eta_at_estimate = eta;
+        update_eta(llt.solve(rhs));
+        fit.diverging = (eta - eta_at_estimate).cwiseAbs().maxCoeff() > 1e-3;
+        eta = eta_at_estimate;
+      }
+    } else if (options.check_divergence) {
+      // The information matrix degenerated: fitted probabilities reached 0 or 1 along some
+      // direction of a full-rank design.
+      fit.diverging = true;
     }
     for (Eigen::Index c = 0; c < k; ++c)
       fit.coefficients[kept[static_cast<std::size_t>(c)]] = beta[c];
@@ -246,6 +263,9 @@ LogisticFit fit_logistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
     fit.deviance = update_eta(beta);
     fit.converged = true;
   }
+  if (fit.covariance.size() == 0)
+    fit.covariance = Eigen::MatrixXd::Constant(static_cast<Eigen::Index>(p),
+                                               static_cast<Eigen::Index>(p), std::nan(""));
   for (std::size_t i = 0; i < n; ++i) {
     const double e = eta[static_cast<Eigen::Index>(i)];
     const double mu = 1.0 / (1.0 + std::exp(-e));

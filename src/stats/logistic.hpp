@@ -2,7 +2,9 @@
 // Logistic regression by iteratively reweighted least squares (IRLS), written by hand on Eigen.
 // General API: a design matrix (the caller adds the intercept column if wanted) and 0/1 responses
 // in, coefficients, Fisher-information standard errors, fitted probabilities and diagnostics out.
-// Used by the propensity-score metrics and by the specific-utility estimands.
+// The one IRLS logistic fit of the project: the propensity-score metrics call it directly; the
+// specific-utility analyses call it through fit_glm_logistic (stats/glm.hpp), which adds the
+// rank check and the messages of R's glm.
 //
 // Aliased (linearly dependent) columns are detected once, in column order, on the unweighted
 // Gram matrix, as R's glm does through its QR with limited pivoting: a column whose residual
@@ -24,11 +26,17 @@ struct LogisticOptions {
   double rank_tolerance = 1e-9;
   // Optional case weights (frequency weights); empty = all 1.
   std::vector<double> weights;
+  // After convergence, take one more Newton step and report whether it still moves the linear
+  // predictor (by more than 1e-3): a finite maximum-likelihood estimate does not move, under
+  // (quasi-)complete separation each step pushes the separated records' predictor by about 1.
+  // Costs one more pass over the data.
+  bool check_divergence = false;
 };
 
 struct LogisticFit {
   Eigen::VectorXd coefficients;     // p; NaN for aliased columns
   Eigen::VectorXd standard_errors;  // p; sqrt(diag((X'WX)^-1)); NaN for aliased columns
+  Eigen::MatrixXd covariance;       // p x p; (X'WX)^-1; NaN rows and columns for aliased ones
   Eigen::VectorXd fitted;           // N fitted probabilities
   std::vector<bool> aliased;        // p
   int rank = 0;                     // number of estimated (non-aliased) coefficients
@@ -38,6 +46,9 @@ struct LogisticFit {
   // (coefficients then diverge and standard errors are meaningless).
   bool separation = false;
   std::size_t separated_rows = 0;
+  // With check_divergence: the Newton step after convergence still moved the linear predictor, so
+  // the maximum-likelihood estimate does not exist (separation in the strict sense).
+  bool diverging = false;
   double deviance = 0.0;
   double null_deviance = 0.0;
 };
