@@ -121,7 +121,10 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
   if (ec) throw InputError(spec.output_dir + ": cannot create output folder: " + ec.message());
   const std::string json_path = (fs::path(spec.output_dir) / "results.json").string();
   const std::string tsv_path = (fs::path(spec.output_dir) / "results.tsv").string();
-  write_file_atomic(json_path, document.dump(1));
+  // Text that is not UTF-8 can only come from the spec's own strings (data fields are checked
+  // when read); replace it rather than fail after the work is done.
+  write_file_atomic(json_path,
+                    document.dump(1, ' ', false, nlohmann::json::error_handler_t::replace));
   write_file_atomic(tsv_path, results_tsv(document));
   const std::string html_path = (fs::path(spec.output_dir) / "report.html").string();
   write_file_atomic(html_path, render_html(document));

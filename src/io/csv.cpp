@@ -78,6 +78,37 @@ std::string gunzip(std::string_view compressed, const std::string& path) {
   return out;
 }
 
+// Offset of the first delimiter, '\n' or '\r' at or after `pos` (or `size`). Hand-written with
+// SSE2 (x86-64 baseline) rather than a per-byte loop: it runs once per unquoted field in every
+// pass, and 16 bytes usually cover a whole survey field, so the field end is found without a
+// branch per byte. Other targets take the scalar loop.
+inline std::size_t field_end(const char* data, std::size_t pos, std::size_t size, char delimiter) {
+#if defined(__SSE2__)
+  const __m128i d = _mm_set1_epi8(delimiter);
+  const __m128i nl = _mm_set1_epi8('\n');
+  const __m128i cr = _mm_set1_epi8('\r');
+  while (pos + 16 <= size) {
+    const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + pos));
+    const __m128i hit =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(chunk, d), _mm_cmpeq_epi8(chunk, nl)),
+                     _mm_cmpeq_epi8(chunk, cr));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
+    if (mask != 0) return pos + static_cast<std::size_t>(__builtin_ctz(mask));
+    pos += 16;
+  }
+#endif
+  while (pos < size && data[pos] != delimiter && data[pos] != '\n' && data[pos] != '\r') ++pos;
+  return pos;
+}
+
+int resolve_threads(int requested) {
+  if (requested > 0) return requested;
+  const unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : static_cast<int>(hw);
+}
+
+}  // namespace
+
 // Well-formed UTF-8 as defined by Unicode (table 3-7): no overlong forms, no surrogates, nothing
 // above U+10FFFF, no truncated sequence.
 bool valid_utf8(std::string_view s) {
@@ -110,37 +141,6 @@ bool valid_utf8(std::string_view s) {
   }
   return true;
 }
-
-// Offset of the first delimiter, '\n' or '\r' at or after `pos` (or `size`). Hand-written with
-// SSE2 (x86-64 baseline) rather than a per-byte loop: it runs once per unquoted field in every
-// pass, and 16 bytes usually cover a whole survey field, so the field end is found without a
-// branch per byte. Other targets take the scalar loop.
-inline std::size_t field_end(const char* data, std::size_t pos, std::size_t size, char delimiter) {
-#if defined(__SSE2__)
-  const __m128i d = _mm_set1_epi8(delimiter);
-  const __m128i nl = _mm_set1_epi8('\n');
-  const __m128i cr = _mm_set1_epi8('\r');
-  while (pos + 16 <= size) {
-    const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + pos));
-    const __m128i hit =
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(chunk, d), _mm_cmpeq_epi8(chunk, nl)),
-                     _mm_cmpeq_epi8(chunk, cr));
-    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
-    if (mask != 0) return pos + static_cast<std::size_t>(__builtin_ctz(mask));
-    pos += 16;
-  }
-#endif
-  while (pos < size && data[pos] != delimiter && data[pos] != '\n' && data[pos] != '\r') ++pos;
-  return pos;
-}
-
-int resolve_threads(int requested) {
-  if (requested > 0) return requested;
-  const unsigned hw = std::thread::hardware_concurrency();
-  return hw == 0 ? 1 : static_cast<int>(hw);
-}
-
-}  // namespace
 
 // The bytes of one file: a read-only private mapping of a plain file, or owned text (gzip after
 // decompression, in-memory input, pipes).

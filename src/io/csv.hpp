@@ -81,4 +81,7 @@ class CsvFile {
 // SHA-256 of a byte string, lowercase hex.
 std::string sha256_hex(std::string_view bytes);
 
+// Well-formed UTF-8 as defined by Unicode (table 3-7).
+bool valid_utf8(std::string_view s);
+
 }  // namespace synthaudit

@@ -226,7 +226,15 @@ Table encode_table(const CsvFile& file, const Schema& schema, const ReadSettings
         }
         column.numeric[row] = value;
       } else {
-        column.codes[row] = local[ti][c].intern(field);
+        Dictionary& levels = local[ti][c];
+        const std::size_t known = levels.size();
+        column.codes[row] = levels.intern(field);
+        // Each new level is checked once: results.json and the report need UTF-8 text.
+        if (levels.size() > known && !valid_utf8(field))
+          throw InputError(file.path() + ": row " + std::to_string(row + 1) + ", column '" +
+                           column.name +
+                           "': the value is not valid UTF-8 (is the file in another encoding? "
+                           "convert it, e.g. iconv -f latin1 -t utf-8)");
       }
     }
   });

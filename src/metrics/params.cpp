@@ -30,6 +30,12 @@ nlohmann::json param_value_to_json(const ParamValue& value) {
 
 namespace {
 
+// A given value as JSON text for a message; bytes that are not UTF-8 (a YAML spec can hold them)
+// are replaced rather than thrown on.
+std::string shown(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 ParamValue convert(const ParamSpec& spec, const nlohmann::json& given, const std::string& where) {
   auto fail = [&](const std::string& what) -> ParamValue { throw InputError(where + ": " + what); };
   auto check_range = [&](double v) {
@@ -51,19 +57,19 @@ ParamValue convert(const ParamSpec& spec, const nlohmann::json& given, const std
         check_range(static_cast<double>(v));
         return v;
       }
-      return fail("expected an integer, got " + given.dump());
+      return fail("expected an integer, got " + shown(given));
     }
     case ParamType::kDouble: {
-      if (!given.is_number()) return fail("expected a number, got " + given.dump());
+      if (!given.is_number()) return fail("expected a number, got " + shown(given));
       const double v = given.get<double>();
       check_range(v);
       return v;
     }
     case ParamType::kBool:
-      if (!given.is_boolean()) return fail("expected true or false, got " + given.dump());
+      if (!given.is_boolean()) return fail("expected true or false, got " + shown(given));
       return given.get<bool>();
     case ParamType::kString: {
-      if (!given.is_string()) return fail("expected a string, got " + given.dump());
+      if (!given.is_string()) return fail("expected a string, got " + shown(given));
       auto v = given.get<std::string>();
       if (!spec.choices.empty() &&
           std::find(spec.choices.begin(), spec.choices.end(), v) == spec.choices.end())
@@ -77,11 +83,11 @@ ParamValue convert(const ParamSpec& spec, const nlohmann::json& given, const std
         list = split(given.get<std::string>(), ',');
       } else if (given.is_array()) {
         for (const auto& item : given) {
-          if (!item.is_string()) return fail("expected a list of strings, got " + given.dump());
+          if (!item.is_string()) return fail("expected a list of strings, got " + shown(given));
           list.push_back(item.get<std::string>());
         }
       } else {
-        return fail("expected a list of strings, got " + given.dump());
+        return fail("expected a list of strings, got " + shown(given));
       }
       return list;
     }

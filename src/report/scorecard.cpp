@@ -234,7 +234,8 @@ json summarise_for_report(const json& document, const ReportLimits& limits) {
   for_each_result(out, [&](json& result, std::size_t) {
     summarise_result(result, limits.max_plot_records, limits.max_table_rows);
   });
-  if (out.dump().size() <= limits.max_embedded_bytes) return out;
+  if (out.dump(-1, ' ', false, json::error_handler_t::replace).size() <= limits.max_embedded_bytes)
+    return out;
   // Over budget: keep the details (tables, plots) of the first replicate only.
   for_each_result(out, [&](json& result, std::size_t replicate) {
     if (replicate == 0 || !result.contains("details")) return;
@@ -242,7 +243,8 @@ json summarise_for_report(const json& document, const ReportLimits& limits) {
     add_note(result,
              "details of this replicate left out of the report to keep it small; see results.json");
   });
-  if (out.dump().size() <= limits.max_embedded_bytes) return out;
+  if (out.dump(-1, ' ', false, json::error_handler_t::replace).size() <= limits.max_embedded_bytes)
+    return out;
   // Still over: thin harder everywhere.
   for_each_result(out, [&](json& result, std::size_t) {
     summarise_result(result, std::max<std::size_t>(limits.max_plot_records / 10, 2),

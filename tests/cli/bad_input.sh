@@ -116,6 +116,10 @@ check "invalid UTF-8 in a header" \
   "^synthaudit: error: bad_utf8_header\.csv: header column 3 is not valid UTF-8$" \
   run_eval --confidential bad_utf8_header.csv --synthetic s=syn.csv
 
+check "invalid UTF-8 in a field (row, column)" \
+  "^synthaudit: error: bad_utf8_field\.csv: row 3, column 'region': the value is not valid UTF-8" \
+  run_eval --confidential bad_utf8_field.csv --synthetic s=syn.csv
+
 check "duplicate column names" \
   "^synthaudit: error: duplicate_columns\.csv: duplicate column name 'age' in the header$" \
   run_eval --confidential duplicate_columns.csv --synthetic s=syn.csv

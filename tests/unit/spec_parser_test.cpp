@@ -150,6 +150,22 @@ TEST_F(SpecTest, DefaultsOfAMinimalSpec) {
   EXPECT_NO_THROW(validate_spec(s));
 }
 
+// Found by fuzz/spec_fuzz.cpp: a parameter value with bytes that are not UTF-8 made the message
+// builder throw nlohmann's type_error (an internal error, exit 1). It is bad input like any other.
+TEST_F(SpecTest, ParameterValueThatIsNotUtf8IsBadInput) {
+  const auto path = write(
+      "spec.yaml", std::string(kMinimal) + "parameters:\n  ks_distance: {pvalue: true\xdb\xdb}\n");
+  const EvaluationSpec s = load_spec(path);
+  try {
+    validate_spec(s);
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("ks_distance.pvalue: expected true or false"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(SpecTest, UnknownKeysWithHints) {
   EXPECT_EQ(
       error(std::string(kMinimal) + "metircs: [all]\n")
