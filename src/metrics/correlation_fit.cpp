@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 
 #include "core/error.hpp"
 #include "metrics/metric.hpp"
@@ -49,53 +50,48 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
   std::size_t n_sim_p = 0, n_sim_s = 0;
   auto heat = make_plot("heatmap", "Pearson correlation difference (synthetic − confidential)",
                         "column", "column");
+  // One correlation kind for one pair: both values, their difference and SDMetrics'
+  // CorrelationSimilarity 1 − |ρ_c − ρ_s|/2, summed for the mean over pairs.
+  auto add_pair = [&](const std::string& kind, const std::string& scope, double c, double s,
+                      double& similarity_sum, std::size_t& similarity_count) {
+    result.add(kind + "_confidential", scope, c);
+    result.add(kind + "_synthetic", scope, s);
+    result.add(kind + "_difference", scope, s - c);
+    const double similarity = 1 - std::abs(c - s) / 2;
+    result.add("correlation_similarity_" + kind, scope, similarity);
+    if (std::isfinite(similarity)) {
+      similarity_sum += similarity;
+      ++similarity_count;
+    }
+  };
   for (std::size_t a = 0; a < k; ++a)
     for (std::size_t b = a + 1; b < k; ++b) {
       const std::string scope = conf.column(numeric[a]).name + ":" + conf.column(numeric[b]).name;
       const double pc = mc.pearson[a * k + b], ps = ms.pearson[a * k + b];
-      result.add("pearson_confidential", scope, pc);
-      result.add("pearson_synthetic", scope, ps);
-      result.add("pearson_difference", scope, ps - pc);
-      const double sp = 1 - std::abs(pc - ps) / 2;
-      result.add("correlation_similarity_pearson", scope, sp);
-      if (std::isfinite(sp)) {
-        sim_p += sp;
-        ++n_sim_p;
-      }
+      add_pair("pearson", scope, pc, ps, sim_p, n_sim_p);
       heat["data"].push_back({{"row", conf.column(numeric[b]).name},
                               {"column", conf.column(numeric[a]).name},
                               {"value", number_or_null(ps - pc)}});
       by_difference.push_back({std::isfinite(ps - pc) ? std::abs(ps - pc) : -1.0, {a, b}});
-      if (with_spearman) {
-        const double sc = mc.spearman[a * k + b], ss = ms.spearman[a * k + b];
-        result.add("spearman_confidential", scope, sc);
-        result.add("spearman_synthetic", scope, ss);
-        result.add("spearman_difference", scope, ss - sc);
-        const double sims = 1 - std::abs(sc - ss) / 2;
-        result.add("correlation_similarity_spearman", scope, sims);
-        if (std::isfinite(sims)) {
-          sim_s += sims;
-          ++n_sim_s;
-        }
-      }
+      if (with_spearman)
+        add_pair("spearman", scope, mc.spearman[a * k + b], ms.spearman[a * k + b], sim_s, n_sim_s);
     }
+  // Seed 001's summaries of the lower-triangle differences, and the mean similarity.
+  auto add_summary = [&](const std::string& kind, std::span<const double> c,
+                         std::span<const double> s, double similarity_sum,
+                         std::size_t similarity_count) {
+    const auto d = stats::lower_triangle_difference(c, s, k);
+    result.add(kind + "_mae", "all", d.mae);
+    result.add(kind + "_rmse", "all", d.rmse);
+    result.add(kind + "_sum_abs_difference", "all", d.sum_abs);
+    if (similarity_count > 0)
+      result.add("mean_correlation_similarity_" + kind, "all",
+                 similarity_sum / static_cast<double>(similarity_count));
+    return d;
+  };
   if (k >= 2) {
-    const auto dp = stats::lower_triangle_difference(mc.pearson, ms.pearson, k);
-    result.add("pearson_mae", "all", dp.mae);
-    result.add("pearson_rmse", "all", dp.rmse);
-    result.add("pearson_sum_abs_difference", "all", dp.sum_abs);
-    if (n_sim_p > 0)
-      result.add("mean_correlation_similarity_pearson", "all",
-                 sim_p / static_cast<double>(n_sim_p));
-    if (with_spearman) {
-      const auto ds = stats::lower_triangle_difference(mc.spearman, ms.spearman, k);
-      result.add("spearman_mae", "all", ds.mae);
-      result.add("spearman_rmse", "all", ds.rmse);
-      result.add("spearman_sum_abs_difference", "all", ds.sum_abs);
-      if (n_sim_s > 0)
-        result.add("mean_correlation_similarity_spearman", "all",
-                   sim_s / static_cast<double>(n_sim_s));
-    }
+    const auto dp = add_summary("pearson", mc.pearson, ms.pearson, sim_p, n_sim_p);
+    if (with_spearman) add_summary("spearman", mc.spearman, ms.spearman, sim_s, n_sim_s);
     if (dp.undefined > 0)
       result.warnings.push_back(
           std::to_string(dp.undefined) +
