@@ -177,7 +177,9 @@ class Builder {
     tree_.primary_importance.assign(d_.features.size(), 0.0);
     tree_.nodes.emplace_back();
     ranges_.emplace_back(0, index_.size());
-    set_counts(0, 0, index_.size());
+    std::size_t ones = 0;
+    for (const std::uint32_t r : index_) ones += y_[r];
+    set_counts(0, ones, index_.size());
     alpha_ = o_.cp * tree_.nodes[0].risk;
     tree_.nodes[0].complexity = tree_.nodes[0].risk;  // rpart.c: tree->complexity = tree->risk
     std::vector<std::uint32_t> hist;
@@ -193,12 +195,10 @@ class Builder {
   }
 
  private:
-  void set_counts(int idx, std::size_t begin, std::size_t end) {
-    std::size_t n1 = 0;
-    for (std::size_t k = begin; k < end; ++k) n1 += y_[index_[k]];
+  void set_counts(int idx, std::size_t ones, std::size_t rows) {
     auto& node = tree_.nodes[static_cast<std::size_t>(idx)];
-    node.n1 = static_cast<double>(n1);
-    node.n0 = static_cast<double>(end - begin - n1);
+    node.n1 = static_cast<double>(ones);
+    node.n0 = static_cast<double>(rows - ones);
     node.risk = std::min(node.n0, node.n1);
   }
 
@@ -367,15 +367,20 @@ class Builder {
     return node.left_levels[code] != 0;
   }
 
-  // Stable partition of index_[begin, end) by the node's split; returns the first right row.
-  std::size_t split_rows(const CartNode& node, std::size_t begin, std::size_t end) {
+  // Stable partition of index_[begin, end) by the node's split; returns the first right row and
+  // counts the class-1 rows sent left.
+  std::size_t split_rows(const CartNode& node, std::size_t begin, std::size_t end,
+                         std::size_t& left_ones) {
     std::size_t left = begin, right = 0;
+    left_ones = 0;
     for (std::size_t k = begin; k < end; ++k) {
       const std::uint32_t r = index_[k];
-      if (goes_left(node, r))
+      if (goes_left(node, r)) {
         index_[left++] = r;
-      else
+        left_ones += y_[r];
+      } else {
         scratch_[right++] = r;
+      }
     }
     std::copy(scratch_.begin(), scratch_.begin() + static_cast<std::ptrdiff_t>(right),
               index_.begin() + static_cast<std::ptrdiff_t>(left));
@@ -439,7 +444,10 @@ class Builder {
       me.improve = c.improve;
       me.threshold = c.threshold;
     }
-    const std::size_t mid = split_rows(tree_.nodes[static_cast<std::size_t>(idx)], begin, end);
+    std::size_t left_ones = 0;
+    const std::size_t mid =
+        split_rows(tree_.nodes[static_cast<std::size_t>(idx)], begin, end, left_ones);
+    const auto ones = static_cast<std::size_t>(tree_.nodes[static_cast<std::size_t>(idx)].n1);
     const int depth = tree_.nodes[static_cast<std::size_t>(idx)].depth;
     const double my_risk = tree_.nodes[static_cast<std::size_t>(idx)].risk;
 
@@ -451,8 +459,8 @@ class Builder {
     ranges_.emplace_back(mid, end);
     tree_.nodes[static_cast<std::size_t>(idx)].left = li;
     tree_.nodes[static_cast<std::size_t>(idx)].right = ri;
-    set_counts(li, begin, mid);
-    set_counts(ri, mid, end);
+    set_counts(li, left_ones, mid - begin);
+    set_counts(ri, ones - left_ones, end - mid);
     tree_.nodes[static_cast<std::size_t>(li)].depth = depth + 1;
     tree_.nodes[static_cast<std::size_t>(ri)].depth = depth + 1;
 
