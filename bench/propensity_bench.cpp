@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "core/random.hpp"
-#include "metrics/propensity_common.hpp"
+#include "metrics/propensity/propensity_common.hpp"
 #include "metrics/registry.hpp"
 #include "stats/boosted_trees.hpp"
 #include "stats/cart.hpp"

@@ -48,7 +48,7 @@
   }
   function slug(text) { return String(text).toLowerCase().replace(/[^a-z0-9]+/g, '-'); }
   function familyLabel(f) { const x = FAMILIES.find((e) => e[0] === f); return x ? x[1] : f; }
-  function betterText(better) { return better === 'higher' ? 'higher is better' : 'lower is better'; }
+  function betterText(h) { return h.ideal_text || (h.better === 'higher' ? 'higher is better' : 'lower is better'); }
 
   // Minimal Markdown for the metric docs: paragraphs, lists, code blocks, `code`, **bold**,
   // *italic*, [text](url). Escapes first, so a doc can never inject markup.
@@ -336,10 +336,12 @@
     const vals = h.values.filter((v) => typeof v === 'number');
     const v = h.values[i];
     if (typeof v !== 'number' || vals.length < 2) return null;
-    const best = h.better === 'higher' ? Math.max(...vals) : Math.min(...vals);
-    const worst = h.better === 'higher' ? Math.min(...vals) : Math.max(...vals);
-    if (best === worst) return '#f4f4f4';
-    const t = (v - best) / (worst - best);  // 0 best .. 1 worst
+    // By rank (distance to the statistic's ideal), so a target statistic is coloured by how far
+    // it is from its target, not by its raw value.
+    const ranks = h.ranks.filter((r) => typeof r === 'number');
+    const best = Math.min(...ranks), worst = Math.max(...ranks);
+    if (best === worst || typeof h.ranks[i] !== 'number') return '#f4f4f4';
+    const t = (h.ranks[i] - best) / (worst - best);  // 0 best .. 1 worst
     const mix = (a, b, s) => Math.round(a + (b - a) * s);
     const [g, n, r] = [[201, 236, 210], [244, 244, 244], [247, 199, 193]];
     const c = t < 0.5 ? g.map((x, k) => mix(x, n[k], t * 2)) : n.map((x, k) => mix(x, r[k], (t - 0.5) * 2));
@@ -364,7 +366,7 @@
       body.append(el('tr', null,
         el('td', null, h.axis === 'risk' ? 'risk' : 'utility'),
         el('td', null, el('a', {href: '#metric-' + slug(h.metric)}, h.metric), ' · ', name,
-          el('div', {class: 'better'}, betterText(h.better))),
+          el('div', {class: 'better'}, betterText(h))),
         h.values.map((v, i) => el('td', {class: 'num', style: cellColor(h, i) ? `background:${cellColor(h, i)}` : null,
           title: (h.replicates[i] || []).length > 1 ? 'replicates: ' + h.replicates[i].map(fmt).join(', ') : null},
           fmt(v), h.ranks[i] !== null ? el('span', {class: 'rank'}, '#' + fmt(h.ranks[i])) : null)),
@@ -415,12 +417,12 @@
         }
       });
       note.textContent = (hx && hy)
-        ? `Each large point is a candidate (its mean); small points are its replicates. Best corner: ${hx.better} ${hx.statistic} and ${hy.better} ${hy.statistic}.`
+        ? `Each large point is a candidate (its mean); small points are its replicates. Best corner: ${hx.statistic} ${betterText(hx)}; ${hy.statistic} ${betterText(hy)}.`
         : `Only ${hx ? 'utility' : 'risk'} headlines are in these results, so the map has one axis; run a ${hx ? 'disclosure-risk' : 'utility'} metric for the second.`;
-      const xEnc = hx ? {field: 'x', type: 'quantitative', scale: {zero: false}, title: `${label(hx)} (${betterText(hx.better)})`} : null;
-      const yEnc = hy ? {field: 'y', type: 'quantitative', scale: {zero: false}, title: `${label(hy)} (${betterText(hy.better)})`}
+      const xEnc = hx ? {field: 'x', type: 'quantitative', scale: {zero: false}, title: `${label(hx)} (${betterText(hx)})`} : null;
+      const yEnc = hy ? {field: 'y', type: 'quantitative', scale: {zero: false}, title: `${label(hy)} (${betterText(hy)})`}
         : {field: 'candidate', type: 'nominal', title: null};
-      const x = xEnc || {field: 'y', type: 'quantitative', scale: {zero: false}, title: `${label(hy)} (${betterText(hy.better)})`};
+      const x = xEnc || {field: 'y', type: 'quantitative', scale: {zero: false}, title: `${label(hy)} (${betterText(hy)})`};
       const y = hy && hx ? yEnc : {field: 'candidate', type: 'nominal', title: null};
       const color = {field: 'candidate', type: 'nominal', title: 'candidate'};
       const layer = [];

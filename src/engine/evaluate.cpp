@@ -82,7 +82,8 @@ nlohmann::json headlines_to_json(const std::vector<Headline>& headlines) {
   for (const auto& h : headlines)
     out.push_back({{"statistic", h.statistic},
                    {"scope", h.scope},
-                   {"better", to_string(h.better)},
+                   {"ideal", to_json(h.ideal)},
+                   {"ideal_text", describe_ideal(h.ideal)},
                    {"reading", h.reading},
                    {"axis", h.axis}});
   return out;

@@ -108,15 +108,48 @@ enum class MetricGranularity {
   kPerCandidate,  // computed once from all replicates of a candidate ("combined")
 };
 
-enum class Better { kLower, kHigher };
-const char* to_string(Better better);
+// Which value of a statistic is good. Most statistics are better the lower (a distance, a risk
+// share) or the higher (an overlap, a coverage). Some have a target instead: a pMSE ratio of 1 is
+// what a correct synthesis scores, and a value far below it means the synthetic data are closer
+// to the real records than a fresh sample would be (a near-copy); an AUC of 0.5 is chance, and
+// 0.3 is as distinguishable as 0.7. Ranking such a statistic "lower is better" would put a
+// near-copy first, so candidates are ranked by their distance to the ideal.
+enum class IdealKind { kLower, kHigher, kTarget };
+// kTarget: how distance to the target is measured. kLinear: |value - target|. kRatio:
+// |log(value / target)|, for ratios where 0.5 and 2 are equally far from 1.
+enum class TargetScale { kLinear, kRatio };
+
+struct Ideal {
+  IdealKind kind = IdealKind::kLower;
+  double target = 0.0;
+  TargetScale scale = TargetScale::kLinear;
+
+  static constexpr Ideal lower() { return {IdealKind::kLower, 0.0, TargetScale::kLinear}; }
+  static constexpr Ideal higher() { return {IdealKind::kHigher, 0.0, TargetScale::kLinear}; }
+  static constexpr Ideal at(double target, TargetScale scale = TargetScale::kLinear) {
+    return {IdealKind::kTarget, target, scale};
+  }
+  // How far `value` is from ideal, smaller is better: value for lower, -value for higher, the
+  // distance to the target otherwise (infinity for a ratio <= 0, which cannot be on the scale).
+  double badness(double value) const;
+};
+const char* to_string(IdealKind kind);
+const char* to_string(TargetScale scale);
+// {"kind": "lower"|"higher"|"target", "target": t, "scale": "linear"|"ratio"} (the last two only
+// for a target), and a plain-language phrase for people ("closer to 1 is better (ratio scale)").
+nlohmann::json to_json(const Ideal& ideal);
+// The inverse of to_json; a missing or malformed object reads as "lower" (documents written
+// before ideals were declared carried only "better": "lower"|"higher", which `legacy_better`
+// takes).
+Ideal ideal_from_json(const nlohmann::json& object, const std::string& legacy_better = "lower");
+std::string describe_ideal(const Ideal& ideal);
 
 // A statistic the scorecard and the risk–utility map show for every candidate (its mean over
-// replicates, or the combined value), with a plain-language reading and which direction is good.
+// replicates, or the combined value), with a plain-language reading and which value is good.
 struct Headline {
   std::string statistic;
   std::string scope = "all";
-  Better better = Better::kLower;
+  Ideal ideal = Ideal::lower();
   std::string reading;           // e.g. "share of synthetic records copied from a real person"
   std::string axis = "utility";  // "utility" or "risk": which axis of the risk–utility map
 };

@@ -96,15 +96,6 @@ const char* to_string(SynthesisType type) {
   return type == SynthesisType::kFull ? "full" : "partial";
 }
 
-const char* to_string(Better better) { return better == Better::kLower ? "lower" : "higher"; }
-
-nlohmann::json make_plot(const std::string& kind, const std::string& title,
-                         const std::string& x_label, const std::string& y_label,
-                         const std::string& scope) {
-  return {{"kind", kind},       {"title", title}, {"x_label", x_label},
-          {"y_label", y_label}, {"scope", scope}, {"data", nlohmann::json::array()}};
-}
-
 const MetricSpec* find_metric(std::string_view name) {
   for (const auto& metric : all_metrics())
     if (metric.name == name) return &metric;

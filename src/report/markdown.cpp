@@ -71,7 +71,7 @@ std::string render_markdown(const json& document) {
   } else {
     out << "Value per candidate: the mean over replicates (or the combined value); (#k) is its "
            "rank, "
-           "#1 best.\n\n| Metric | Headline | Axis | Better |";
+           "#1 best.\n\n| Metric | Headline | Axis | Ideal |";
     for (const auto& n : names) out << " " << cell(n.get<std::string>()) << " |";
     out << "\n|---|---|---|---|";
     for (std::size_t i = 0; i < names.size(); ++i) out << "---:|";
@@ -80,7 +80,7 @@ std::string render_markdown(const json& document) {
       std::string headline = str(h, "statistic");
       if (str(h, "scope") != "all") headline += " [" + str(h, "scope") + "]";
       out << "| " << cell(str(h, "metric")) << " | " << cell(headline) << " | " << str(h, "axis")
-          << " | " << str(h, "better") << " |";
+          << " | " << str(h, "ideal_text") << " |";
       for (std::size_t i = 0; i < names.size(); ++i)
         out << " " << number(h["values"][i]) << rank_text(h["ranks"][i]) << " |";
       out << "\n";
@@ -88,7 +88,7 @@ std::string render_markdown(const json& document) {
     out << "\nHow to read them:\n\n";
     for (const auto& h : card["headlines"])
       out << "- " << str(h, "metric") << " / " << str(h, "statistic") << ": " << str(h, "reading")
-          << " (" << str(h, "better") << " is better)\n";
+          << " (" << str(h, "ideal_text") << ")\n";
     out << "\n## Ranking\n\nMean rank over the headlines (1 = best on every one).\n\n"
         << "| Place | Candidate | Mean rank | Utility rank | Risk rank | Headlines ranked |\n"
         << "|---:|---|---:|---:|---:|---:|\n";

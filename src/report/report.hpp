@@ -17,7 +17,8 @@ struct ReportLimits {
 
 // The headlines of every metric for every candidate, ranked. Shape:
 //   {"candidates": [names],
-//    "headlines": [{"metric", "family", "statistic", "scope", "better", "reading", "axis",
+//    "headlines": [{"metric", "family", "statistic", "scope", "ideal", "ideal_text", "reading",
+//                   "axis",
 //                   "source": ["mean"|"combined"|"replicate"|null per candidate],
 //                   "values": [value|null per candidate],
 //                   "replicates": [[value|null per replicate] per candidate],

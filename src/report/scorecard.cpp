@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "metrics/metric.hpp"
 #include "report/report.hpp"
 
 namespace synthaudit {
@@ -33,19 +34,22 @@ std::optional<double> find_value(const json& values, const std::string& statisti
 
 json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
-// Ranks with ties sharing their mean rank; nullopt values get no rank.
+// Ranks by distance to the ideal, ties sharing their mean rank; nullopt values get no rank.
 std::vector<std::optional<double>> rank(const std::vector<std::optional<double>>& values,
-                                        bool lower_is_better) {
+                                        const Ideal& ideal) {
   std::vector<std::size_t> order;
+  std::vector<double> badness(values.size(), 0.0);
   for (std::size_t i = 0; i < values.size(); ++i)
-    if (values[i]) order.push_back(i);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return lower_is_better ? *values[a] < *values[b] : *values[a] > *values[b];
-  });
+    if (values[i]) {
+      order.push_back(i);
+      badness[i] = ideal.badness(*values[i]);
+    }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return badness[a] < badness[b]; });
   std::vector<std::optional<double>> ranks(values.size());
   for (std::size_t start = 0; start < order.size();) {
     std::size_t end = start + 1;
-    while (end < order.size() && *values[order[end]] == *values[order[start]]) ++end;
+    while (end < order.size() && badness[order[end]] == badness[order[start]]) ++end;
     const double shared = (static_cast<double>(start + 1) + static_cast<double>(end)) / 2.0;
     for (std::size_t k = start; k < end; ++k) ranks[order[k]] = shared;
     start = end;
@@ -72,12 +76,13 @@ json scorecard(const json& document) {
     for (const auto& h : metric["headlines"]) {
       const std::string statistic = text_of(h, "statistic");
       const std::string scope = text_of(h, "scope", "all");
-      const bool lower = text_of(h, "better", "lower") != "higher";
+      const Ideal ideal = ideal_from_json(h.value("ideal", json()), text_of(h, "better", "lower"));
       json row = {{"metric", text_of(metric, "name")},
                   {"family", text_of(metric, "family")},
                   {"statistic", statistic},
                   {"scope", scope},
-                  {"better", lower ? "lower" : "higher"},
+                  {"ideal", to_json(ideal)},
+                  {"ideal_text", describe_ideal(ideal)},
                   {"reading", text_of(h, "reading")},
                   {"axis", text_of(h, "axis", "utility")},
                   {"source", json::array()},
@@ -111,7 +116,7 @@ json scorecard(const json& document) {
         row["values"].push_back(optional_json(values[c]));
         row["replicates"].push_back(reps);
       }
-      const auto ranks = rank(values, lower);
+      const auto ranks = rank(values, ideal);
       row["ranks"] = json::array();
       const bool risk = row["axis"] == "risk";
       for (std::size_t c = 0; c < n; ++c) {

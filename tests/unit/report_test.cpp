@@ -89,6 +89,30 @@ TEST(ReportScorecard, RanksFollowTheGoodDirectionAndShareTies) {
   EXPECT_EQ(card["ranking"][2]["candidate"], "c");
 }
 
+TEST(ReportScorecard, TargetStatisticsRankByDistanceToTheirTarget) {
+  // A pMSE ratio of 1 is ideal; 0.0001 (a near-copy) is further from it, on the ratio scale,
+  // than 3 is. An AUC of 0.25 is as far from chance as 0.75.
+  json doc = small_document();
+  doc["metrics"][0]["headlines"][0].erase("better");
+  doc["metrics"][0]["headlines"][0]["ideal"] = {
+      {"kind", "target"}, {"target", 1.0}, {"scale", "ratio"}};
+  const double ratios[] = {1e-4, 3.0, 1.1};
+  for (int c = 0; c < 3; ++c)
+    doc["metrics"][0]["candidates"][c]["mean"]["values"][0]["value"] = ratios[c];
+  doc["metrics"][1]["headlines"][0].erase("better");
+  doc["metrics"][1]["headlines"][0]["ideal"] = {
+      {"kind", "target"}, {"target", 0.5}, {"scale", "linear"}};
+  const double aucs[] = {0.25, 0.75, 0.625};  // exact in binary, so the tie is exact
+  for (int c = 0; c < 3; ++c)
+    doc["metrics"][1]["candidates"][c]["mean"]["values"][0]["value"] = aucs[c];
+  const json card = scorecard(doc);
+  EXPECT_EQ(card["headlines"][0]["ranks"], json({3.0, 2.0, 1.0}));
+  EXPECT_EQ(card["headlines"][1]["ranks"], json({2.5, 2.5, 1.0}));
+  EXPECT_EQ(card["headlines"][0]["ideal"]["kind"], "target");
+  EXPECT_NE(card["headlines"][0]["ideal_text"].get<std::string>().find("closer to 1"),
+            std::string::npos);
+}
+
 TEST(ReportScorecard, MissingValuesAndSkippedMetricsAreNotRanked) {
   json doc = small_document();
   doc["metrics"][0]["candidates"][1]["mean"]["values"][0]["value"] = nullptr;
@@ -195,9 +219,11 @@ TEST(ReportHtml, SmallEvenForAnEmptyDocument) {
 TEST(ReportMarkdown, ShowsScorecardRankingAndSkips) {
   const std::string md = render_markdown(load_fixture());
   EXPECT_NE(md.find("## Scorecard"), std::string::npos);
-  EXPECT_NE(md.find("| fixture_interval_overlap | mean_ci_overlap | utility | higher | 0.86 (#2) | "
-                    "0.3 (#3) | 0.972 (#1) |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find(
+          "| fixture_interval_overlap | mean_ci_overlap | utility | higher is better | 0.86 (#2) | "
+          "0.3 (#3) | 0.972 (#1) |"),
+      std::string::npos)
       << md;
   EXPECT_NE(md.find("| 1 | gamma |"), std::string::npos);
   EXPECT_NE(md.find("skipped: needs a holdout file"), std::string::npos);

@@ -1,0 +1,295 @@
+// D6 — distance to closest record (DCR), nearest-neighbour distance ratio, exact copies, the
+// holdout baseline and SDMetrics' DCRBaselineProtection / DCROverfittingProtection, all exact on
+// the full data (stats/nearest_neighbours).
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "core/random.hpp"
+#include "metrics/distance_disclosure/distance_params.hpp"
+#include "metrics/metric.hpp"
+#include "stats/distance_summary.hpp"
+#include "stats/nearest_neighbours.hpp"
+
+namespace synthaudit {
+
+namespace {
+
+// Summaries of one direction's nearest (and second nearest) distances.
+void summarise(MetricResult& result, const std::string& prefix, const stats::Neighbours& nb) {
+  std::vector<double> d1 = nb.nearest();
+  std::sort(d1.begin(), d1.end());
+  if (d1.empty() || std::isinf(d1.front())) return;  // no rows, or nothing to compare with
+  double sum = 0.0;
+  std::size_t zeros = 0;
+  for (double d : d1) {
+    sum += d;
+    zeros += d == 0.0;
+  }
+  const double n = static_cast<double>(d1.size());
+  result.add(prefix + "_dcr_mean", "all", sum / n);
+  result.add(prefix + "_dcr_median", "all", stats::quantile_sorted(d1, 0.5));
+  result.add(prefix + "_dcr_p05", "all", stats::quantile_sorted(d1, 0.05));
+  result.add(prefix + "_dcr_p25", "all", stats::quantile_sorted(d1, 0.25));
+  result.add(prefix + "_dcr_p75", "all", stats::quantile_sorted(d1, 0.75));
+  result.add(prefix + "_dcr_p95", "all", stats::quantile_sorted(d1, 0.95));
+  result.add(prefix + "_dcr_min", "all", d1.front());
+  result.add(prefix + "_dcr_max", "all", d1.back());
+  result.add(prefix + "_exact_copy_share", "all", static_cast<double>(zeros) / n);
+}
+
+// NNDR d1 / d2 per query; 1 when both are 0 (the query copies a record that occurs twice);
+// NaN when there is no second neighbour.
+std::vector<double> nndr(const stats::Neighbours& nb) {
+  std::vector<double> out(nb.queries, NAN);
+  if (nb.k < 2) return out;
+  for (std::size_t q = 0; q < nb.queries; ++q) {
+    const double a = nb.dist(q, 0), b = nb.dist(q, 1);
+    if (std::isinf(b)) continue;
+    out[q] = b == 0.0 ? 1.0 : a / b;
+  }
+  return out;
+}
+
+void summarise_nndr(MetricResult& result, const std::string& prefix, std::vector<double> r) {
+  r.erase(std::remove_if(r.begin(), r.end(), [](double v) { return std::isnan(v); }), r.end());
+  if (r.empty()) return;
+  std::sort(r.begin(), r.end());
+  double sum = 0.0;
+  for (double v : r) sum += v;
+  result.add(prefix + "_nndr_mean", "all", sum / static_cast<double>(r.size()));
+  result.add(prefix + "_nndr_median", "all", stats::quantile_sorted(r, 0.5));
+  result.add(prefix + "_nndr_p05", "all", stats::quantile_sorted(r, 0.05));
+}
+
+nlohmann::json histogram_plot(
+    const std::string& title, const std::string& x_label,
+    const std::vector<std::pair<std::string, std::vector<double>>>& series, std::size_t bins) {
+  auto plot = make_plot("histogram", title, x_label, "density");
+  double hi = 0.0;
+  for (const auto& [name, v] : series)
+    for (double d : v)
+      if (std::isfinite(d)) hi = std::max(hi, d);
+  for (const auto& [name, v] : series) {
+    std::size_t n = 0;
+    for (double d : v) n += std::isfinite(d);
+    if (n == 0) continue;
+    for (const auto& bin : stats::histogram(v, 0.0, hi, bins)) {
+      const double width = bin.end - bin.start;
+      plot["data"].push_back(
+          {{"bin_start", bin.start},
+           {"bin_end", bin.end},
+           {"dataset", name},
+           {"density", static_cast<double>(bin.count) / (static_cast<double>(n) * width)}});
+    }
+  }
+  return plot;
+}
+
+// SDMetrics' DCRBaselineProtection random table (_generate_random_data): per column, uniform
+// integers in [min, max] for a numeric column read as integers by pandas (no missing value and
+// every value whole), uniform reals in [min, max) for other numeric columns, a uniform choice
+// among the observed levels for categorical columns; then each value is set missing with the
+// column's missing share. Drawn with synthaudit::Rng from the metric seed.
+Table random_baseline(const Table& real, std::size_t rows, std::uint64_t seed) {
+  std::vector<Column> cols;
+  for (std::size_t c = 0; c < real.column_count(); ++c) {
+    const Column& src = real.column(c);
+    Rng rng(seed, c);
+    Column col;
+    col.name = src.name;
+    col.kind = src.kind;
+    col.dictionary = src.dictionary;
+    const double missing_share =
+        real.rows() ? static_cast<double>(src.missing_count()) / static_cast<double>(real.rows())
+                    : 0.0;
+    if (src.is_numeric()) {
+      double lo = INFINITY, hi = -INFINITY;
+      bool integer = src.missing_count() == 0;
+      for (double v : src.numeric) {
+        if (std::isnan(v)) continue;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+        integer = integer && v == std::floor(v);
+      }
+      col.numeric.resize(rows, NAN);
+      if (lo <= hi)
+        for (auto& v : col.numeric)
+          v = integer ? lo + static_cast<double>(rng.below(static_cast<std::uint64_t>(hi - lo) + 1))
+                      : lo + rng.uniform() * (hi - lo);
+      for (auto& v : col.numeric)
+        if (rng.uniform() < missing_share) v = NAN;
+    } else {
+      std::vector<std::uint32_t> levels;
+      for (auto code : src.codes)
+        if (code != kMissingCode) levels.push_back(code);
+      std::sort(levels.begin(), levels.end());
+      levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+      col.codes.resize(rows, kMissingCode);
+      if (!levels.empty())
+        for (auto& v : col.codes) v = levels[rng.below(levels.size())];
+      for (auto& v : col.codes)
+        if (rng.uniform() < missing_share) v = kMissingCode;
+    }
+    cols.push_back(std::move(col));
+  }
+  return Table(TableSource{"(random baseline)", "", "synthetic"}, std::move(cols));
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return stats::quantile_sorted(v, 0.5);
+}
+
+MetricResult compute_dcr(const MetricInput& in, const Params& params) {
+  MetricResult result;
+  const Table& conf = in.confidential;
+  const Table& syn = in.first_synthetic();
+  if (conf.rows() == 0 || syn.rows() == 0)
+    throw MetricNotApplicable("distance to closest record needs rows in both datasets");
+  // Every direction on the confidential data's scale.
+  stats::NeighbourOptions opt = distance_metrics::neighbour_options(conf, params);
+  const auto bins = static_cast<std::size_t>(params.get_int("bins"));
+
+  opt.k = 2;
+  const auto syn_conf = stats::nearest_neighbours(syn, conf, opt);
+  summarise(result, "syn_to_conf", syn_conf);
+  const auto syn_nndr = nndr(syn_conf);
+  summarise_nndr(result, "syn_to_conf", syn_nndr);
+
+  opt.k = 1;
+  const auto conf_syn = stats::nearest_neighbours(conf, syn, opt);
+  summarise(result, "conf_to_syn", conf_syn);
+
+  std::vector<std::pair<std::string, std::vector<double>>> to_conf = {
+      {"synthetic", syn_conf.nearest()}};
+  std::vector<std::pair<std::string, std::vector<double>>> ratios = {{"synthetic", syn_nndr}};
+  if (in.holdout != nullptr && in.holdout->rows() > 0) {
+    opt.k = 2;
+    const auto hold_conf = stats::nearest_neighbours(*in.holdout, conf, opt);
+    summarise(result, "holdout_to_conf", hold_conf);
+    const auto hold_nndr = nndr(hold_conf);
+    summarise_nndr(result, "holdout_to_conf", hold_nndr);
+    const double ms = median_of(syn_conf.nearest()), mh = median_of(hold_conf.nearest());
+    result.add("dcr_median_ratio_syn_vs_holdout", "all", mh > 0.0 ? ms / mh : NAN);
+    // Share of synthetic records closer to the confidential data than 95% of holdout records.
+    std::vector<double> hd = hold_conf.nearest();
+    std::sort(hd.begin(), hd.end());
+    const double p05 = stats::quantile_sorted(hd, 0.05);
+    std::size_t closer = 0;
+    for (double d : syn_conf.nearest()) closer += d < p05;
+    result.add("syn_closer_than_holdout_p05_share", "all",
+               static_cast<double>(closer) / static_cast<double>(syn.rows()));
+    to_conf.push_back({"holdout", hold_conf.nearest()});
+    ratios.push_back({"holdout", hold_nndr});
+  } else {
+    result.warnings.push_back(
+        "no holdout: the holdout baseline and DCROverfittingProtection are not computed");
+  }
+  result.details["plots"] = nlohmann::json::array();
+  result.details["plots"].push_back(
+      histogram_plot("Distance to the closest confidential record",
+                     std::string(stats::to_string(opt.distance)) + " distance", to_conf, bins));
+  result.details["plots"].push_back(
+      histogram_plot("Distance from each confidential record to the closest synthetic record",
+                     std::string(stats::to_string(opt.distance)) + " distance",
+                     {{"confidential", conf_syn.nearest()}}, bins));
+  result.details["plots"].push_back(histogram_plot(
+      "Nearest-neighbour distance ratio (closest / second closest confidential record)", "d1 / d2",
+      ratios, bins));
+  result.details["search"] = {{"syn_to_conf_exact_copy_shortcuts", syn_conf.exact_copy_shortcuts},
+                              {"syn_to_conf_grouped", syn_conf.grouped},
+                              {"sampled", false}};
+
+  if (params.get_bool("sdmetrics")) {
+    // SDMetrics' DCR: its Gower rule with ranges from the reference (real) table, all columns.
+    stats::NeighbourOptions g;
+    g.distance = stats::DistanceKind::kGower;
+    g.k = 1;
+    g.columns = opt.columns;
+    const bool same = opt.distance == stats::DistanceKind::kGower;
+    const double syn_median = same ? median_of(syn_conf.nearest())
+                                   : median_of(stats::nearest_neighbours(syn, conf, g).nearest());
+    const Table random = random_baseline(conf, syn.rows(), in.seed);
+    const double random_median = median_of(stats::nearest_neighbours(random, conf, g).nearest());
+    result.add("sdmetrics_median_dcr_synthetic", "all", syn_median);
+    result.add("sdmetrics_median_dcr_random_baseline", "all", random_median);
+    result.add("sdmetrics_dcr_baseline_protection", "all",
+               random_median != 0.0 ? std::min(syn_median / random_median, 1.0) : NAN);
+    if (in.holdout != nullptr && in.holdout->rows() > 0) {
+      // DCROverfittingProtection: each calculate_dcr call takes ranges from its own reference.
+      // With the default Gower distance this is syn_to_conf (same rule, same ranges).
+      const auto to_train =
+          same ? syn_conf.nearest() : stats::nearest_neighbours(syn, conf, g).nearest();
+      const auto to_hold = stats::nearest_neighbours(syn, *in.holdout, g).nearest();
+      std::size_t closer = 0;
+      for (std::size_t i = 0; i < to_train.size(); ++i) closer += to_train[i] < to_hold[i];
+      const double share = static_cast<double>(closer) / static_cast<double>(to_train.size());
+      result.add("sdmetrics_closer_to_training_share", "all", share);
+      result.add("sdmetrics_dcr_overfitting_protection", "all", std::min((1.0 - share) * 2.0, 1.0));
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+MetricSpec distance_to_closest_record_metric() {
+  return MetricSpec{
+      .name = "distance_to_closest_record",
+      .family = MetricFamily::kDistanceDisclosure,
+      .summary =
+          "Distance from each synthetic record to the closest confidential record (and "
+          "back), exact copies, nearest-neighbour distance ratio, holdout baseline, "
+          "SDMetrics DCR protection scores",
+      .doc =
+          "Exact nearest neighbours on the full data, no sampling. For every synthetic record "
+          "its distance to the closest confidential record (syn_to_conf_dcr_*: mean, median, "
+          "p05, p25, p75, p95, min, max) and, named distinctly, for every confidential record "
+          "the distance to the closest synthetic record (conf_to_syn_dcr_*). "
+          "*_exact_copy_share = share at distance 0 (syn_to_conf: synthetic records that copy "
+          "a real person; conf_to_syn: real people reproduced). NNDR = d1/d2, the closest over "
+          "the second-closest confidential record (1 when both are 0); values near 0 single "
+          "out one real record. With a holdout, the same distances from holdout records to the "
+          "confidential data are the baseline of what an unrelated real person scores: "
+          "dcr_median_ratio_syn_vs_holdout = median syn DCR / median holdout DCR (below 1: "
+          "synthetic records sit closer to the training records than new real people do), "
+          "syn_closer_than_holdout_p05_share. Distance (parameter): Gower by default = mean over "
+          "columns of min(|x−y|/range, 1) for numeric columns and 0/1 mismatch otherwise, "
+          "both missing = 0, one missing = 1, ranges from the confidential data in every "
+          "direction; also euclidean (standardised numerics), hamming, cosine. "
+          "SDMetrics (sdmetrics = true): DCRBaselineProtection = min(median syn DCR / median "
+          "DCR of a random table, 1) with SDMetrics' Gower rule (sdmetrics_median_dcr_*, the "
+          "random table drawn from the metric seed) and, with a holdout, "
+          "DCROverfittingProtection = min(2 (1 − share of synthetic records strictly closer to "
+          "the training than to the holdout data), 1), each reference with its own ranges, as "
+          "SDMetrics does. References: METRICS.md D6; seed 001; SDMetrics 0.29 dcr_utils, "
+          "DCRBaselineProtection, DCROverfittingProtection.",
+      .params = distance_metrics::selection_params(
+          {{.name = "bins",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{30},
+            .doc = "histogram bins of the plot data",
+            .min = 1,
+            .max = 1000},
+           {.name = "sdmetrics",
+            .type = ParamType::kBool,
+            .default_value = true,
+            .doc = "also compute SDMetrics' DCRBaselineProtection and DCROverfittingProtection"}}),
+      .granularity = MetricGranularity::kPerReplicate,
+      .headlines = {{.statistic = "syn_to_conf_exact_copy_share",
+                     .ideal = Ideal::lower(),
+                     .reading =
+                         "share of synthetic records that exactly copy a confidential record",
+                     .axis = "risk"},
+                    {.statistic = "dcr_median_ratio_syn_vs_holdout",
+                     .ideal = Ideal::higher(),
+                     .reading =
+                         "median distance synthetic→real over holdout→real (below 1: synthetic "
+                         "records are closer to real people than new real people are)",
+                     .axis = "risk"}},
+      .compute = compute_dcr,
+  };
+}
+
+}  // namespace synthaudit

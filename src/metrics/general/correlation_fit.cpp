@@ -1,0 +1,256 @@
+// G7 — correlation fit: Pearson/Spearman matrices and their difference (seed 001), SDMetrics
+// CorrelationSimilarity and ContingencySimilarity, Cramér's V difference; G13 correlation-
+// difference heatmap and 2-D KDE contour grids of numeric pairs.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <span>
+
+#include "core/error.hpp"
+#include "metrics/metric.hpp"
+#include "stats/contingency.hpp"
+#include "stats/correlation.hpp"
+#include "stats/kde2d.hpp"
+
+namespace synthaudit {
+
+namespace {
+
+nlohmann::json number_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+MetricResult compute_correlation_fit(const MetricInput& in, const Params& params) {
+  MetricResult result;
+  const Table& conf = in.confidential;
+  const Table& syn = in.first_synthetic();
+  const bool with_spearman = params.get_bool("spearman");
+  const int bins = static_cast<int>(params.get_int("contingency_bins"));
+  const auto contour_pairs = static_cast<std::size_t>(params.get_int("contour_pairs"));
+  const auto grid = static_cast<std::size_t>(params.get_int("contour_grid"));
+  const std::size_t ncol = conf.column_count();
+  if (ncol < 2) throw MetricNotApplicable("correlation_fit needs at least two columns");
+  if (conf.rows() == 0 || syn.rows() == 0)
+    throw MetricNotApplicable("correlation_fit: a dataset has no rows");
+
+  // --- Numeric pairs: Pearson and Spearman on pairwise-complete rows.
+  std::vector<std::size_t> numeric;
+  for (std::size_t c = 0; c < ncol; ++c)
+    if (conf.column(c).is_numeric()) numeric.push_back(c);
+  const std::size_t k = numeric.size();
+  std::vector<std::span<const double>> xc, xs;
+  for (auto c : numeric) {
+    xc.emplace_back(conf.column(c).numeric);
+    xs.emplace_back(syn.column(c).numeric);
+  }
+  const auto mc = stats::correlation_matrices(xc, with_spearman);
+  const auto ms = stats::correlation_matrices(xs, with_spearman);
+  std::vector<std::pair<double, std::pair<std::size_t, std::size_t>>> by_difference;
+  double sim_p = 0, sim_s = 0;
+  std::size_t n_sim_p = 0, n_sim_s = 0;
+  auto heat = make_plot("heatmap", "Pearson correlation difference (synthetic − confidential)",
+                        "column", "column");
+  // One correlation kind for one pair: both values, their difference and SDMetrics'
+  // CorrelationSimilarity 1 − |ρ_c − ρ_s|/2, summed for the mean over pairs.
+  auto add_pair = [&](const std::string& kind, const std::string& scope, double c, double s,
+                      double& similarity_sum, std::size_t& similarity_count) {
+    result.add(kind + "_confidential", scope, c);
+    result.add(kind + "_synthetic", scope, s);
+    result.add(kind + "_difference", scope, s - c);
+    const double similarity = 1 - std::abs(c - s) / 2;
+    result.add("correlation_similarity_" + kind, scope, similarity);
+    if (std::isfinite(similarity)) {
+      similarity_sum += similarity;
+      ++similarity_count;
+    }
+  };
+  for (std::size_t a = 0; a < k; ++a)
+    for (std::size_t b = a + 1; b < k; ++b) {
+      const std::string scope = conf.column(numeric[a]).name + ":" + conf.column(numeric[b]).name;
+      const double pc = mc.pearson[a * k + b], ps = ms.pearson[a * k + b];
+      add_pair("pearson", scope, pc, ps, sim_p, n_sim_p);
+      heat["data"].push_back({{"row", conf.column(numeric[b]).name},
+                              {"column", conf.column(numeric[a]).name},
+                              {"value", number_or_null(ps - pc)}});
+      by_difference.push_back({std::isfinite(ps - pc) ? std::abs(ps - pc) : -1.0, {a, b}});
+      if (with_spearman)
+        add_pair("spearman", scope, mc.spearman[a * k + b], ms.spearman[a * k + b], sim_s, n_sim_s);
+    }
+  // Seed 001's summaries of the lower-triangle differences, and the mean similarity.
+  auto add_summary = [&](const std::string& kind, std::span<const double> c,
+                         std::span<const double> s, double similarity_sum,
+                         std::size_t similarity_count) {
+    const auto d = stats::lower_triangle_difference(c, s, k);
+    result.add(kind + "_mae", "all", d.mae);
+    result.add(kind + "_rmse", "all", d.rmse);
+    result.add(kind + "_sum_abs_difference", "all", d.sum_abs);
+    if (similarity_count > 0)
+      result.add("mean_correlation_similarity_" + kind, "all",
+                 similarity_sum / static_cast<double>(similarity_count));
+    return d;
+  };
+  if (k >= 2) {
+    const auto dp = add_summary("pearson", mc.pearson, ms.pearson, sim_p, n_sim_p);
+    if (with_spearman) add_summary("spearman", mc.spearman, ms.spearman, sim_s, n_sim_s);
+    if (dp.undefined > 0)
+      result.warnings.push_back(
+          std::to_string(dp.undefined) +
+          " numeric pair(s) have an undefined Pearson correlation (constant "
+          "column or fewer than two complete rows) and are left out of the MAE");
+  }
+
+  // --- Every pair: SDMetrics ContingencySimilarity on equal-width bins of the confidential values
+  // (numeric) and levels (categorical), missing values and missing codes as levels of their own.
+  std::vector<stats::CodedColumn> coded(ncol);
+  const stats::BinningOptions equal_width{
+      .method = stats::NumericBinning::kEqualWidth, .groups = bins, .break_sources = {0}};
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::size_t c = 0; c < ncol; ++c)
+    coded[c] = stats::code_column({&conf.column(c), &syn.column(c)}, equal_width);
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  for (std::size_t a = 0; a < ncol; ++a)
+    for (std::size_t b = a + 1; b < ncol; ++b) pairs.emplace_back(a, b);
+  std::vector<double> similarity(pairs.size()), v_conf(pairs.size()), v_syn(pairs.size());
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    const auto [a, b] = pairs[p];
+    const std::vector<const stats::CodedColumn*> cols = {&coded[a], &coded[b]};
+    const auto tc = stats::joint_counts(cols, 0);
+    const auto ts = stats::joint_counts(cols, 1);
+    const double nc = static_cast<double>(conf.rows()), ns = static_cast<double>(syn.rows());
+    double tv = 0;
+    for (std::size_t i = 0; i < tc.size(); ++i) tv += std::abs(tc[i] / nc - ts[i] / ns);
+    similarity[p] = 1 - tv / 2;
+    if (conf.column(a).is_categorical() && conf.column(b).is_categorical()) {
+      v_conf[p] = stats::cramers_v(tc, coded[a].levels(), coded[b].levels());
+      v_syn[p] = stats::cramers_v(ts, coded[a].levels(), coded[b].levels());
+    }
+  }
+  double sum_sim = 0, v_abs = 0;
+  std::size_t n_v = 0;
+  auto vheat =
+      make_plot("heatmap", "Cramér's V difference (synthetic − confidential)", "column", "column");
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    const auto [a, b] = pairs[p];
+    const std::string scope = conf.column(a).name + ":" + conf.column(b).name;
+    result.add("contingency_similarity", scope, similarity[p]);
+    sum_sim += similarity[p];
+    if (conf.column(a).is_categorical() && conf.column(b).is_categorical()) {
+      result.add("cramers_v_confidential", scope, v_conf[p]);
+      result.add("cramers_v_synthetic", scope, v_syn[p]);
+      result.add("cramers_v_difference", scope, v_syn[p] - v_conf[p]);
+      vheat["data"].push_back({{"row", conf.column(b).name},
+                               {"column", conf.column(a).name},
+                               {"value", number_or_null(v_syn[p] - v_conf[p])}});
+      if (std::isfinite(v_syn[p] - v_conf[p])) {
+        v_abs += std::abs(v_syn[p] - v_conf[p]);
+        ++n_v;
+      }
+    }
+  }
+  result.add("mean_contingency_similarity", "all", sum_sim / static_cast<double>(pairs.size()));
+  if (n_v > 0) result.add("cramers_v_mae", "all", v_abs / static_cast<double>(n_v));
+
+  // --- Plots: heatmaps and KDE contour grids for the numeric pairs whose correlation moved most.
+  auto plots = nlohmann::json::array();
+  if (k >= 2) plots.push_back(heat);
+  if (!vheat["data"].empty()) plots.push_back(vheat);
+  std::stable_sort(by_difference.begin(), by_difference.end(),
+                   [](const auto& l, const auto& r) { return l.first > r.first; });
+  for (std::size_t p = 0; p < std::min(contour_pairs, by_difference.size()); ++p) {
+    const auto [a, b] = by_difference[p].second;
+    const auto& ca = conf.column(numeric[a]);
+    const auto& cb = conf.column(numeric[b]);
+    auto range = [](std::span<const double> v) {
+      double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+      for (double x : v)
+        if (!std::isnan(x)) {
+          lo = std::min(lo, x);
+          hi = std::max(hi, x);
+        }
+      return std::make_pair(lo, hi);
+    };
+    const auto [xlo, xhi] = range(ca.numeric);
+    const auto [ylo, yhi] = range(cb.numeric);
+    if (!(xlo < xhi) || !(ylo < yhi)) continue;
+    auto plot = make_plot("contour", "Density of " + ca.name + " and " + cb.name + " (2-D KDE)",
+                          ca.name, cb.name, ca.name + ":" + cb.name);
+    for (int d = 0; d < 2; ++d) {
+      const Table& t = d == 0 ? conf : syn;
+      std::span<const double> x = t.column(numeric[a]).numeric, y = t.column(numeric[b]).numeric;
+      const auto g = stats::kde2d(x, y, stats::bandwidth_nrd(x), stats::bandwidth_nrd(y), grid,
+                                  grid, xlo, xhi, ylo, yhi);
+      for (std::size_t j = 0; j < grid; ++j)
+        for (std::size_t i = 0; i < grid; ++i)
+          plot["data"].push_back({{"x", g.x[i]},
+                                  {"y", g.y[j]},
+                                  {"dataset", d == 0 ? "confidential" : "synthetic"},
+                                  {"density", g.density[i + grid * j]}});
+    }
+    plots.push_back(plot);
+  }
+  if (!plots.empty()) result.details["plots"] = plots;
+  return result;
+}
+
+}  // namespace
+
+MetricSpec correlation_fit_metric() {
+  return MetricSpec{
+      .name = "correlation_fit",
+      .family = MetricFamily::kGeneral,
+      .summary =
+          "Pearson/Spearman correlation differences (MAE, RMSE), SDMetrics "
+          "CorrelationSimilarity and ContingencySimilarity, Cramér's V differences",
+      .doc =
+          "Numeric columns: Pearson and Spearman (average ranks) correlations on pairwise-"
+          "complete rows for every pair, confidential and synthetic, difference syn − conf, and "
+          "over the lower triangle the MAE, RMSE and sum of absolute differences (seed 001); "
+          "correlation_similarity = 1 − |ρ_conf − ρ_syn|/2 per pair (SDMetrics "
+          "CorrelationSimilarity). Every pair of columns: contingency_similarity = 1 − ½Σ|p_conf − "
+          "p_syn| over the joint table (SDMetrics ContingencySimilarity), numeric columns cut into "
+          "`contingency_bins` equal-width bins of the confidential range with open outer ends "
+          "(SDMetrics discretize_column), missing values a level of their own. Categorical pairs: "
+          "Cramér's V = √(χ²/(n(min(r,c) − 1))) (no bias correction, missing as a level), per "
+          "dataset and the difference. Plots: correlation-difference "
+          "heatmaps and 2-D KDE contour grids (MASS::kde2d, bandwidth.nrd) for the "
+          "`contour_pairs` numeric pairs whose correlation moved most. Reference: METRICS.md G7, "
+          "G13; seeds 001, 004; SDMetrics 0.29.",
+      .params = {{.name = "spearman",
+                  .type = ParamType::kBool,
+                  .default_value = true,
+                  .doc = "also compute Spearman correlations (one sort per column)"},
+                 {.name = "contingency_bins",
+                  .type = ParamType::kInt,
+                  .default_value = std::int64_t{10},
+                  .doc =
+                      "equal-width bins for numeric columns in contingency_similarity (SDMetrics "
+                      "num_discrete_bins)",
+                  .min = 1,
+                  .max = 10000},
+                 {.name = "contour_pairs",
+                  .type = ParamType::kInt,
+                  .default_value = std::int64_t{3},
+                  .doc = "numeric pairs that get a 2-D KDE contour grid (0 = none)",
+                  .min = 0,
+                  .max = 100},
+                 {.name = "contour_grid",
+                  .type = ParamType::kInt,
+                  .default_value = std::int64_t{25},
+                  .doc = "grid points per axis of each contour grid",
+                  .min = 2,
+                  .max = 200}},
+      .granularity = MetricGranularity::kPerReplicate,
+      .headlines = {{.statistic = "pearson_mae",
+                     .ideal = Ideal::lower(),
+                     .reading = "mean absolute difference between real and synthetic Pearson "
+                                "correlations of numeric pairs"},
+                    {.statistic = "mean_contingency_similarity",
+                     .ideal = Ideal::higher(),
+                     .reading =
+                         "mean similarity of real and synthetic two-way tables (1 = identical)"}},
+      .compute = compute_correlation_fit,
+  };
+}
+
+}  // namespace synthaudit

@@ -1,0 +1,173 @@
+// G11 — coverage and validity diagnostics (SDMetrics RangeCoverage, CategoryCoverage,
+// BoundaryAdherence, CategoryAdherence, MissingValueSimilarity).
+#include <algorithm>
+#include <cmath>
+
+#include "metrics/metric.hpp"
+
+namespace synthaudit {
+
+namespace {
+
+double mean_of(double sum, std::size_t n) { return n == 0 ? std::nan("") : sum / double(n); }
+
+MetricResult compute_coverage(const MetricInput& in, const Params&) {
+  MetricResult result;
+  const Table& conf = in.confidential;
+  const Table& syn = in.first_synthetic();
+  double sum_range = 0, sum_boundary = 0, sum_category = 0, sum_adherence = 0, sum_missing = 0;
+  std::size_t n_range = 0, n_boundary = 0, n_category = 0, n_adherence = 0, n_missing = 0;
+  std::size_t new_total = 0;
+  auto new_levels_json = nlohmann::json::object();
+  for (std::size_t c = 0; c < conf.column_count(); ++c) {
+    const Column& cc = conf.column(c);
+    const Column& sc = syn.column(c);
+    const std::string& name = cc.name;
+    const double mc = cc.size() ? double(cc.missing_count()) / double(cc.size()) : std::nan("");
+    const double ms = sc.size() ? double(sc.missing_count()) / double(sc.size()) : std::nan("");
+    result.add("conf_missing_share", name, mc);
+    result.add("syn_missing_share", name, ms);
+    result.add("diff_missing_share", name, ms - mc);
+    result.add("missing_value_similarity", name, 1.0 - std::abs(ms - mc));
+    if (std::isfinite(ms - mc)) {
+      sum_missing += 1.0 - std::abs(ms - mc);
+      ++n_missing;
+    }
+    if (cc.is_numeric()) {
+      double lo_r = INFINITY, hi_r = -INFINITY, lo_s = INFINITY, hi_s = -INFINITY;
+      for (double v : cc.numeric)
+        if (!std::isnan(v)) {
+          lo_r = std::min(lo_r, v);
+          hi_r = std::max(hi_r, v);
+        }
+      std::size_t ns = 0;
+      for (double v : sc.numeric)
+        if (!std::isnan(v)) {
+          lo_s = std::min(lo_s, v);
+          hi_s = std::max(hi_s, v);
+          ++ns;
+        }
+      const bool have_r = lo_r <= hi_r, have_s = ns > 0;
+      double range_cov = std::nan("");
+      if (have_r && have_s && hi_r > lo_r) {
+        const double span = hi_r - lo_r;
+        range_cov = std::max(
+            0.0, 1.0 - (std::max((lo_s - lo_r) / span, 0.0) + std::max((hi_r - hi_s) / span, 0.0)));
+        sum_range += range_cov;
+        ++n_range;
+      }
+      result.add("range_coverage", name, range_cov);
+      double adherence = std::nan("");
+      if (have_r && have_s) {
+        std::size_t within = 0;
+        for (double v : sc.numeric)
+          if (!std::isnan(v) && v >= lo_r && v <= hi_r) ++within;
+        adherence = double(within) / double(ns);
+        sum_boundary += adherence;
+        ++n_boundary;
+      }
+      result.add("boundary_adherence", name, adherence);
+      if (!have_r || !have_s)
+        result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
+    } else {
+      const std::size_t k = cc.cardinality();
+      std::vector<std::size_t> nc(k, 0), nsyn(k, 0);
+      bool conf_has_missing = false;
+      std::size_t syn_missing = 0;
+      for (auto code : cc.codes) {
+        if (is_missing(code))
+          conf_has_missing = true;
+        else
+          ++nc[code];
+      }
+      for (auto code : sc.codes) {
+        if (is_missing(code))
+          ++syn_missing;
+        else
+          ++nsyn[code];
+      }
+      std::size_t conf_levels = 0, covered = 0, new_levels = 0, new_rows = 0;
+      auto names = nlohmann::json::array();
+      for (std::size_t l = 0; l < k; ++l) {
+        if (nc[l] > 0) {
+          ++conf_levels;
+          if (nsyn[l] > 0) ++covered;
+        } else if (nsyn[l] > 0) {
+          ++new_levels;
+          new_rows += nsyn[l];
+          names.push_back(cc.dictionary->level(static_cast<std::uint32_t>(l)));
+        }
+      }
+      const double coverage = conf_levels ? double(covered) / double(conf_levels) : std::nan("");
+      result.add("category_coverage", name, coverage);
+      if (std::isfinite(coverage)) {
+        sum_category += coverage;
+        ++n_category;
+      }
+      // CategoryAdherence: share of synthetic rows whose level occurs in the confidential data;
+      // a missing value is valid when the confidential column has missing values.
+      const std::size_t valid = sc.codes.size() - new_rows - (conf_has_missing ? 0 : syn_missing);
+      const double adherence =
+          sc.codes.empty() ? std::nan("") : double(valid) / double(sc.codes.size());
+      result.add("category_adherence", name, adherence);
+      if (std::isfinite(adherence)) {
+        sum_adherence += adherence;
+        ++n_adherence;
+      }
+      result.add("new_categories", name, double(new_levels));
+      result.add("new_category_row_share", name,
+                 sc.codes.empty() ? std::nan("") : double(new_rows) / double(sc.codes.size()));
+      new_total += new_levels;
+      if (new_levels > 0) new_levels_json[name] = std::move(names);
+    }
+  }
+  result.add("mean_missing_value_similarity", "all", mean_of(sum_missing, n_missing));
+  if (n_range) result.add("mean_range_coverage", "all", mean_of(sum_range, n_range));
+  if (n_boundary) result.add("mean_boundary_adherence", "all", mean_of(sum_boundary, n_boundary));
+  if (n_category) result.add("mean_category_coverage", "all", mean_of(sum_category, n_category));
+  if (n_adherence)
+    result.add("mean_category_adherence", "all", mean_of(sum_adherence, n_adherence));
+  result.add("new_categories", "all", double(new_total));
+  result.details["new_categories"] = std::move(new_levels_json);
+  return result;
+}
+
+}  // namespace
+
+MetricSpec coverage_and_validity_metric() {
+  return MetricSpec{
+      .name = "coverage_and_validity",
+      .family = MetricFamily::kGeneral,
+      .summary =
+          "Missing-share difference, range and category coverage, boundary and category "
+          "adherence, and categories that occur only in the synthetic data",
+      .doc =
+          "Per column: conf_/syn_/diff_missing_share (syn − conf) and "
+          "missing_value_similarity = 1 − |diff| (SDMetrics MissingValueSimilarity). Numeric, "
+          "over non-missing values: range_coverage = max(0, 1 − [max((min_s − min_r)/(max_r − "
+          "min_r), 0) + max((max_r − max_s)/(max_r − min_r), 0)]) (SDMetrics RangeCoverage as "
+          "documented; NaN when max_r = min_r) and boundary_adherence = share of synthetic "
+          "values in [min_r, max_r] (SDMetrics BoundaryAdherence). Categorical: "
+          "category_coverage = share of the confidential levels (non-missing) that occur in "
+          "the synthetic data (SDMetrics CategoryCoverage as documented), category_adherence "
+          "= share of synthetic rows whose level occurs in the confidential data, missing "
+          "valid only when the confidential column has missing values (SDMetrics "
+          "CategoryAdherence), new_categories = number of levels only in the synthetic data "
+          "and new_category_row_share. Means over columns and the total of new categories "
+          "(scope all); details list the new levels. All are 1 (0 for new categories) at "
+          "best. Reference: METRICS.md G11; SDMetrics diagnostic and quality metrics.",
+      .params = {},
+      .granularity = MetricGranularity::kPerReplicate,
+      .headlines = {{.statistic = "mean_range_coverage",
+                     .ideal = Ideal::higher(),
+                     .reading = "how much of each real numeric range the synthetic data spans "
+                                "(mean over columns, 1 = all)"},
+                    {.statistic = "mean_category_coverage",
+                     .ideal = Ideal::higher(),
+                     .reading = "share of real categories that appear in the synthetic data "
+                                "(mean over columns)"}},
+      .compute = compute_coverage,
+  };
+}
+
+}  // namespace synthaudit

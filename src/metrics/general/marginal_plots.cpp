@@ -1,0 +1,183 @@
+#include "metrics/general/marginal_plots.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "metrics/metric.hpp"
+#include "stats/summary.hpp"
+
+namespace synthaudit::plots {
+
+namespace {
+
+const char* kConf = "confidential";
+const char* kSyn = "synthetic";
+
+double share_at_or_below(std::span<const double> sorted, double x) {
+  if (sorted.empty()) return std::nan("");
+  const auto it = std::upper_bound(sorted.begin(), sorted.end(), x);
+  return static_cast<double>(it - sorted.begin()) / static_cast<double>(sorted.size());
+}
+
+std::vector<double> pooled(std::span<const double> a, std::span<const double> b) {
+  std::vector<double> all(a.size() + b.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), all.begin());
+  return all;
+}
+
+}  // namespace
+
+nlohmann::json ecdf_overlay(const std::string& column, std::span<const double> conf_sorted,
+                            std::span<const double> syn_sorted, std::size_t points) {
+  auto plot = make_plot("ecdf", "Empirical CDF of " + column, column, "share ≤ x", column);
+  const auto all = pooled(conf_sorted, syn_sorted);
+  if (all.empty() || points < 2) return plot;
+  std::vector<double> xs;
+  for (std::size_t k = 0; k < points; ++k) {
+    const double x =
+        stats::quantile_type7_sorted(all, static_cast<double>(k) / static_cast<double>(points - 1));
+    if (xs.empty() || x != xs.back()) xs.push_back(x);
+  }
+  for (const auto& [name, sample] : {std::pair{kConf, conf_sorted}, std::pair{kSyn, syn_sorted}}) {
+    if (sample.empty()) continue;
+    for (double x : xs)
+      plot["data"].push_back({{"x", x}, {"dataset", name}, {"cdf", share_at_or_below(sample, x)}});
+  }
+  return plot;
+}
+
+nlohmann::json qq_pairs(const std::string& column, std::span<const double> conf_sorted,
+                        std::span<const double> syn_sorted, std::size_t points) {
+  auto plot =
+      make_plot("qq", "Quantile–quantile plot of " + column, column + " (confidential quantile)",
+                column + " (synthetic quantile)", column);
+  if (conf_sorted.empty() || syn_sorted.empty()) return plot;
+  for (std::size_t k = 0; k < points; ++k) {
+    const double p = (static_cast<double>(k) + 0.5) / static_cast<double>(points);
+    plot["data"].push_back({{"probability", p},
+                            {"confidential", stats::quantile_type7_sorted(conf_sorted, p)},
+                            {"synthetic", stats::quantile_type7_sorted(syn_sorted, p)}});
+  }
+  return plot;
+}
+
+nlohmann::json histogram_overlay(const std::string& column, std::span<const double> conf_sorted,
+                                 std::span<const double> syn_sorted, std::size_t bins) {
+  auto plot = make_plot("histogram", "Histogram of " + column, column, "density", column);
+  if ((conf_sorted.empty() && syn_sorted.empty()) || bins == 0) return plot;
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (auto s : {conf_sorted, syn_sorted})
+    if (!s.empty()) {
+      lo = std::min(lo, s.front());
+      hi = std::max(hi, s.back());
+    }
+  if (hi == lo) {  // a single value: one bin of width 1 around it
+    lo -= 0.5;
+    hi += 0.5;
+    bins = 1;
+  }
+  const double width = (hi - lo) / static_cast<double>(bins);
+  for (const auto& [name, sample] : {std::pair{kConf, conf_sorted}, std::pair{kSyn, syn_sorted}}) {
+    if (sample.empty()) continue;
+    std::vector<double> counts(bins, 0.0);
+    for (double v : sample) {
+      auto k = static_cast<std::size_t>(std::floor((v - lo) / width));
+      counts[std::min(k, bins - 1)] += 1.0;
+    }
+    const double n = static_cast<double>(sample.size());
+    for (std::size_t k = 0; k < bins; ++k)
+      plot["data"].push_back(
+          {{"bin_start", lo + width * static_cast<double>(k)},
+           {"bin_end", k + 1 == bins ? hi : lo + width * static_cast<double>(k + 1)},
+           {"dataset", name},
+           {"density", counts[k] / (n * width)}});
+  }
+  return plot;
+}
+
+nlohmann::json density_overlay(const std::string& column, std::span<const double> conf_sorted,
+                               std::span<const double> syn_sorted, stats::BandwidthRule rule,
+                               std::size_t points) {
+  auto plot = make_plot("density", "Kernel density of " + column, column, "density", column);
+  const char* rule_name = rule == stats::BandwidthRule::kScott ? "scott" : "silverman";
+  plot["kernel"] = "gaussian";
+  plot["bandwidth_rule"] = rule_name;
+  const double hc = stats::kde_bandwidth(conf_sorted, rule);
+  const double hs = stats::kde_bandwidth(syn_sorted, rule);
+  plot["bandwidth"] = {{kConf, std::isfinite(hc) ? nlohmann::json(hc) : nlohmann::json(nullptr)},
+                       {kSyn, std::isfinite(hs) ? nlohmann::json(hs) : nlohmann::json(nullptr)}};
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo, pad = 0;
+  for (auto s : {conf_sorted, syn_sorted})
+    if (!s.empty()) {
+      lo = std::min(lo, s.front());
+      hi = std::max(hi, s.back());
+    }
+  for (double h : {hc, hs})
+    if (std::isfinite(h)) pad = std::max(pad, 3.0 * h);
+  if (!(std::isfinite(hc) || std::isfinite(hs)) || points < 2) return plot;
+  lo -= pad;
+  hi += pad;
+  std::vector<double> grid(points);
+  for (std::size_t k = 0; k < points; ++k)
+    grid[k] = lo + (hi - lo) * static_cast<double>(k) / static_cast<double>(points - 1);
+  bool binned = false;
+  for (const auto& [name, sample, h] :
+       {std::tuple{kConf, conf_sorted, hc}, std::tuple{kSyn, syn_sorted, hs}}) {
+    if (!std::isfinite(h)) continue;
+    const auto curve = stats::kde_evaluate(sample, h, grid);
+    binned = binned || curve.binned;
+    for (std::size_t k = 0; k < points; ++k)
+      plot["data"].push_back({{"x", grid[k]}, {"dataset", name}, {"density", curve.density[k]}});
+  }
+  plot["binned_approximation"] = binned;
+  return plot;
+}
+
+nlohmann::json category_bars(const Column& conf, const Column& syn, std::size_t max_levels) {
+  auto plot = make_plot("bars", "Level shares of " + conf.name, conf.name, "share", conf.name);
+  const std::size_t k = conf.cardinality();
+  // Counts per level, the last slot is missing.
+  auto count = [k](const Column& c) {
+    std::vector<double> counts(k + 1, 0.0);
+    for (auto code : c.codes) counts[is_missing(code) ? k : code] += 1.0;
+    return counts;
+  };
+  const auto cc = count(conf), cs = count(syn);
+  const double nc = static_cast<double>(conf.codes.size()),
+               ns = static_cast<double>(syn.codes.size());
+  auto share = [](double c, double n) { return n > 0 ? c / n : 0.0; };
+  std::vector<std::size_t> levels;
+  for (std::size_t l = 0; l <= k; ++l)
+    if (cc[l] > 0 || cs[l] > 0) levels.push_back(l);
+  std::vector<std::size_t> kept = levels, pooled_levels;
+  if (levels.size() > max_levels) {
+    std::vector<std::size_t> order = levels;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return std::max(share(cc[a], nc), share(cs[a], ns)) >
+             std::max(share(cc[b], nc), share(cs[b], ns));
+    });
+    kept.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(max_levels - 1));
+    std::sort(kept.begin(), kept.end());
+    pooled_levels.assign(order.begin() + static_cast<std::ptrdiff_t>(max_levels - 1), order.end());
+  }
+  for (const auto& [name, counts, n] : {std::tuple{kConf, &cc, nc}, std::tuple{kSyn, &cs, ns}}) {
+    if (n == 0) continue;
+    for (std::size_t l : kept)
+      plot["data"].push_back(
+          {{"level",
+            l == k ? std::string("NA") : conf.dictionary->level(static_cast<std::uint32_t>(l))},
+           {"dataset", name},
+           {"share", (*counts)[l] / n}});
+    if (!pooled_levels.empty()) {
+      double other = 0;
+      for (std::size_t l : pooled_levels) other += (*counts)[l];
+      plot["data"].push_back(
+          {{"level", "(other levels)"}, {"dataset", name}, {"share", other / n}});
+    }
+  }
+  return plot;
+}
+
+}  // namespace synthaudit::plots

@@ -1,0 +1,312 @@
+// G6 — table statistics over every one-way and two-way table (three-way on request), synthpop
+// utility.tab definitions plus seed 004's VW, JSD (natural log), KL and cumulative table KS.
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/error.hpp"
+#include "metrics/metric.hpp"
+#include "stats/contingency.hpp"
+
+namespace synthaudit {
+
+namespace {
+
+using stats::TableComparison;
+
+struct StatisticField {
+  const char* name;
+  double TableComparison::*field;
+};
+
+// Every statistic reported per table, in output order. synthpop's names where the definition is
+// synthpop's; the two VW and JSD definitions carry self-explaining names.
+constexpr StatisticField kStatistics[] = {
+    {"VW_synthpop", &TableComparison::VW_synthpop},
+    {"VW_over_synthetic_counts", &TableComparison::VW_over_synthetic_counts},
+    {"FT", &TableComparison::FT},
+    {"G", &TableComparison::G},
+    {"JSD_log2", &TableComparison::JSD_log2},
+    {"JSD_ln", &TableComparison::JSD_ln},
+    {"KL_ln", &TableComparison::KL_ln},
+    {"KL_infinite_cells", &TableComparison::KL_infinite_cells},
+    {"table_KS_cumulative", &TableComparison::table_KS_cumulative},
+    {"SPECKS", &TableComparison::SPECKS},
+    {"U", &TableComparison::U},
+    {"PO50", &TableComparison::PO50},
+    {"pMSE", &TableComparison::pMSE},
+    {"MabsDD", &TableComparison::MabsDD},
+    {"WMabsDD", &TableComparison::WMabsDD},
+    {"dBhatt", &TableComparison::dBhatt},
+    {"S_VW", &TableComparison::S_VW},
+    {"S_FT", &TableComparison::S_FT},
+    {"S_G", &TableComparison::S_G},
+    {"S_pMSE", &TableComparison::S_pMSE},
+    {"S_JSD", &TableComparison::S_JSD},
+    {"S_WMabsDD", &TableComparison::S_WMabsDD},
+    {"df", &TableComparison::df},
+    {"dfG", &TableComparison::dfG},
+    {"cells", &TableComparison::cells},
+};
+
+// Statistics averaged over the tables of each order ("one-way", "two-way", "three-way").
+constexpr const char* kAveraged[] = {"S_pMSE",    "S_VW", "S_FT",     "S_G",    "S_JSD",
+                                     "S_WMabsDD", "pMSE", "JSD_log2", "dBhatt", "SPECKS"};
+
+double field_of(const TableComparison& t, const std::string& name) {
+  for (const auto& s : kStatistics)
+    if (name == s.name) return t.*(s.field);
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+const char* order_name(std::size_t way) {
+  return way == 1 ? "one-way" : way == 2 ? "two-way" : "three-way";
+}
+
+MetricResult compute_table_utility(const MetricInput& in, const Params& params) {
+  MetricResult result;
+  const Table& conf = in.confidential;
+  const Table& syn = in.first_synthetic();
+  const int ngroups = static_cast<int>(params.get_int("ngroups"));
+  const auto max_way = static_cast<std::size_t>(params.get_int("max_way"));
+  const auto worst = static_cast<std::size_t>(params.get_int("worst"));
+  const auto max_cells = static_cast<std::size_t>(params.get_int("max_cells"));
+  const std::string& rank_by = params.get_string("rank_by");
+
+  std::vector<std::size_t> selected;
+  const auto& names = params.get_string_list("columns");
+  if (names.empty()) {
+    for (std::size_t c = 0; c < conf.column_count(); ++c) selected.push_back(c);
+  } else {
+    for (const auto& name : names) {
+      const auto index = conf.find(name);
+      if (!index) throw InputError("parameters.table_utility.columns: no column '" + name + "'");
+      selected.push_back(*index);
+    }
+  }
+  if (selected.empty()) throw MetricNotApplicable("table_utility: the data have no columns");
+  if (conf.rows() == 0 || syn.rows() == 0)
+    throw MetricNotApplicable("table_utility: a dataset has no rows");
+
+  // Code every column once: numeric columns into ngroups quantile bins of the pooled confidential
+  // and synthetic values, declared missing codes and NA as levels of their own (synthpop).
+  std::vector<stats::CodedColumn> coded(selected.size());
+  stats::BinningOptions binning{.method = stats::NumericBinning::kQuantile, .groups = ngroups};
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::size_t i = 0; i < selected.size(); ++i)
+    coded[i] = stats::code_column({&conf.column(selected[i]), &syn.column(selected[i])}, binning);
+
+  // Every table of order 1..max_way, in column order (a:b with a before b, as synthpop's pairs).
+  std::vector<std::vector<std::size_t>> tables;
+  const std::size_t k = selected.size();
+  for (std::size_t a = 0; a < k; ++a) tables.push_back({a});
+  if (max_way >= 2)
+    for (std::size_t a = 0; a < k; ++a)
+      for (std::size_t b = a + 1; b < k; ++b) tables.push_back({a, b});
+  if (max_way >= 3)
+    for (std::size_t a = 0; a < k; ++a)
+      for (std::size_t b = a + 1; b < k; ++b)
+        for (std::size_t c = b + 1; c < k; ++c) tables.push_back({a, b, c});
+
+  std::vector<TableComparison> stats_of(tables.size());
+  std::vector<char> skipped(tables.size(), 0);
+  std::vector<std::vector<double>> conf_counts(tables.size()), syn_counts(tables.size());
+  // Tables are independent: one per iteration, results in fixed slots (thread-count independent).
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::size_t t = 0; t < tables.size(); ++t) {
+    std::vector<const stats::CodedColumn*> cols;
+    std::size_t cells = 1;
+    for (auto i : tables[t]) {
+      cols.push_back(&coded[i]);
+      cells *= std::max<std::size_t>(1, coded[i].levels());
+    }
+    if (cells > max_cells) {
+      skipped[t] = 1;
+      continue;
+    }
+    conf_counts[t] = stats::joint_counts(cols, 0, max_cells);
+    syn_counts[t] = stats::joint_counts(cols, 1, max_cells);
+    stats_of[t] = stats::compare_tables(conf_counts[t], syn_counts[t]);
+  }
+
+  auto scope_of = [&](const std::vector<std::size_t>& table) {
+    std::string scope;
+    for (auto i : table) scope += (scope.empty() ? "" : ":") + coded[i].name;
+    return scope;
+  };
+  std::vector<std::string> skipped_names;
+  for (std::size_t t = 0; t < tables.size(); ++t) {
+    if (skipped[t]) {
+      skipped_names.push_back(scope_of(tables[t]));
+      continue;
+    }
+    const std::string scope = scope_of(tables[t]);
+    for (const auto& s : kStatistics) result.add(s.name, scope, stats_of[t].*(s.field));
+  }
+  if (!skipped_names.empty())
+    result.warnings.push_back(std::to_string(skipped_names.size()) +
+                              " table(s) over max_cells = " + std::to_string(max_cells) +
+                              " cells were skipped, e.g. " + skipped_names.front());
+
+  // Means over the tables of each order (tables with an undefined value are left out and counted).
+  for (std::size_t way = 1; way <= max_way; ++way) {
+    for (const char* name : kAveraged) {
+      double sum = 0;
+      std::size_t n = 0;
+      for (std::size_t t = 0; t < tables.size(); ++t) {
+        if (skipped[t] || tables[t].size() != way) continue;
+        const double v = field_of(stats_of[t], name);
+        if (std::isfinite(v)) {
+          sum += v;
+          ++n;
+        }
+      }
+      if (n > 0)
+        result.add(std::string("mean_") + name, order_name(way), sum / static_cast<double>(n));
+    }
+  }
+
+  // The worst tables by rank_by, with their cells, for the report.
+  std::vector<std::size_t> order;
+  for (std::size_t t = 0; t < tables.size(); ++t)
+    if (!skipped[t]) order.push_back(t);
+  auto key = [&](std::size_t t) {
+    const double v = field_of(stats_of[t], rank_by);
+    return std::isnan(v) ? -std::numeric_limits<double>::infinity() : v;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return key(a) > key(b); });
+  auto worst_json = nlohmann::json::array();
+  for (std::size_t r = 0; r < std::min(worst, order.size()); ++r) {
+    const std::size_t t = order[r];
+    nlohmann::json entry = {
+        {"rank", r + 1},   {"table", scope_of(tables[t])}, {"ranked_by", rank_by},
+        {"value", key(t)}, {"S_pMSE", stats_of[t].S_pMSE}, {"df", stats_of[t].df}};
+    // Cells (non-empty in either dataset) with labels, counts and synthpop's standardised
+    // difference (s − d·c/(1−c))/√((s + d)c).
+    auto cells = nlohmann::json::array();
+    const auto& cd = conf_counts[t];
+    const auto& cs = syn_counts[t];
+    double nd = 0, ns = 0;
+    for (std::size_t i = 0; i < cd.size(); ++i) {
+      nd += cd[i];
+      ns += cs[i];
+    }
+    const double cc = ns / (nd + ns);
+    for (std::size_t i = 0; i < cd.size() && cells.size() < 400; ++i) {
+      if (cd[i] + cs[i] <= 0) continue;
+      nlohmann::json levels = nlohmann::json::array();
+      std::size_t rest = i;
+      for (auto col : tables[t]) {
+        levels.push_back(coded[col].labels[rest % coded[col].levels()]);
+        rest /= coded[col].levels();
+      }
+      cells.push_back(
+          {{"levels", levels},
+           {"confidential", cd[i]},
+           {"synthetic", cs[i]},
+           {"zdiff", (cs[i] - cd[i] * cc / (1 - cc)) / std::sqrt((cs[i] + cd[i]) * cc)}});
+    }
+    entry["cells"] = cells;
+    worst_json.push_back(entry);
+  }
+  result.details["worst_tables"] = worst_json;
+  auto bins = nlohmann::json::object();
+  for (const auto& c : coded)
+    if (!c.breaks.empty()) bins[c.name] = c.breaks;
+  result.details["numeric_breaks"] = bins;
+
+  // Heatmap of S_pMSE over column pairs (both triangles so the matrix reads either way).
+  if (max_way >= 2) {
+    auto plot = make_plot("heatmap", "Two-way table S_pMSE (1 = as expected by chance)", "column",
+                          "column");
+    for (std::size_t t = 0; t < tables.size(); ++t) {
+      if (skipped[t] || tables[t].size() != 2) continue;
+      const double v = stats_of[t].S_pMSE;
+      const auto& a = coded[tables[t][0]].name;
+      const auto& b = coded[tables[t][1]].name;
+      const nlohmann::json value = std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+      plot["data"].push_back({{"row", a}, {"column", b}, {"value", value}});
+      plot["data"].push_back({{"row", b}, {"column", a}, {"value", value}});
+    }
+    result.details["plots"] = nlohmann::json::array({plot});
+  }
+  return result;
+}
+
+}  // namespace
+
+MetricSpec table_utility_metric() {
+  return MetricSpec{
+      .name = "table_utility",
+      .family = MetricFamily::kGeneral,
+      .summary =
+          "synthpop utility.tab statistics (VW, FT, G, JSD, SPECKS, pMSE, S_pMSE...) over "
+          "every one-way and two-way table, plus seed 004's VW, KL and cumulative KS",
+      .doc =
+          "For each table (every column, every pair; every triple with max_way = 3) the "
+          "confidential counts d and synthetic counts s per cell, numeric columns cut into "
+          "`ngroups` type-7 quantile bins of the pooled confidential + synthetic values "
+          "(left-closed, last closed, duplicate breaks dropped), declared missing codes and NA "
+          "as levels of their own (synthpop utility.tab / group_num). Cells empty in both are "
+          "dropped; c = Σs/N, N = Σs + Σd, diff = s − d·c/(1−c), expect = (s + d)c. "
+          "VW_synthpop = Σ diff²/expect; FT = 4Σ(√s − √(d·c/(1−c)))²; G = 2Σ s·log((s/Σs)/(d/Σd)) "
+          "over cells non-empty in both; JSD_log2 (synthpop) and JSD_ln (seed 004) the "
+          "Jensen–Shannon divergence of the cell shares; KL_ln = Σ p_d log(p_d/p_s) (+∞ when a "
+          "cell has p_s = 0 < p_d, counted in KL_infinite_cells); VW_over_synthetic_counts = "
+          "Σ(d − s)²/s (seed 004; +∞ when a cell has s = 0 < d); table_KS_cumulative = max over "
+          "cells in table order of |Σp_d − Σp_s| (seed 004); SPECKS and U = KS distance and "
+          "Mann–Whitney U between the cell propensities s/(s+d) of synthetic and confidential "
+          "records; PO50 = % records whose dataset is predicted by p_s > p_d, minus 50; pMSE = "
+          "VW_synthpop·c(1−c)²/N; MabsDD = Σ|diff|/Σs; WMabsDD = Σ|diff|/√expect/√(2/π); "
+          "dBhatt = √(1 − Σ√(p_d p_s)). Standardised: S_VW = S_pMSE = VW/df, S_FT = FT/df, "
+          "S_G = G/dfG, S_JSD = JSD_log2·2N/df/ln 2, S_WMabsDD = WMabsDD/df, df = cells − 1, "
+          "dfG = cells non-empty in both − 1. S_ values near 1 are what chance gives; larger is "
+          "worse. Also means over the one-way and two-way tables and the worst tables. "
+          "Reference: METRICS.md G6; synthpop utility.tab (Raab, Nowok & Dibben); seed 004.",
+      .params = {{.name = "ngroups",
+                  .type = ParamType::kInt,
+                  .default_value = std::int64_t{5},
+                  .doc = "quantile groups for numeric columns (synthpop ngroups)",
+                  .min = 1,
+                  .max = 1000},
+                 {.name = "max_way",
+                  .type = ParamType::kInt,
+                  .default_value = std::int64_t{2},
+                  .doc = "largest table order: 1, 2 (pairs) or 3 (triples)",
+                  .min = 1,
+                  .max = 3},
+                 {.name = "columns",
+                  .type = ParamType::kStringList,
+                  .default_value = std::vector<std::string>{},
+                  .doc = "columns to tabulate (default: all)"},
+                 {.name = "worst",
+                  .type = ParamType::kInt,
+                  .default_value = std::int64_t{5},
+                  .doc = "how many of the worst tables to list with their cells in details",
+                  .min = 0,
+                  .max = 100000},
+                 {.name = "rank_by",
+                  .type = ParamType::kString,
+                  .default_value = std::string("S_pMSE"),
+                  .doc = "statistic that ranks the worst tables (larger = worse)",
+                  .choices = {"S_pMSE", "S_FT", "S_G", "S_JSD", "S_WMabsDD", "pMSE", "JSD_log2",
+                              "dBhatt", "SPECKS", "MabsDD"}},
+                 {.name = "max_cells",
+                  .type = ParamType::kInt,
+                  .default_value = std::int64_t{1000000},
+                  .doc = "tables with more cells are skipped with a warning (synthpop max.table)",
+                  .min = 1,
+                  .max = 1e9}},
+      .granularity = MetricGranularity::kPerReplicate,
+      .headlines = {{.statistic = "mean_S_pMSE",
+                     .scope = "two-way",
+                     .ideal = Ideal::at(1.0, TargetScale::kRatio),
+                     .reading = "mean standardised pMSE over all two-way tables (about 1 = "
+                                "indistinguishable from chance)"}},
+      .compute = compute_table_utility,
+  };
+}
+
+}  // namespace synthaudit

@@ -1,0 +1,220 @@
+// D1 — correct attribution probability (CAP) of every confidential record, its averages, the
+// confidential baseline and the DCAP ratio, from one group-by of (key, target) cells.
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+#include "metrics/key_disclosure/key_scenarios.hpp"
+
+namespace synthaudit {
+
+namespace {
+
+// Within-key windows for a numeric target matched within a tolerance (Elliot 2014): the records
+// of `ids` ordered by (key, value), missing values last in each key.
+struct SortedByKey {
+  std::vector<std::uint32_t> start;  // start[k] .. start[k+1]
+  std::vector<double> values;
+};
+
+SortedByKey sort_by_key(const std::vector<std::uint32_t>& ids, const std::vector<double>& values,
+                        const std::vector<char>& use, std::uint32_t groups) {
+  SortedByKey s;
+  s.start.assign(groups + 1, 0);
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (use[i]) ++s.start[ids[i] + 1];
+  for (std::uint32_t k = 0; k < groups; ++k) s.start[k + 1] += s.start[k];
+  s.values.resize(s.start[groups]);
+  std::vector<std::uint32_t> fill(s.start.begin(), s.start.end() - 1);
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (use[i]) s.values[fill[ids[i]]++] = values[i];
+  auto less = [](double a, double b) { return !std::isnan(a) && (std::isnan(b) || a < b); };
+  for (std::uint32_t k = 0; k < groups; ++k)
+    std::sort(s.values.begin() + s.start[k], s.values.begin() + s.start[k + 1], less);
+  return s;
+}
+
+// Number of values of key k within [v − tol, v + tol]; a missing v matches missing values.
+double count_within(const SortedByKey& s, std::uint32_t k, double v, double tol) {
+  const auto first = s.values.begin() + s.start[k], last = s.values.begin() + s.start[k + 1];
+  const auto nonmissing_end =
+      std::partition_point(first, last, [](double x) { return !std::isnan(x); });
+  if (std::isnan(v)) return static_cast<double>(last - nonmissing_end);
+  const auto lo = std::lower_bound(first, nonmissing_end, v - tol);
+  const auto hi = std::upper_bound(first, nonmissing_end, v + tol);
+  return static_cast<double>(hi - lo);
+}
+
+MetricResult compute_cap(const MetricInput& in, const Params& params) {
+  const Table& conf = in.confidential;
+  const Table& syn = in.first_synthetic();
+  if (in.context.scenarios.empty())
+    throw MetricNotApplicable("no disclosure keys and targets given");
+  const auto coding = keydisc::coding_options(params);
+  const bool exclude_missing = params.get_string("missing") == "exclude";
+  const double tolerance = params.get_double("target_tolerance");
+  const bool record_level = params.get_bool("record_level");
+  MetricResult result;
+  result.details["plots"] = nlohmann::json::array();
+  double worst_v1 = -1, worst_ratio = -1;
+  for (const auto& scenario : in.context.scenarios) {
+    const auto s = keydisc::code_scenario({&conf, &syn}, scenario, coding);
+    for (std::size_t ti = 0; ti < s.target_names.size(); ++ti) {
+      const std::string scope = keydisc::scope_of(s.key_names, s.target_names[ti]);
+      const stats::CodedColumn target =
+          stats::code_column({&conf, &syn}, s.target_columns[ti], coding);
+      const bool numeric_tolerance =
+          tolerance > 0 && conf.column(s.target_columns[ti]).is_numeric();
+      // Records used: all, or those with no missing key or target (missing = exclude).
+      std::vector<std::vector<char>> use(2);
+      for (std::size_t t = 0; t < 2; ++t) {
+        use[t].assign(s.keys.ids[t].size(), 1);
+        if (!exclude_missing) continue;
+        for (std::size_t r = 0; r < use[t].size(); ++r) {
+          bool miss = target.codes[t][r] == target.missing_level;
+          for (const auto& k : s.keys_coded) miss |= k.codes[t][r] == k.missing_level;
+          use[t][r] = !miss;
+        }
+      }
+      const std::uint32_t K = s.keys.groups;
+      std::vector<double> nk[2] = {std::vector<double>(K, 0.0), std::vector<double>(K, 0.0)};
+      for (std::size_t t = 0; t < 2; ++t)
+        for (std::size_t r = 0; r < use[t].size(); ++r)
+          if (use[t][r]) nk[t][s.keys.ids[t][r]] += 1;
+      // Matching records of each confidential record: same cell, or same key and target within
+      // the tolerance.
+      std::vector<double> match_syn(conf.rows(), 0.0), match_conf(conf.rows(), 0.0);
+      if (numeric_tolerance) {
+        const auto& cv = conf.column(s.target_columns[ti]).numeric;
+        const auto& sv = syn.column(s.target_columns[ti]).numeric;
+        const auto sorted_syn = sort_by_key(s.keys.ids[1], sv, use[1], K);
+        const auto sorted_conf = sort_by_key(s.keys.ids[0], cv, use[0], K);
+        for (std::size_t r = 0; r < conf.rows(); ++r) {
+          if (!use[0][r]) continue;
+          match_syn[r] = count_within(sorted_syn, s.keys.ids[0][r], cv[r], tolerance);
+          match_conf[r] = count_within(sorted_conf, s.keys.ids[0][r], cv[r], tolerance);
+        }
+      } else {
+        const stats::PairIds cells = stats::combine_pair(s.keys, {target.codes, target.levels});
+        std::vector<double> nc[2] = {std::vector<double>(cells.pairs.groups, 0.0),
+                                     std::vector<double>(cells.pairs.groups, 0.0)};
+        for (std::size_t t = 0; t < 2; ++t)
+          for (std::size_t r = 0; r < use[t].size(); ++r)
+            if (use[t][r]) nc[t][cells.pairs.ids[t][r]] += 1;
+        for (std::size_t r = 0; r < conf.rows(); ++r) {
+          match_syn[r] = nc[1][cells.pairs.ids[0][r]];
+          match_conf[r] = nc[0][cells.pairs.ids[0][r]];
+        }
+      }
+      double sum_syn = 0, sum_conf = 0, n = 0, found = 0, rose = 0;
+      std::vector<std::size_t> grid(51 * 51, 0);  // scatter binned to 0.02
+      nlohmann::json records = nlohmann::json::array();
+      for (std::size_t r = 0; r < conf.rows(); ++r) {
+        if (!use[0][r]) continue;
+        const auto k = s.keys.ids[0][r];
+        const double cap_syn = nk[1][k] > 0 ? match_syn[r] / nk[1][k] : 0.0;
+        const double cap_conf = match_conf[r] / nk[0][k];
+        n += 1;
+        sum_syn += cap_syn;
+        sum_conf += cap_conf;
+        found += nk[1][k] > 0;
+        rose += cap_syn > cap_conf;
+        ++grid[static_cast<std::size_t>(cap_conf * 50 + 0.5) * 51 +
+               static_cast<std::size_t>(cap_syn * 50 + 0.5)];
+        if (record_level) records.push_back({cap_conf, cap_syn});
+      }
+      if (n == 0) {
+        result.warnings.push_back(scope + ": no confidential record to attack");
+        continue;
+      }
+      const double v1 = sum_syn / n, base = sum_conf / n;
+      const double v2 = found > 0 ? sum_syn / found : std::nan("");
+      result.add("cap_mean_v1", scope, v1);
+      result.add("cap_mean_v2", scope, v2);
+      result.add("cap_confidential", scope, base);
+      result.add("dcap_ratio_v1", scope, base > 0 ? v1 / base : std::nan(""));
+      result.add("dcap_ratio_v2", scope, base > 0 ? v2 / base : std::nan(""));
+      result.add("absent_key_share", scope, 1.0 - found / n);
+      result.add("risk_rose_share", scope, rose / n);
+      result.add("records", scope, n);
+      worst_v1 = std::max(worst_v1, v1);
+      if (base > 0) worst_ratio = std::max(worst_ratio, v1 / base);
+      auto plot =
+          make_plot("scatter", "Record-level CAP, confidential vs synthetic (" + scope + ")",
+                    "CAP from the confidential data", "CAP from the synthetic data", scope);
+      for (std::size_t cell = 0; cell < grid.size(); ++cell)
+        if (grid[cell] > 0)
+          plot["data"].push_back({{"x", static_cast<double>(cell / 51) / 50.0},
+                                  {"y", static_cast<double>(cell % 51) / 50.0},
+                                  {"count", grid[cell]},
+                                  {"share", static_cast<double>(grid[cell]) / n}});
+      result.details["plots"].push_back(plot);
+      if (record_level) result.details["records"][scope] = records;
+    }
+  }
+  if (worst_v1 >= 0) result.add("cap_mean_v1_max", "all", worst_v1);
+  if (worst_ratio >= 0) result.add("dcap_ratio_v1_max", "all", worst_ratio);
+  return result;
+}
+
+}  // namespace
+
+MetricSpec correct_attribution_probability_metric() {
+  auto params = keydisc::coding_params("exact", 5);
+  params.push_back({.name = "missing",
+                    .type = ParamType::kString,
+                    .default_value = std::string("level"),
+                    .doc = "level: a missing key or target value is a level of its own; exclude: "
+                           "records with a missing key or target are left out of both datasets",
+                    .choices = {"level", "exclude"}});
+  params.push_back({.name = "target_tolerance",
+                    .type = ParamType::kDouble,
+                    .default_value = 0.0,
+                    .doc = "> 0: a numeric target counts as correct when within ± this absolute "
+                           "distance of the confidential value (Elliot 2014); 0: levels as coded",
+                    .min = 0.0});
+  params.push_back({.name = "record_level",
+                    .type = ParamType::kBool,
+                    .default_value = false,
+                    .doc = "also return every confidential record's [CAP_conf, CAP_syn] pair in "
+                           "details.records (large)"});
+  return MetricSpec{
+      .name = "correct_attribution_probability",
+      .family = MetricFamily::kKeyDisclosure,
+      .summary =
+          "Correct attribution probability (CAP) of each confidential record's target from "
+          "its keys in the synthetic data; averages v1/v2, confidential baseline, DCAP ratio",
+      .doc =
+          "CAP_i(Z) = #{z in Z: K(z)=K(y_i), T(z)=T(y_i)} / #{z in Z: K(z)=K(y_i)}, 0 when no "
+          "synthetic record has y_i's key. cap_mean_v1 = mean over all confidential records "
+          "(absent keys count 0); cap_mean_v2 = mean over records whose key occurs in the "
+          "synthetic data; cap_confidential = the same with Z = the confidential data (the "
+          "upper-bound baseline); dcap_ratio_v1/v2 = cap_mean_v1/v2 ÷ cap_confidential (cmf's "
+          "DCAP, seed 003). absent_key_share = share of records whose key is absent from Z; "
+          "risk_rose_share = share with CAP_syn > CAP_conf. Plot: (CAP_conf, CAP_syn) pairs "
+          "binned to 0.02 with counts (seed 002's scatter). Keys and targets: missing is a "
+          "level unless missing = exclude; numeric coded by `numeric`, or a numeric target "
+          "matched within target_tolerance. Reading: mean CAP is the expected share of correct "
+          "guesses by an intruder drawing the target from the synthetic records that share the "
+          "key; a ratio near 1 means the synthetic data disclose as much as the real data. "
+          "References: seeds 002 and 003; Elliot 2014; Taub et al. 2018; METRICS.md D1.",
+      .params = params,
+      .granularity = MetricGranularity::kPerReplicate,
+      .needs_scenarios = true,
+      .headlines = {{.statistic = "cap_mean_v1_max",
+                     .ideal = Ideal::lower(),
+                     .reading =
+                         "mean chance that an intruder guesses a real person's target from the "
+                         "synthetic records sharing their keys (worst key set and target)",
+                     .axis = "risk"},
+                    {.statistic = "dcap_ratio_v1_max",
+                     .ideal = Ideal::lower(),
+                     .reading = "mean CAP from synthetic data divided by mean CAP from the real "
+                                "data (1 = as disclosive as the real data)",
+                     .axis = "risk"}},
+      .compute = compute_cap,
+  };
+}
+
+}  // namespace synthaudit

@@ -1,0 +1,81 @@
+#include "metrics/key_disclosure/key_scenarios.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+
+namespace synthaudit::keydisc {
+
+std::vector<ParamSpec> coding_params(const std::string& default_numeric, int default_bins) {
+  return {
+      {.name = "numeric",
+       .type = ParamType::kString,
+       .default_value = default_numeric,
+       .doc = "how numeric keys and targets become levels: exact (each distinct value, as "
+              "synthpop), quantile (`bins` quantile bins of the confidential data), equal_width "
+              "(`bins` equal-width bins over the confidential range, outer bins open, as "
+              "SDMetrics), breaks (the `breaks` given)",
+       .choices = {"exact", "quantile", "equal_width", "breaks"}},
+      {.name = "bins",
+       .type = ParamType::kInt,
+       .default_value = std::int64_t{default_bins},
+       .doc = "number of bins for numeric = quantile or equal_width",
+       .min = 2,
+       .max = 100000},
+      {.name = "breaks",
+       .type = ParamType::kStringList,
+       .default_value = std::vector<std::string>{},
+       .doc =
+           "strictly increasing break points for numeric = breaks; bins (-inf,b1], (b1,b2], ..."},
+  };
+}
+
+stats::CodingOptions coding_options(const Params& params) {
+  stats::CodingOptions o;
+  const auto& numeric = params.get_string("numeric");
+  o.numeric = numeric == "quantile"      ? stats::NumericCoding::kQuantile
+              : numeric == "equal_width" ? stats::NumericCoding::kEqualWidth
+              : numeric == "breaks"      ? stats::NumericCoding::kBreaks
+                                         : stats::NumericCoding::kExact;
+  o.bins = static_cast<int>(params.get_int("bins"));
+  o.breaks = stats::parse_breaks(params.get_string_list("breaks"), "parameter breaks");
+  if (o.numeric == stats::NumericCoding::kBreaks && o.breaks.empty())
+    throw InputError("parameter breaks: numeric = breaks needs at least one break point");
+  return o;
+}
+
+ScenarioCodes code_scenario(const std::vector<const Table*>& tables,
+                            const DisclosureScenario& scenario,
+                            const stats::CodingOptions& options) {
+  ScenarioCodes s;
+  if (scenario.keys.empty()) throw InputError("disclosure scenario has no key columns");
+  s.key_names = scenario.keys;
+  s.target_names = scenario.targets;
+  const Table& conf = *tables.at(0);
+  s.key_columns = stats::resolve_columns(conf, scenario.keys, "disclosure key");
+  s.target_columns = stats::resolve_columns(conf, scenario.targets, "disclosure target");
+  for (std::size_t i = 0; i < s.key_names.size(); ++i)
+    for (std::size_t j = i + 1; j < s.key_names.size(); ++j)
+      if (s.key_names[i] == s.key_names[j])
+        throw InputError("disclosure key '" + s.key_names[i] + "' is given twice");
+  for (const auto& t : s.target_names)
+    if (std::find(s.key_names.begin(), s.key_names.end(), t) != s.key_names.end())
+      throw InputError("disclosure target '" + t + "' is also a key");
+  for (auto c : s.key_columns) s.keys_coded.push_back(stats::code_column(tables, c, options));
+  std::vector<const stats::CodedColumn*> parts;
+  for (const auto& k : s.keys_coded) parts.push_back(&k);
+  s.keys = stats::combine(parts);
+  return s;
+}
+
+std::string scope_of(const std::vector<std::string>& keys, const std::string& target) {
+  return "keys=" + join(keys, ",") + ";target=" + target;
+}
+
+std::string scope_of_targets(const std::vector<std::string>& keys,
+                             const std::vector<std::string>& targets) {
+  return "keys=" + join(keys, ",") + ";targets=" + join(targets, ",");
+}
+
+}  // namespace synthaudit::keydisc

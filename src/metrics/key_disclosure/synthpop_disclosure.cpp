@@ -1,0 +1,291 @@
+// D2 — synthpop's disclosure() measures for each key set × target, on codes: one group-by of
+// (key, target) cells over the confidential and synthetic data, then sums over cells.
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+#include "metrics/key_disclosure/key_scenarios.hpp"
+
+namespace synthaudit {
+
+namespace {
+
+struct Exclusions {
+  std::int64_t denom_lim = 5;
+  bool exclude_over_denom_lim = false;
+  bool use_target_missing = true;
+  bool use_keys_missing = true;
+  std::vector<std::string> not_target_levels;
+  std::vector<std::string> exclude_keys, exclude_key_levels, exclude_target_levels;
+};
+
+double percent(double count, double n) { return n > 0 ? count / n * 100 : std::nan(""); }
+
+void disclosure_one(const Table& conf, const Table& syn, const keydisc::ScenarioCodes& s,
+                    std::size_t target_index, const stats::CodingOptions& coding,
+                    const Exclusions& ex, MetricResult& result, double& worst_repu,
+                    double& worst_disco) {
+  const std::vector<const Table*> tables = {&conf, &syn};
+  const stats::CodedColumn target =
+      stats::code_column(tables, s.target_columns[target_index], coding);
+  const stats::GroupIds target_ids{target.codes, target.levels};
+  const stats::PairIds cells = stats::combine_pair(s.keys, target_ids);
+  const std::uint32_t K = s.keys.groups, C = cells.pairs.groups;
+  const auto& key_of = cells.first_of;
+  const auto& target_of = cells.second_of;
+  const auto nd = stats::count_ids(cells.pairs.ids[0], C);
+  const auto ns = stats::count_ids(cells.pairs.ids[1], C);
+  const auto ndk_pre = stats::count_ids(s.keys.ids[0], K);
+  const auto nsk_pre = stats::count_ids(s.keys.ids[1], K);
+  const double Nd = static_cast<double>(conf.rows()), Ns = static_cast<double>(syn.rows());
+
+  // Key components of every key id, for the exclusions that name one key's level.
+  std::vector<std::vector<std::uint32_t>> component(s.keys_coded.size(),
+                                                    std::vector<std::uint32_t>(K, 0));
+  for (std::size_t t = 0; t < 2; ++t)
+    for (std::size_t r = 0; r < s.keys.ids[t].size(); ++r)
+      for (std::size_t i = 0; i < s.keys_coded.size(); ++i)
+        component[i][s.keys.ids[t][r]] = s.keys_coded[i].codes[t][r];
+
+  // Cells zeroed by the exclusion flags (tab_exclude in synthpop), except denom_lim which depends
+  // on each table's own cell value.
+  std::vector<char> excluded(C, 0);
+  auto level_of = [](const stats::CodedColumn& col, const std::string& label) -> std::uint32_t {
+    for (std::uint32_t l = 0; l < col.levels; ++l)
+      if (col.labels[l] == label) return l;
+    return stats::kNoLevel;
+  };
+  std::vector<char> target_out(target.levels, 0);
+  for (const auto& label : ex.not_target_levels)
+    if (auto l = level_of(target, label); l != stats::kNoLevel) target_out[l] = 1;
+  bool conf_target_missing = false;
+  if (target.missing_level != stats::kNoLevel)
+    for (auto code : target.codes[0]) conf_target_missing |= code == target.missing_level;
+  if (!ex.use_target_missing && conf_target_missing) target_out[target.missing_level] = 1;
+  for (std::uint32_t c = 0; c < C; ++c) {
+    if (target_out[target_of[c]]) excluded[c] = 1;
+    if (!ex.use_keys_missing)
+      for (std::size_t i = 0; i < s.keys_coded.size(); ++i)
+        if (s.keys_coded[i].missing_level != stats::kNoLevel &&
+            component[i][key_of[c]] == s.keys_coded[i].missing_level)
+          excluded[c] = 1;
+    for (std::size_t e = 0; e < ex.exclude_keys.size(); ++e) {
+      auto it = std::find(s.key_names.begin(), s.key_names.end(), ex.exclude_keys[e]);
+      if (it == s.key_names.end()) continue;
+      const auto i = static_cast<std::size_t>(it - s.key_names.begin());
+      const auto klev = level_of(s.keys_coded[i], ex.exclude_key_levels[e]);
+      const auto tlev = level_of(target, ex.exclude_target_levels[e]);
+      if (klev != stats::kNoLevel && tlev != stats::kNoLevel && component[i][key_of[c]] == klev &&
+          target_of[c] == tlev)
+        excluded[c] = 1;
+    }
+  }
+  auto keep = [&](std::uint32_t c, double x) {
+    if (excluded[c]) return 0.0;
+    if (ex.exclude_over_denom_lim && x > static_cast<double>(ex.denom_lim)) return 0.0;
+    return x;
+  };
+
+  // Tables before exclusions (synthpop computes them from the unexcluded proportions).
+  std::vector<std::uint32_t> syn_levels(K, 0);  // target levels seen per key in synthetic
+  for (std::uint32_t c = 0; c < C; ++c)
+    if (ns[c] > 0) ++syn_levels[key_of[c]];
+  std::vector<double> base_td(target.levels, 0.0);
+  for (std::uint32_t c = 0; c < C; ++c) base_td[target_of[c]] += nd[c];
+
+  std::vector<double> ndx(C), nsx(C), ndk(K, 0.0), nsk(K, 0.0);
+  double excl_d = 0, excl_s = 0;
+  for (std::uint32_t c = 0; c < C; ++c) {
+    ndx[c] = keep(c, nd[c]);
+    nsx[c] = keep(c, ns[c]);
+    excl_d += nd[c] - ndx[c];
+    excl_s += ns[c] - nsx[c];
+    ndk[key_of[c]] += ndx[c];
+    nsk[key_of[c]] += nsx[c];
+  }
+  double dorig = 0, dsyn = 0, is = 0, dis_ = 0, disco = 0, disdio = 0, max_denom = 0, pos_sum = 0;
+  std::size_t pos_n = 0;
+  double capd = 0, caps = 0, dcap = 0;
+  for (std::uint32_t c = 0; c < C; ++c) {
+    const auto k = key_of[c];
+    const bool pd1 = nd[c] > 0 && nd[c] == ndk_pre[k];
+    const bool ps1 = ns[c] > 0 && ns[c] == nsk_pre[k];
+    const bool in_syn = nsk_pre[k] > 0;
+    dorig += keep(c, pd1 ? nd[c] : 0.0);
+    dsyn += keep(c, ps1 ? ns[c] : 0.0);
+    is += keep(c, in_syn ? nd[c] : 0.0);
+    dis_ += keep(c, syn_levels[k] == 1 ? nd[c] : 0.0);
+    const double dc = keep(c, ps1 ? nd[c] : 0.0);
+    disco += dc;
+    disdio += keep(c, ps1 && pd1 ? nd[c] : 0.0);
+    max_denom = std::max(max_denom, dc);
+    if (dc > 0) {
+      pos_sum += dc;
+      ++pos_n;
+    }
+    if (ndk[k] > 0) capd += ndx[c] * ndx[c] / ndk[k];
+    if (nsk[k] > 0) {
+      caps += nsx[c] * nsx[c] / nsk[k];
+      dcap += nsx[c] / nsk[k] * ndx[c];
+    }
+  }
+  double uis = 0, uio = 0, uiois = 0, repu = 0, tcap_den = 0;
+  for (std::uint32_t k = 0; k < K; ++k) {
+    uis += nsk[k] == 1;
+    uio += ndk[k] == 1;
+    uiois += ndk[k] == 1 && nsk_pre[k] > 0;
+    repu += nsk[k] == 1 && ndk[k] == 1;
+    if (nsk[k] > 0) tcap_den += ndk[k];
+  }
+  double base = 0;
+  for (double t : base_td) base += (t / Nd) * (t / Nd);
+
+  const std::string scope = keydisc::scope_of(s.key_names, s.target_names[target_index]);
+  result.add("UiO", scope, percent(uio, Nd));
+  result.add("UiS", scope, percent(uis, Ns));
+  result.add("UiOiS", scope, percent(uiois, Nd));
+  result.add("repU", scope, percent(repu, Nd));
+  result.add("Dorig", scope, percent(dorig, Nd));
+  result.add("Dsyn", scope, percent(dsyn, Ns));
+  result.add("iS", scope, percent(is, Nd));
+  result.add("DiS", scope, percent(dis_, Nd));
+  result.add("DiSCO", scope, percent(disco, Nd));
+  result.add("DiSDiO", scope, percent(disdio, Nd));
+  result.add("max_denom", scope, max_denom);
+  result.add("mean_denom", scope, pos_n > 0 ? pos_sum / static_cast<double>(pos_n) : std::nan(""));
+  result.add("baseCAPd", scope, base * 100);
+  result.add("CAPd", scope, percent(capd, Nd));
+  result.add("CAPs", scope, percent(caps, Ns));
+  result.add("DCAP", scope, percent(dcap, Nd));
+  result.add("TCAP", scope, tcap_den > 0 ? disco / tcap_den * 100 : std::nan(""));
+  result.add("excluded_original", scope, excl_d);
+  result.add("excluded_synthetic", scope, excl_s);
+  worst_repu = std::max(worst_repu, percent(repu, Nd));
+  worst_disco = std::max(worst_disco, percent(disco, Nd));
+}
+
+MetricResult compute_synthpop_disclosure(const MetricInput& in, const Params& params) {
+  const Table& conf = in.confidential;
+  const Table& syn = in.first_synthetic();
+  if (in.context.scenarios.empty())
+    throw MetricNotApplicable("no disclosure keys and targets given");
+  Exclusions ex;
+  ex.denom_lim = params.get_int("denom_lim");
+  ex.exclude_over_denom_lim = params.get_bool("exclude_over_denom_lim");
+  ex.use_target_missing = params.get_bool("use_target_missing");
+  ex.use_keys_missing = params.get_bool("use_keys_missing");
+  ex.not_target_levels = params.get_string_list("not_target_levels");
+  ex.exclude_keys = params.get_string_list("exclude_keys");
+  ex.exclude_key_levels = params.get_string_list("exclude_key_levels");
+  ex.exclude_target_levels = params.get_string_list("exclude_target_levels");
+  if (ex.exclude_key_levels.size() != ex.exclude_keys.size() ||
+      ex.exclude_target_levels.size() != ex.exclude_keys.size())
+    throw InputError(
+        "parameters exclude_keys, exclude_key_levels and exclude_target_levels must "
+        "have the same length");
+  for (const auto& k : ex.exclude_keys)
+    stats::resolve_columns(conf, {k}, "parameter exclude_keys: column");
+  const auto coding = keydisc::coding_options(params);
+  MetricResult result;
+  double worst_repu = 0, worst_disco = 0;
+  for (const auto& scenario : in.context.scenarios) {
+    const auto s = keydisc::code_scenario({&conf, &syn}, scenario, coding);
+    if (conf.rows() == 0 || syn.rows() == 0) {
+      result.warnings.push_back("keys " + join(scenario.keys, ",") + ": a dataset has no rows");
+      continue;
+    }
+    for (std::size_t t = 0; t < s.target_names.size(); ++t)
+      disclosure_one(conf, syn, s, t, coding, ex, result, worst_repu, worst_disco);
+  }
+  if (!result.values.empty()) {
+    result.add("repU_max", "all", worst_repu);
+    result.add("DiSCO_max", "all", worst_disco);
+  }
+  return result;
+}
+
+}  // namespace
+
+MetricSpec synthpop_disclosure_metric() {
+  auto params = keydisc::coding_params("exact", 5);
+  params.push_back({.name = "denom_lim",
+                    .type = ParamType::kInt,
+                    .default_value = std::int64_t{5},
+                    .doc = "cells of the key × target tables above this count are zeroed when "
+                           "exclude_over_denom_lim is true (synthpop denom_lim)",
+                    .min = 1});
+  params.push_back({.name = "exclude_over_denom_lim",
+                    .type = ParamType::kBool,
+                    .default_value = false,
+                    .doc = "zero every table cell with a count above denom_lim (synthpop "
+                           "exclude_ov_denom_lim)"});
+  params.push_back({.name = "use_target_missing",
+                    .type = ParamType::kBool,
+                    .default_value = true,
+                    .doc = "false: records with a missing target are left out of the tables "
+                           "(synthpop usetargetNA)"});
+  params.push_back({.name = "use_keys_missing",
+                    .type = ParamType::kBool,
+                    .default_value = true,
+                    .doc = "false: records with a missing value in any key are left out "
+                           "(synthpop usekeysNA)"});
+  params.push_back({.name = "not_target_levels",
+                    .type = ParamType::kStringList,
+                    .default_value = std::vector<std::string>{},
+                    .doc = "target levels whose records are left out (synthpop not.targetlev)"});
+  params.push_back({.name = "exclude_keys",
+                    .type = ParamType::kStringList,
+                    .default_value = std::vector<std::string>{},
+                    .doc = "with exclude_key_levels and exclude_target_levels: (key, key level, "
+                           "target level) combinations left out (synthpop exclude.keys)"});
+  params.push_back({.name = "exclude_key_levels",
+                    .type = ParamType::kStringList,
+                    .default_value = std::vector<std::string>{},
+                    .doc = "see exclude_keys (synthpop exclude.keylevs)"});
+  params.push_back({.name = "exclude_target_levels",
+                    .type = ParamType::kStringList,
+                    .default_value = std::vector<std::string>{},
+                    .doc = "see exclude_keys (synthpop exclude.targetlevs)"});
+  return MetricSpec{
+      .name = "synthpop_disclosure",
+      .family = MetricFamily::kKeyDisclosure,
+      .summary =
+          "synthpop disclosure(): identity (UiO, UiS, UiOiS, repU) and attribute (Dorig, "
+          "Dsyn, iS, DiS, DiSCO, DiSDiO, CAP, DCAP, TCAP) measures per key set and target",
+      .doc =
+          "For each key set K and target t, with d(k,t) and s(k,t) the confidential and "
+          "synthetic counts of key k and target level t (missing a level of its own), N_d and "
+          "N_s the row counts, all in percent: UiO = #{k: d(k)=1}/N_d; UiS = #{k: s(k)=1}/N_s; "
+          "UiOiS = #{k: d(k)=1, s(k)>0}/N_d; repU = #{k: d(k)=1, s(k)=1}/N_d (replicated "
+          "uniques). Dorig = Σ d(k,t)[d(k,t)=d(k)]/N_d (keys whose confidential records all share "
+          "one target level); Dsyn likewise in the synthetic data /N_s; iS = Σ d(k,t)[s(k)>0]/N_d; "
+          "DiS = Σ d(k,t)[k disclosive in synthetic]/N_d; DiSCO = Σ d(k,t)[s(k,t)=s(k)>0]/N_d "
+          "(disclosive in synthetic and correct); DiSDiO = DiSCO also requiring d(k,t)=d(k); "
+          "max_denom and mean_denom: largest and mean positive DiSCO cell. baseCAPd = Σ_t "
+          "p_d(t)²; CAPd = Σ d(k,t)²/d(k)/N_d; CAPs = Σ s(k,t)²/s(k)/N_s; DCAP = Σ "
+          "d(k,t)·s(k,t)/s(k)/N_d; TCAP = DiSCO cells / Σ_{s(k)>0} d(k). Exclusion flags zero "
+          "table cells as synthpop's tab_exclude does, after the disclosive cells were found. "
+          "Numeric keys are used as exact values unless `numeric` says otherwise (synthpop "
+          "makes every remaining numeric a factor). Reading: repU and DiSCO are synthpop's "
+          "headline identity and attribute risks (lower is safer). Reference: synthpop "
+          "disclosure() (Raab, Nowok & Dibben), METRICS.md D2.",
+      .params = params,
+      .granularity = MetricGranularity::kPerReplicate,
+      .needs_scenarios = true,
+      .headlines = {{.statistic = "repU_max",
+                     .ideal = Ideal::lower(),
+                     .reading = "percent of real records unique on the keys whose key is also "
+                                "unique in the synthetic data (worst key set)",
+                     .axis = "risk"},
+                    {.statistic = "DiSCO_max",
+                     .ideal = Ideal::lower(),
+                     .reading = "percent of real records whose target the synthetic data disclose "
+                                "correctly from the keys (worst key set and target)",
+                     .axis = "risk"}},
+      .compute = compute_synthpop_disclosure,
+  };
+}
+
+}  // namespace synthaudit
