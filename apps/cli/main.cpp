@@ -1,19 +1,17 @@
-// synthaudit command line. Argument parsing only: everything it prints about metrics comes from
-// the registry, everything about results from the results document.
+// synthaudit command line. Argument parsing only: it reads the files into tables and calls the
+// library's entry point (include/synthaudit/synthaudit.hpp), like any host program; everything it
+// prints about metrics comes from the registry, everything about results from the results
+// document.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
-#include "core/error.hpp"
 #include "core/text.hpp"
-#include "engine/evaluate.hpp"
-#include "metrics/registry.hpp"
 #include "report/report.hpp"
-#include "result/document.hpp"
 #include "sim/simulator.hpp"
-#include "spec/spec.hpp"
+#include "synthaudit/synthaudit.hpp"
 
 namespace fs = std::filesystem;
 using namespace synthaudit;
@@ -62,14 +60,6 @@ void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
   add_format_flag(cmd, f.format);
 }
 
-nlohmann::json parse_param_value(const std::string& text) {
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error&) {
-    return text;  // a bare word is a string
-  }
-}
-
 EvaluationSpec build_spec(const EvaluateFlags& f) {
   EvaluationSpec spec = f.spec_file.empty() ? EvaluationSpec{} : load_spec(f.spec_file);
   if (!f.confidential.empty()) spec.confidential = f.confidential;
@@ -91,14 +81,7 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
       spec.context.analyses.push_back(parse_analysis(f.analyses[i], i, "--analysis"));
   }
   if (!f.metrics.empty()) spec.metrics = split(f.metrics, ',');
-  for (const auto& p : f.params) {
-    const auto dot = p.find('.');
-    const auto eq = p.find('=');
-    if (dot == std::string::npos || eq == std::string::npos || eq < dot)
-      throw InputError("--param: '" + p + "' should be METRIC.NAME=VALUE");
-    spec.parameters[p.substr(0, dot)][p.substr(dot + 1, eq - dot - 1)] =
-        parse_param_value(p.substr(eq + 1));
-  }
+  for (const auto& p : f.params) add_param_assignment(spec, p);
   if (!f.metadata.empty()) spec.metadata = f.metadata;
   if (f.seed >= 0) spec.context.seed = static_cast<std::uint64_t>(f.seed);
   if (f.threads >= 0) spec.context.threads = f.threads;
@@ -162,30 +145,25 @@ int rerender_report(const std::string& input, const std::string& out, const std:
 }
 
 void print_metric_list() {
-  for (const auto& m : all_metrics())
+  for (const auto& m : list_metrics())
     std::cout << m.name << "\t" << to_string(m.family) << "\t" << m.summary << "\n";
 }
 
 int describe_metric(const std::string& name) {
-  const MetricSpec* m = find_metric(name);
-  if (m == nullptr) {
-    std::vector<std::string> names;
-    for (const auto& x : all_metrics()) names.push_back(x.name);
-    throw InputError("describe: no metric named '" + name + "'" + did_you_mean(name, names));
-  }
-  std::cout << m->name << " (" << to_string(m->family) << ", "
-            << (m->granularity == MetricGranularity::kPerReplicate
+  const MetricSpec& m = describe(name);
+  std::cout << m.name << " (" << to_string(m.family) << ", "
+            << (m.granularity == MetricGranularity::kPerReplicate
                     ? "per replicate"
                     : "per candidate, all replicates combined")
             << ")\n\n"
-            << m->summary << "\n\n"
-            << m->doc << "\n";
-  if (m->needs_holdout) std::cout << "\nNeeds a holdout file.\n";
-  if (m->needs_row_correspondence) std::cout << "\nNeeds partial synthesis (rows correspond).\n";
-  if (m->needs_scenarios) std::cout << "\nNeeds disclosure keys and targets.\n";
-  if (m->needs_analyses) std::cout << "\nNeeds declared analyses.\n";
-  std::cout << "\nParameters:" << (m->params.empty() ? " none\n" : "\n");
-  for (const auto& p : m->params) {
+            << m.summary << "\n\n"
+            << m.doc << "\n";
+  if (m.needs_holdout) std::cout << "\nNeeds a holdout file.\n";
+  if (m.needs_row_correspondence) std::cout << "\nNeeds partial synthesis (rows correspond).\n";
+  if (m.needs_scenarios) std::cout << "\nNeeds disclosure keys and targets.\n";
+  if (m.needs_analyses) std::cout << "\nNeeds declared analyses.\n";
+  std::cout << "\nParameters:" << (m.params.empty() ? " none\n" : "\n");
+  for (const auto& p : m.params) {
     std::cout << "  " << p.name << " (" << to_string(p.type) << ", default "
               << param_value_to_json(p.default_value).dump();
     if (p.min || p.max)

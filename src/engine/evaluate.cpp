@@ -1,7 +1,5 @@
 #include "engine/evaluate.hpp"
 
-#include <omp.h>
-
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -10,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/random.hpp"
 #include "core/text.hpp"
+#include "core/threads.hpp"
 #include "metrics/registry.hpp"
 
 namespace synthaudit {
@@ -130,14 +129,18 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
     data.candidates.push_back(std::move(c));
   }
   if (spec.holdout) data.holdout = load_other(*spec.holdout, "holdout");
+  finish_evaluation_data(data, spec.context.synthesis);
+  return data;
+}
 
+void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis) {
   std::vector<Table*> tables = {&data.confidential};
   for (auto& c : data.candidates)
     for (auto& t : c.replicates) tables.push_back(&t);
   if (data.holdout) tables.push_back(&*data.holdout);
   finalize_dictionaries(data.schema, tables);
 
-  if (spec.context.synthesis == SynthesisType::kPartial) {
+  if (synthesis == SynthesisType::kPartial) {
     for (const auto& c : data.candidates)
       for (const auto& t : c.replicates)
         if (t.rows() != data.confidential.rows())
@@ -170,13 +173,12 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
                                 " level(s) not in the confidential data: " + join(levels, ", "));
     }
   }
-  return data;
 }
 
 nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                         const ProgressFn& progress) {
   const auto started = std::chrono::steady_clock::now();
-  if (spec.context.threads > 0) omp_set_num_threads(spec.context.threads);
+  const ThreadCountScope threads(spec.context.threads);
   const auto selected = select_metrics(spec.metrics, spec.origin + ": metrics");
 
   nlohmann::json doc;
@@ -185,7 +187,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
   doc["created"] = iso_time_now();
   doc["spec"] = spec_to_json(spec);
   doc["seed"] = spec.context.seed;
-  doc["threads"] = spec.context.threads > 0 ? spec.context.threads : omp_get_max_threads();
+  doc["threads"] = threads.threads();
   doc["inputs"] = nlohmann::json::array();
   doc["inputs"].push_back(fingerprint(data.confidential));
   for (const auto& c : data.candidates)

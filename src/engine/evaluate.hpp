@@ -27,10 +27,18 @@ struct EvaluationData {
 // Reads and encodes every file of the spec. Throws InputError for bad input.
 EvaluationData load_evaluation_data(const EvaluationSpec& spec);
 
+// The steps after every table is encoded with data.schema, wherever the tables came from:
+// sorts the dictionaries (finalize_dictionaries), checks that partial synthesis has row
+// correspondence, and warns about levels found only in synthetic data.
+void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis);
+
 // Reports progress lines ("running ks_distance on ideal 1/5") when set.
 using ProgressFn = std::function<void(const std::string&)>;
 
-// Runs the metrics and returns the "synthaudit/1" results document.
+// Runs the metrics and returns the "synthaudit/1" results document. This is the one entry point
+// of every front end (the command line after reading files; the library, include/synthaudit).
+// It runs on spec.context.threads threads (0 = omp_get_max_threads() of the calling thread)
+// without changing the calling thread's OpenMP settings (core/threads.hpp).
 nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                         const ProgressFn& progress = {});
 

@@ -47,32 +47,39 @@ double json_value(const nlohmann::json& v) {
   return v.is_number() ? v.get<double>() : std::numeric_limits<double>::quiet_NaN();
 }
 
-void append_rows(std::ostringstream& out, const std::string& candidate,
+void append_rows(std::vector<ResultRow>& rows, const std::string& candidate,
                  const std::string& replicate, const std::string& metric,
                  const nlohmann::json& values) {
   for (const auto& v : values)
-    out << tsv_field(candidate) << '\t' << replicate << '\t' << metric << '\t'
-        << tsv_field(v["statistic"].get<std::string>()) << '\t'
-        << tsv_field(v["scope"].get<std::string>()) << '\t' << format_number(json_value(v["value"]))
-        << '\n';
+    rows.push_back({candidate, replicate, metric, v["statistic"].get<std::string>(),
+                    v["scope"].get<std::string>(), json_value(v["value"])});
 }
 
 }  // namespace
 
-std::string results_tsv(const nlohmann::json& document) {
-  std::ostringstream out;
-  out << "candidate\treplicate\tmetric\tstatistic\tscope\tvalue\n";
+std::vector<ResultRow> result_rows(const nlohmann::json& document) {
+  std::vector<ResultRow> rows;
   for (const auto& metric : document["metrics"]) {
     const auto name = metric["name"].get<std::string>();
     for (const auto& cand : metric["candidates"]) {
       const auto cname = cand["name"].get<std::string>();
       for (const auto& rep : cand["replicates"])
-        append_rows(out, cname, std::to_string(rep["replicate"].get<int>()), name, rep["values"]);
-      if (cand.contains("mean")) append_rows(out, cname, "mean", name, cand["mean"]["values"]);
+        append_rows(rows, cname, std::to_string(rep["replicate"].get<int>()), name, rep["values"]);
+      if (cand.contains("mean")) append_rows(rows, cname, "mean", name, cand["mean"]["values"]);
       if (cand.contains("combined"))
-        append_rows(out, cname, "combined", name, cand["combined"]["values"]);
+        append_rows(rows, cname, "combined", name, cand["combined"]["values"]);
     }
   }
+  return rows;
+}
+
+std::string results_tsv(const nlohmann::json& document) {
+  std::ostringstream out;
+  out << "candidate\treplicate\tmetric\tstatistic\tscope\tvalue\n";
+  for (const auto& row : result_rows(document))
+    out << tsv_field(row.candidate) << '\t' << row.replicate << '\t' << row.metric << '\t'
+        << tsv_field(row.statistic) << '\t' << tsv_field(row.scope) << '\t'
+        << format_number(row.value) << '\n';
   return out.str();
 }
 

@@ -3,6 +3,7 @@
 // human summary. Everything here reads only the document, never the data.
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace synthaudit {
 
@@ -11,6 +12,21 @@ inline constexpr const char* kResultsSchema = "synthaudit/1";
 // Writes `content` to `path` through a temporary file in the same folder and a rename, so a
 // reader never sees a half-written file. Throws InputError when the folder is not writable.
 void write_file_atomic(const std::string& path, const std::string& content);
+
+// One row of results.tsv: replicate is "1".."m", "mean" or "combined"; value is NaN where the
+// document has null.
+struct ResultRow {
+  std::string candidate;
+  std::string replicate;
+  std::string metric;
+  std::string statistic;
+  std::string scope;
+  double value;
+};
+
+// The rows of results.tsv, in the file's order (for callers that want the tidy table without
+// the text).
+std::vector<ResultRow> result_rows(const nlohmann::json& document);
 
 // results.tsv: header `candidate replicate metric statistic scope value`, one row per number;
 // replicate is 1..m, `mean` or `combined`; value with 17 significant digits or NA.

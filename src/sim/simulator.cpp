@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/random.hpp"
+#include "core/threads.hpp"
 #include "result/document.hpp"
 
 namespace synthaudit {
@@ -113,7 +114,7 @@ Population draw_population(std::size_t n, std::uint64_t seed, std::uint64_t stre
   Population p;
   p.resize(n);
   const std::size_t blocks = (n + kBlockRows - 1) / kBlockRows;
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel for schedule(dynamic) num_threads(parallel_threads())
   for (std::size_t b = 0; b < blocks; ++b) {
     Rng rng(seed, stream * 1000003 + b);
     for (std::size_t i = b * kBlockRows; i < std::min(n, (b + 1) * kBlockRows); ++i)
@@ -150,7 +151,7 @@ Population perturb(const Population& source, std::uint64_t seed, std::uint64_t s
   Population p = source;
   const std::size_t n = p.size();
   const std::size_t blocks = (n + kBlockRows - 1) / kBlockRows;
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel for schedule(dynamic) num_threads(parallel_threads())
   for (std::size_t b = 0; b < blocks; ++b) {
     Rng rng(seed, stream * 1000003 + b);
     for (std::size_t i = b * kBlockRows; i < std::min(n, (b + 1) * kBlockRows); ++i) {
@@ -185,7 +186,7 @@ void write_csv(const Population& p, const std::string& path) {
   const std::size_t n = p.size();
   const std::size_t blocks = (n + kBlockRows - 1) / kBlockRows;
   std::vector<std::string> chunks(blocks);
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel for schedule(dynamic) num_threads(parallel_threads())
   for (std::size_t b = 0; b < blocks; ++b) {
     std::string& out = chunks[b];
     out.reserve(kBlockRows * 90);
@@ -234,6 +235,7 @@ void write_csv(const Population& p, const std::string& path) {
 SimulationFiles simulate(const SimulationOptions& options) {
   if (options.rows == 0) throw InputError("simulate: --rows must be at least 1");
   if (options.replicates < 1) throw InputError("simulate: --replicates must be at least 1");
+  const ThreadCountScope threads(options.threads);
   std::error_code ec;
   fs::create_directories(options.out_dir, ec);
   if (ec) throw InputError(options.out_dir + ": cannot create folder: " + ec.message());

@@ -15,7 +15,7 @@ struct SimulationOptions {
   int replicates = 3;            // per candidate
   std::uint64_t seed = 1;
   std::string out_dir;
-  int threads = 0;
+  int threads = 0;  // 0 = omp_get_max_threads() of the calling thread
 };
 
 struct SimulationFiles {

@@ -330,6 +330,26 @@ EvaluationSpec load_spec(const std::string& path) {
   }
 }
 
+void add_param_assignment(EvaluationSpec& spec, const std::string& assignment) {
+  const auto dot = assignment.find('.');
+  const auto eq = assignment.find('=');
+  if (dot == std::string::npos || eq == std::string::npos || eq < dot)
+    throw InputError("--param: '" + assignment + "' should be METRIC.NAME=VALUE");
+  const std::string metric = assignment.substr(0, dot);
+  const std::string text = assignment.substr(eq + 1);
+  nlohmann::json value;
+  try {
+    value = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error&) {
+    value = text;  // a bare word is a string
+  }
+  auto& given = spec.parameters[metric];
+  if (given.is_null()) given = nlohmann::json::object();
+  if (!given.is_object())
+    throw InputError(spec.origin + ": parameters of metric '" + metric + "' must be a mapping");
+  given[assignment.substr(dot + 1, eq - dot - 1)] = std::move(value);
+}
+
 void validate_spec(const EvaluationSpec& spec) {
   const std::string& where = spec.origin;
   if (spec.plots != "first" && spec.plots != "all" && spec.plots != "none")

@@ -44,6 +44,10 @@ AnalysisSpec parse_analysis(const std::string& text, std::size_t index, const st
 // Parses "name=file1,file2" from --synthetic.
 CandidateSpec parse_candidate(const std::string& text);
 
+// Applies one "METRIC.NAME=VALUE" (--param) to spec.parameters. VALUE is read as JSON (a number,
+// true/false, a quoted string, a list) and otherwise taken as a bare string.
+void add_param_assignment(EvaluationSpec& spec, const std::string& assignment);
+
 // Checks cross-field consistency (at least one candidate, names unique, metric parameters name
 // registered metrics). Throws InputError.
 void validate_spec(const EvaluationSpec& spec);

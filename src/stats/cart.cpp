@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "core/threads.hpp"
 #include "stats/summary.hpp"
 
 namespace synthaudit::stats {
@@ -43,7 +44,7 @@ BinnedData bin_features(const std::vector<FeatureColumn>& features, std::uint32_
                  ? 0
                  : (features[0].categorical ? features[0].codes.size() : features[0].values.size());
   out.features.resize(features.size());
-#pragma omp parallel for schedule(dynamic, 1) if (out.rows > 50000)
+#pragma omp parallel for schedule(dynamic, 1) if (out.rows > 50000) num_threads(parallel_threads())
   for (std::size_t f = 0; f < features.size(); ++f) {
     const FeatureColumn& in = features[f];
     BinnedFeature& b = out.features[f];
@@ -81,7 +82,7 @@ BinnedData bin_features(const std::vector<FeatureColumn>& features, std::uint32_
   const std::size_t nf = features.size();
   auto pack = [&](auto& slots) {
     slots.resize(out.rows * nf);
-#pragma omp parallel for schedule(static) if (out.rows > 50000)
+#pragma omp parallel for schedule(static) if (out.rows > 50000) num_threads(parallel_threads())
     for (std::size_t r = 0; r < out.rows; ++r)
       for (std::size_t f = 0; f < nf; ++f)
         slots[r * nf + f] = static_cast<std::remove_reference_t<decltype(slots[0])>>(
@@ -229,7 +230,7 @@ class Builder {
                       bool parallel) const {
     std::fill(hist.begin(), hist.end(), 0u);
     const std::size_t n = end - begin;
-    const int threads = parallel && !omp_in_parallel() && n >= 200000 ? omp_get_max_threads() : 1;
+    const int threads = parallel && !omp_in_parallel() && n >= 200000 ? parallel_threads() : 1;
     if (threads <= 1) {
       accumulate(begin, end, hist.data());
       return;
@@ -631,7 +632,8 @@ class Builder {
     tree_.importance = tree_.primary_importance;
     if (o_.max_surrogates <= 0) return;
     const std::size_t nf = d_.features.size();
-#pragma omp parallel for schedule(dynamic, 1) if (index_.size() > 50000)
+#pragma omp parallel for schedule(dynamic, 1) if (index_.size() > 50000) \
+    num_threads(parallel_threads())
     for (std::size_t i = 0; i < tree_.nodes.size(); ++i) {
       CartNode& node = tree_.nodes[i];
       if (node.feature < 0) continue;
@@ -705,7 +707,7 @@ std::vector<double> predict_cart(const CartTree& tree, const BinnedData& data,
                                  const std::vector<std::size_t>& rows) {
   const std::size_t n = rows.empty() ? data.rows : rows.size();
   std::vector<double> out(n);
-#pragma omp parallel for schedule(static) if (n > 50000)
+#pragma omp parallel for schedule(static) if (n > 50000) num_threads(parallel_threads())
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t r = rows.empty() ? k : rows[k];
     int idx = 0;

@@ -5,6 +5,8 @@
 #include <limits>
 #include <numeric>
 
+#include "core/threads.hpp"
+
 namespace synthaudit::stats {
 
 namespace {
@@ -167,7 +169,7 @@ CorrelationMatrices correlation_matrices(const std::vector<std::span<const doubl
   std::vector<RankedColumn> ranked(k);
   std::vector<std::vector<double>> full_ranks(k);
   if (with_spearman) {
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
     for (std::size_t c = 0; c < k; ++c) {
       ranked[c] = rank_column(columns[c]);
       if (complete[c]) full_ranks[c] = ranks_from_order(columns[c], ranked[c].order, {});
@@ -179,7 +181,7 @@ CorrelationMatrices correlation_matrices(const std::vector<std::span<const doubl
     if (with_spearman) m.spearman[a * k + a] = 1;
     for (std::size_t b = 0; b < a; ++b) pairs.emplace_back(a, b);
   }
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     const auto [a, b] = pairs[p];
     const double r = pearson_pairwise(columns[a], columns[b]);

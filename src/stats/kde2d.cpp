@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/threads.hpp"
 #include "stats/contingency.hpp"
 
 namespace synthaudit::stats {
@@ -100,7 +101,7 @@ Kde2dGrid kde2d(std::span<const double> x, std::span<const double> y, double hx,
   };
   // Each chunk accumulates the rank-one updates kx·kyᵀ of its rows into its own nx × ny grid
   // (hand-written: a contiguous, vectorisable inner loop); chunk grids are added in order below.
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(parallel_threads())
   for (std::size_t c = 0; c < chunks; ++c) {
     const std::size_t begin = c * kChunk, end = std::min(rows.size(), begin + kChunk);
     std::vector<double> kx(nx), ky(ny);

@@ -10,6 +10,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/threads.hpp"
+
 namespace synthaudit::stats {
 
 namespace {
@@ -53,7 +55,7 @@ std::vector<bool> aliased_columns(const Eigen::MatrixXd& X, double rank_toleranc
   std::vector<Eigen::MatrixXd> partial(
       blocks.count,
       Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(p)));
-#pragma omp parallel for schedule(dynamic, 1) if (blocks.count > 1)
+#pragma omp parallel for schedule(dynamic, 1) if (blocks.count > 1) num_threads(parallel_threads())
   for (std::size_t b = 0; b < blocks.count; ++b) {
     const auto r0 = static_cast<Eigen::Index>(blocks.begin(b));
     const auto len = static_cast<Eigen::Index>(blocks.end(b) - blocks.begin(b));
@@ -150,7 +152,7 @@ LogisticFit fit_logistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
   auto accumulate = [&](Eigen::MatrixXd& out_a, Eigen::VectorXd& out_b) {
     std::vector<Eigen::MatrixXd> pa(blocks.count);
     std::vector<Eigen::VectorXd> pb(blocks.count);
-#pragma omp parallel for schedule(dynamic, 1) if (blocks.count > 1)
+#pragma omp parallel for schedule(dynamic, 1) if (blocks.count > 1) num_threads(parallel_threads())
     for (std::size_t b = 0; b < blocks.count; ++b) {
       pa[b] = Eigen::MatrixXd::Zero(k, k);
       pb[b] = Eigen::VectorXd::Zero(k);
@@ -187,7 +189,7 @@ LogisticFit fit_logistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
   auto update_eta = [&](const Eigen::VectorXd& coef) -> double {
     double dev = 0.0;
     std::vector<double> partial(blocks.count, 0.0);
-#pragma omp parallel for schedule(dynamic, 1) if (blocks.count > 1)
+#pragma omp parallel for schedule(dynamic, 1) if (blocks.count > 1) num_threads(parallel_threads())
     for (std::size_t b = 0; b < blocks.count; ++b) {
       double s = 0.0;
       for (std::size_t i = blocks.begin(b); i < blocks.end(b); ++i) {

@@ -10,10 +10,11 @@
 // Gram matrix, as R's glm does through its QR with limited pivoting: a column whose residual
 // after projection on the earlier kept columns is negligible gets coefficient NaN and is left out
 // of the fit. Fitted probabilities do not depend on which of a set of aliased columns is dropped.
-#include <Eigen/Dense>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "stats/eigen_dense.hpp"
 
 namespace synthaudit::stats {
 

@@ -13,6 +13,7 @@
 #endif
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 
 // Why a hand-written kernel: the libraries at hand either do not support mixed Gower distances
 // (faiss, Eigen), or build an n × m matrix / run one task per query with a full sort (sklearn,
@@ -455,7 +456,7 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
   // Which queries still need a search after the exact-copy shortcut.
   std::vector<char> needs_search(m, 1);
   std::size_t shortcuts = 0;
-#pragma omp parallel for schedule(static) reduction(+ : shortcuts)
+#pragma omp parallel for schedule(static) reduction(+ : shortcuts) num_threads(parallel_threads())
   for (std::size_t q = 0; q < m; ++q) {
     TopK top{result.distance.data() + q * opt.k, result.index.data() + q * opt.k, opt.k};
     const std::uint64_t h = hasher(g, g.qcode.data() + q * nc, qnum_raw, q);
@@ -532,7 +533,7 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
     for (std::size_t gi = 0; gi < groups; ++gi)
       for (std::size_t c = 0; c < nc; ++c)
         gsig[gi * nc + c] = g.rcode[c * g.npad + group_start[gi]];
-#pragma omp parallel reduction(+ : recomputed)
+#pragma omp parallel reduction(+ : recomputed) num_threads(parallel_threads())
     {
       std::vector<std::uint32_t> bound(groups), visit(groups);
       std::vector<std::size_t> count(nc + 2);
@@ -577,7 +578,7 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
         std::max<std::size_t>(kLanes, (std::size_t{1} << 20) / bytes_per_row / kLanes * kLanes);
     constexpr std::size_t kBlocksPerTask = 32;
     const std::size_t tasks = (nblocks + kBlocksPerTask - 1) / kBlocksPerTask;
-#pragma omp parallel reduction(+ : recomputed)
+#pragma omp parallel reduction(+ : recomputed) num_threads(parallel_threads())
     {
       std::vector<TopK> tops(kBlock, TopK{nullptr, nullptr, opt.k});
 #pragma omp for schedule(dynamic, 1)
@@ -664,7 +665,7 @@ Neighbours numeric_search(const Table& query, const Table& reference, const Neig
     }
   }
   constexpr std::size_t kTile = 2048;
-#pragma omp parallel
+#pragma omp parallel num_threads(parallel_threads())
   {
     std::vector<double> acc(kTile);
 #pragma omp for schedule(dynamic, 16)

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/threads.hpp"
+
 namespace synthaudit::stats {
 
 namespace {
@@ -22,7 +24,7 @@ Eigen::MatrixXd gram(const Eigen::MatrixXd& x, const Eigen::VectorXd* w) {
   const Eigen::Index n = x.rows(), p = x.cols();
   const Eigen::Index chunks = chunk_count(n);
   std::vector<Eigen::MatrixXd> partial(static_cast<std::size_t>(chunks));
-#pragma omp parallel for schedule(static) if (chunks > 1)
+#pragma omp parallel for schedule(static) if (chunks > 1) num_threads(parallel_threads())
   for (Eigen::Index c = 0; c < chunks; ++c) {
     const Eigen::Index start = c * kChunkRows, len = std::min(kChunkRows, n - start);
     Eigen::MatrixXd g = Eigen::MatrixXd::Zero(p, p);
@@ -44,7 +46,7 @@ Eigen::VectorXd cross(const Eigen::MatrixXd& x, const Eigen::VectorXd& v) {
   const Eigen::Index n = x.rows(), p = x.cols();
   const Eigen::Index chunks = chunk_count(n);
   std::vector<Eigen::VectorXd> partial(static_cast<std::size_t>(chunks));
-#pragma omp parallel for schedule(static) if (chunks > 1)
+#pragma omp parallel for schedule(static) if (chunks > 1) num_threads(parallel_threads())
   for (Eigen::Index c = 0; c < chunks; ++c) {
     const Eigen::Index start = c * kChunkRows, len = std::min(kChunkRows, n - start);
     partial[static_cast<std::size_t>(c)] =
@@ -59,7 +61,7 @@ Eigen::VectorXd multiply(const Eigen::MatrixXd& x, const Eigen::VectorXd& b) {
   const Eigen::Index n = x.rows();
   Eigen::VectorXd out(n);
   const Eigen::Index chunks = chunk_count(n);
-#pragma omp parallel for schedule(static) if (chunks > 1)
+#pragma omp parallel for schedule(static) if (chunks > 1) num_threads(parallel_threads())
   for (Eigen::Index c = 0; c < chunks; ++c) {
     const Eigen::Index start = c * kChunkRows, len = std::min(kChunkRows, n - start);
     out.segment(start, len).noalias() = x.middleRows(start, len) * b;

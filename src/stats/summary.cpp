@@ -8,6 +8,8 @@
 #include <cstring>
 #include <limits>
 
+#include "core/threads.hpp"
+
 namespace synthaudit::stats {
 
 namespace {
@@ -179,7 +181,7 @@ std::vector<std::vector<double>> sorted_columns(
     const std::vector<std::span<const double>>& columns) {
   std::vector<std::vector<double>> out(columns.size());
   const auto count = static_cast<std::ptrdiff_t>(columns.size());
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel for schedule(dynamic) num_threads(parallel_threads())
   for (std::ptrdiff_t c = 0; c < count; ++c)
     out[static_cast<std::size_t>(c)] = sorted_values(columns[static_cast<std::size_t>(c)]);
   return out;

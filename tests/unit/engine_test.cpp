@@ -9,6 +9,7 @@
 #include "engine/evaluate.hpp"
 #include "result/document.hpp"
 #include "sim/simulator.hpp"
+#include "synthaudit/synthaudit.hpp"
 
 using namespace synthaudit;
 namespace fs = std::filesystem;
@@ -63,19 +64,16 @@ TEST(Engine, DocumentTsvAndMeanOverReplicates) {
 // `plots`: first keeps plot data for the first replicate only, all for every one, none for none;
 // values and other details are untouched.
 TEST(Engine, PlotsSettingKeepsPlotDataWhereAsked) {
-  const auto dir = temp_dir("plots");
-  write(dir / "conf.csv", "x\n1\n2\n3\n4\n");
-  write(dir / "s1.csv", "x\n1\n2\n3\n5\n");
-  write(dir / "s2.csv", "x\n1\n2\n2\n4\n");
-  EvaluationSpec spec;
-  spec.confidential = (dir / "conf.csv").string();
-  spec.candidates = {{"cand", {(dir / "s1.csv").string(), (dir / "s2.csv").string()}}};
-  spec.metrics = {"ks_distance"};
-  spec.output_dir = (dir / "out").string();
-  const auto data = load_evaluation_data(spec);
+  Evaluation tables;
+  tables.confidential = {InputColumn::numeric("x", {1, 2, 3, 4})};
+  tables.candidates = {
+      {"cand",
+       {{InputColumn::numeric("x", {1, 2, 3, 5})}, {InputColumn::numeric("x", {1, 2, 2, 4})}}}};
+  tables.metrics = {"ks_distance"};
   for (const std::string setting : {"first", "all", "none"}) {
-    spec.plots = setting;
-    const auto doc = evaluate(spec, data);
+    Evaluation evaluation = tables;
+    evaluation.plots = setting;
+    const auto doc = evaluate(std::move(evaluation));
     const auto& reps = doc["metrics"][0]["candidates"][0]["replicates"];
     ASSERT_EQ(reps.size(), 2u);
     for (std::size_t r = 0; r < 2; ++r) {
@@ -86,7 +84,6 @@ TEST(Engine, PlotsSettingKeepsPlotDataWhereAsked) {
     }
     EXPECT_EQ(doc["spec"]["plots"], setting);
   }
-  fs::remove_all(dir);
 }
 
 TEST(Engine, AtomicWriteLeavesNoTemporaryAndFailsCleanly) {

@@ -7,6 +7,7 @@
 #include <span>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 #include "metrics/metric.hpp"
 #include "stats/contingency.hpp"
 #include "stats/correlation.hpp"
@@ -104,14 +105,14 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
   std::vector<stats::CodedColumn> coded(ncol);
   const stats::BinningOptions equal_width{
       .method = stats::NumericBinning::kEqualWidth, .groups = bins, .break_sources = {0}};
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
   for (std::size_t c = 0; c < ncol; ++c)
     coded[c] = stats::code_column({&conf.column(c), &syn.column(c)}, equal_width);
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
   for (std::size_t a = 0; a < ncol; ++a)
     for (std::size_t b = a + 1; b < ncol; ++b) pairs.emplace_back(a, b);
   std::vector<double> similarity(pairs.size()), v_conf(pairs.size()), v_syn(pairs.size());
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     const auto [a, b] = pairs[p];
     const std::vector<const stats::CodedColumn*> cols = {&coded[a], &coded[b]};

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 #include "metrics/metric.hpp"
 #include "stats/summary.hpp"
 
@@ -48,7 +49,8 @@ MetricResult compute_moments_and_covariance(const MetricInput& in, const Params&
   for (std::size_t i = 0; i < k; ++i)
     for (std::size_t j = i + 1; j < k; ++j) pairs.emplace_back(i, j);
   std::vector<PairStats> ps(pairs.size());
-#pragma omp parallel for schedule(dynamic) if (pairs.size() > 1 && conf.rows() > 10000)
+#pragma omp parallel for schedule(dynamic) if (pairs.size() > 1 && conf.rows() > 10000) \
+    num_threads(parallel_threads())
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     const auto [i, j] = pairs[p];
     ps[p].conf =

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 #include "metrics/metric.hpp"
 #include "stats/contingency.hpp"
 
@@ -94,7 +95,7 @@ MetricResult compute_table_utility(const MetricInput& in, const Params& params) 
   // and synthetic values, declared missing codes and NA as levels of their own (synthpop).
   std::vector<stats::CodedColumn> coded(selected.size());
   stats::BinningOptions binning{.method = stats::NumericBinning::kQuantile, .groups = ngroups};
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
   for (std::size_t i = 0; i < selected.size(); ++i)
     coded[i] = stats::code_column({&conf.column(selected[i]), &syn.column(selected[i])}, binning);
 
@@ -114,7 +115,7 @@ MetricResult compute_table_utility(const MetricInput& in, const Params& params) 
   std::vector<char> skipped(tables.size(), 0);
   std::vector<std::vector<double>> conf_counts(tables.size()), syn_counts(tables.size());
   // Tables are independent: one per iteration, results in fixed slots (thread-count independent).
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
   for (std::size_t t = 0; t < tables.size(); ++t) {
     std::vector<const stats::CodedColumn*> cols;
     std::size_t cells = 1;

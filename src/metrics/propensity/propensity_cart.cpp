@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/random.hpp"
+#include "core/threads.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/propensity/propensity_common.hpp"
 #include "stats/cart.hpp"
@@ -52,7 +53,7 @@ MetricResult compute_propensity_cart(const MetricInput& in, const Params& params
     std::vector<double> refit_pmse(refits);
     std::vector<int> refit_splits(refits);
     const auto max_bins = static_cast<std::uint32_t>(params.get_int("max_bins"));
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
     for (std::size_t k = 0; k < refits; ++k) {
       stats::CartTree refit;
       if (method == propensity::NullMethod::kPermutation) {

@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/random.hpp"
+#include "core/threads.hpp"
 
 namespace synthaudit::propensity {
 
@@ -205,7 +206,7 @@ Eigen::MatrixXd logistic_design(const Stacked& data, int maxorder,
     }
     for (std::size_t k = 0; k < prod; ++k) {
       auto col = X.col(next);
-#pragma omp parallel for schedule(static) if (n > 50000)
+#pragma omp parallel for schedule(static) if (n > 50000) num_threads(parallel_threads())
       for (std::size_t r = 0; r < n; ++r) {
         double v = 1.0;
         for (std::size_t s = 0; s < set.size(); ++s) v *= value(set[s], at[s], r);

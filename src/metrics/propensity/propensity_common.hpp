@@ -3,7 +3,6 @@
 // propensity_boosted_trees): stacking the confidential and one synthetic table the way synthpop's
 // utility.gen prepares them, the logistic design, out-of-sample fold assignment, and the common
 // measures and plot data. Not a metric itself.
-#include <Eigen/Dense>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -11,6 +10,7 @@
 #include "metrics/metric.hpp"
 #include "stats/cart.hpp"
 #include "stats/discrimination.hpp"
+#include "stats/eigen_dense.hpp"
 
 namespace synthaudit::propensity {
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/propensity/propensity_common.hpp"
 #include "stats/logistic.hpp"
@@ -19,7 +20,7 @@ std::vector<double> predict_rows(const Eigen::MatrixXd& X, const Eigen::VectorXd
   Eigen::VectorXd beta = coef;
   for (Eigen::Index j = 0; j < beta.size(); ++j)
     if (std::isnan(beta[j])) beta[j] = 0.0;  // aliased columns contribute nothing
-#pragma omp parallel for schedule(static) if (rows.size() > 50000)
+#pragma omp parallel for schedule(static) if (rows.size() > 50000) num_threads(parallel_threads())
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const double eta = X.row(static_cast<Eigen::Index>(rows[k])).dot(beta);
     out[k] = 1.0 / (1.0 + std::exp(-eta));

@@ -1,0 +1,108 @@
+#pragma once
+// synthaudit as a library: run any set of metrics over tables a host program holds in memory and
+// get back the "synthaudit/1" results document that `synthaudit evaluate` writes to results.json,
+// with no file read or written. The command line is one caller of the same entry point: it reads
+// files into tables and calls evaluate(spec, data) below.
+//
+// - Bad input (a missing column, an unknown metric or parameter, a code outside its levels...)
+//   throws InputError with the command line's one-line message. Anything else escaping is a bug.
+// - Each call runs on its own thread count (Evaluation::threads): the OpenMP settings of the
+//   calling thread (omp_get_max_threads, omp_get_dynamic) are left as they were, and calls from
+//   several host threads at once, each with its own count, do not affect one another.
+// - Results depend only on the data, the options and the seed: not on the thread count.
+//
+// docs/architecture.md ("Using synthaudit as a library") has a complete example, which the build
+// compiles and runs (examples/library_example.cpp).
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/error.hpp"
+#include "engine/evaluate.hpp"
+#include "metrics/metric.hpp"
+#include "result/document.hpp"
+#include "spec/spec.hpp"
+
+namespace synthaudit {
+
+// A categorical column given as codes into a list of levels, as pandas' Categorical (codes 0-based,
+// -1 missing) holds it; any negative code is missing. Only the levels that occur become levels of
+// the evaluation, as when the same data are read from a file.
+struct CodedLevels {
+  std::vector<std::int32_t> codes;
+  std::vector<std::string> levels;
+};
+
+// One column of a table held in memory: numbers (NaN is missing), text (std::nullopt is
+// missing; an empty string is a level like any other) or codes with levels. The confidential
+// table's columns fix each column's kind; the same column must have the same kind in every table.
+struct InputColumn {
+  std::string name;
+  std::variant<std::vector<double>, std::vector<std::optional<std::string>>, CodedLevels> values;
+
+  static InputColumn numeric(std::string name, std::vector<double> values);
+  static InputColumn categorical(std::string name, std::vector<std::optional<std::string>> values);
+  static InputColumn categorical(std::string name, std::vector<std::int32_t> codes,
+                                 std::vector<std::string> levels);
+};
+
+// A table: its columns, all of one length. Synthetic and holdout tables may order their columns
+// differently from the confidential table; columns the confidential table lacks are ignored (with
+// a warning in the document).
+using InputTable = std::vector<InputColumn>;
+
+// One synthesis method's output: m replicates (m >= 1).
+struct InputCandidate {
+  std::string name;
+  std::vector<InputTable> replicates;
+};
+
+// One evaluation: the tables and the options the command line takes as flags.
+struct Evaluation {
+  InputTable confidential;
+  std::vector<InputCandidate> candidates;
+  std::optional<InputTable> holdout;  // records not used to synthesise, for the metrics needing it
+  // Per numeric column, values that mean missing (synthpop's cont.na), as the spec's
+  // `missing_codes:`.
+  std::map<std::string, std::vector<double>> missing_codes;
+
+  // Metric names, family names or "all", as --metrics.
+  std::vector<std::string> metrics = {"all"};
+  // Typed parameters: metric name -> {parameter name: value}, as the spec's `parameters:`.
+  std::map<std::string, nlohmann::json> parameters;
+  // "METRIC.NAME=VALUE" as --param; applied after `parameters`, so they win.
+  std::vector<std::string> params;
+  std::vector<DisclosureScenario> scenarios;  // keys and targets, as --keys/--targets
+  std::vector<std::string> analyses;          // as --analysis, e.g. "lm: log(wage) ~ age"
+  SynthesisType synthesis = SynthesisType::kFull;
+  std::uint64_t seed = 1;
+  std::string plots = "first";  // replicates whose plot data the document keeps: first|all|none
+  // This call's threads; 0 = omp_get_max_threads() of the calling thread.
+  int threads = 0;
+  // Prefix of error messages about these options (a binding may name itself here).
+  std::string origin = "command line";
+};
+
+// Runs the evaluation: make_spec, then make_evaluation_data, then evaluate(spec, data, progress).
+// The columns are moved out of `evaluation` (pass std::move(e) to avoid copying the data).
+nlohmann::json evaluate(Evaluation evaluation, const ProgressFn& progress = {});
+
+// The options of `evaluation` as a validated spec (its tables are named, not read).
+EvaluationSpec make_spec(const Evaluation& evaluation);
+
+// The tables of `evaluation`, encoded with one schema taken from the confidential table, as
+// load_evaluation_data encodes files. Moves the columns out of `evaluation`.
+EvaluationData make_evaluation_data(Evaluation&& evaluation);
+
+// The results.tsv rows of a document: result_rows() (result/document.hpp).
+
+// Every metric, in the registry's order.
+const std::vector<MetricSpec>& list_metrics();
+// The metric named `name`; InputError with a did-you-mean hint when there is none.
+const MetricSpec& describe(const std::string& name);
+
+}  // namespace synthaudit

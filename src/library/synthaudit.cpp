@@ -1,0 +1,265 @@
+#include "synthaudit/synthaudit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <type_traits>
+
+#include "core/text.hpp"
+#include "io/csv.hpp"
+#include "metrics/registry.hpp"
+
+namespace synthaudit {
+
+namespace {
+
+std::string replicate_label(const std::string& candidate, std::size_t replicate) {
+  return "synthetic '" + candidate + "' replicate " + std::to_string(replicate + 1);
+}
+
+ColumnKind kind_of(const InputColumn& column) {
+  return std::holds_alternative<std::vector<double>>(column.values) ? ColumnKind::kNumeric
+                                                                    : ColumnKind::kCategorical;
+}
+
+std::size_t length_of(const InputColumn& column) {
+  return std::visit(
+      [](const auto& values) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(values)>, CodedLevels>)
+          return values.codes.size();
+        else
+          return values.size();
+      },
+      column.values);
+}
+
+// Text becomes levels, column names and JSON strings: the same UTF-8 rule as for files.
+void check_utf8(std::string_view text, const std::string& where) {
+  if (!valid_utf8(text)) throw InputError(where + ": the text is not valid UTF-8");
+}
+
+// Column names of `table`, checked: valid UTF-8, none empty or used twice, all of one length.
+void check_columns(const InputTable& table, const std::string& label) {
+  if (table.empty()) throw InputError(label + ": the table has no columns");
+  std::set<std::string_view> names;
+  for (const auto& column : table) {
+    check_utf8(column.name, label + ": a column name");
+    if (column.name.empty()) throw InputError(label + ": a column has an empty name");
+    if (!names.insert(column.name).second)
+      throw InputError(label + ": column '" + column.name + "' appears twice");
+    if (length_of(column) != length_of(table.front()))
+      throw InputError(label + ": column '" + column.name + "' has " +
+                       std::to_string(length_of(column)) + " values, column '" +
+                       table.front().name + "' has " + std::to_string(length_of(table.front())));
+  }
+}
+
+Schema schema_of(const InputTable& confidential,
+                 const std::map<std::string, std::vector<double>>& missing_codes,
+                 const std::string& origin) {
+  Schema schema;
+  for (const auto& column : confidential) {
+    Schema::Entry entry{column.name, kind_of(column), false, {}, nullptr};
+    if (entry.kind == ColumnKind::kCategorical) entry.dictionary = std::make_shared<Dictionary>();
+    schema.columns.push_back(std::move(entry));
+  }
+  std::vector<std::string> names;
+  for (const auto& column : confidential) names.push_back(column.name);
+  for (const auto& [name, codes] : missing_codes) {
+    auto entry = std::find_if(schema.columns.begin(), schema.columns.end(),
+                              [&](const auto& e) { return e.name == name; });
+    if (entry == schema.columns.end())
+      throw InputError(origin + ": missing_codes." + name + ": confidential has no column '" +
+                       name + "'" + did_you_mean(name, names));
+    if (entry->kind != ColumnKind::kNumeric)
+      throw InputError(origin + ": missing_codes." + name + ": column '" + name +
+                       "' is categorical; missing codes apply to numeric columns");
+    if (codes.size() > 255)
+      throw InputError(origin + ": missing_codes." + name + ": at most 255 codes per column");
+    entry->missing_codes = codes;
+  }
+  return schema;
+}
+
+Column encode_numeric(std::vector<double>&& values, const Schema::Entry& entry,
+                      const std::string& label) {
+  Column column{entry.name, ColumnKind::kNumeric};
+  column.numeric = std::move(values);
+  if (!entry.missing_codes.empty()) {
+    column.missing_codes = entry.missing_codes;
+    column.missing_code_index.assign(column.numeric.size(), 0);
+  }
+  for (std::size_t row = 0; row < column.numeric.size(); ++row) {
+    double& value = column.numeric[row];
+    if (std::isinf(value))
+      throw InputError(label + ": row " + std::to_string(row + 1) + ", column '" + entry.name +
+                       "': the value is infinite (missing values are NaN)");
+    const auto& codes = entry.missing_codes;
+    if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
+      column.missing_code_index[row] = static_cast<std::uint8_t>(it - codes.begin() + 1);
+      value = std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+  return column;
+}
+
+Column encode_text(const std::vector<std::optional<std::string>>& values,
+                   const Schema::Entry& entry, const std::string& label) {
+  Column column{entry.name, ColumnKind::kCategorical};
+  column.dictionary = entry.dictionary;
+  column.codes.assign(values.size(), kMissingCode);
+  for (std::size_t row = 0; row < values.size(); ++row) {
+    if (!values[row]) continue;
+    const std::size_t known = entry.dictionary->size();
+    column.codes[row] = entry.dictionary->intern(*values[row]);
+    if (entry.dictionary->size() > known)
+      check_utf8(*values[row],
+                 label + ": row " + std::to_string(row + 1) + ", column '" + entry.name + "'");
+  }
+  return column;
+}
+
+Column encode_coded(const CodedLevels& values, const Schema::Entry& entry,
+                    const std::string& label) {
+  Column column{entry.name, ColumnKind::kCategorical};
+  column.dictionary = entry.dictionary;
+  column.codes.assign(values.codes.size(), kMissingCode);
+  // Only levels that occur are interned: unused levels (a pandas category or R factor level
+  // with no rows) must not change tables or counts against reading the same data from a file.
+  constexpr std::uint32_t kNotInterned = kMissingCode;
+  std::vector<std::uint32_t> shared(values.levels.size(), kNotInterned);
+  for (std::size_t row = 0; row < values.codes.size(); ++row) {
+    const std::int32_t code = values.codes[row];
+    if (code < 0) continue;
+    const auto level = static_cast<std::size_t>(code);
+    if (level >= values.levels.size())
+      throw InputError(label + ": row " + std::to_string(row + 1) + ", column '" + entry.name +
+                       "': code " + std::to_string(code) + " is not a level (there are " +
+                       std::to_string(values.levels.size()) + " levels)");
+    if (shared[level] == kNotInterned) {
+      check_utf8(values.levels[level],
+                 label + ": column '" + entry.name + "', level " + std::to_string(level));
+      shared[level] = entry.dictionary->intern(values.levels[level]);
+    }
+    column.codes[row] = shared[level];
+  }
+  return column;
+}
+
+// The table in the schema's column order, its levels interned into the schema's dictionaries.
+Table encode(InputTable&& table, const Schema& schema, const std::string& label,
+             const std::string& role, std::vector<std::string>& warnings) {
+  check_columns(table, label);
+  std::vector<std::string> names;
+  for (const auto& column : table) names.push_back(column.name);
+  std::vector<Column> columns;
+  for (const auto& entry : schema.columns) {
+    auto it = std::find_if(table.begin(), table.end(),
+                           [&](const auto& c) { return c.name == entry.name; });
+    if (it == table.end())
+      throw InputError(label + ": column '" + entry.name + "' of the confidential data is missing" +
+                       did_you_mean(entry.name, names));
+    if (kind_of(*it) != entry.kind)
+      throw InputError(label + ": column '" + entry.name + "' is " + to_string(kind_of(*it)) +
+                       " here but " + to_string(entry.kind) + " in the confidential data");
+    if (auto* numbers = std::get_if<std::vector<double>>(&it->values))
+      columns.push_back(encode_numeric(std::move(*numbers), entry, label));
+    else if (auto* text = std::get_if<std::vector<std::optional<std::string>>>(&it->values))
+      columns.push_back(encode_text(*text, entry, label));
+    else
+      columns.push_back(encode_coded(std::get<CodedLevels>(it->values), entry, label));
+  }
+  std::vector<std::string> ignored;
+  for (const auto& name : names)
+    if (std::none_of(schema.columns.begin(), schema.columns.end(),
+                     [&](const auto& e) { return e.name == name; }))
+      ignored.push_back(name);
+  if (!ignored.empty())
+    warnings.push_back(
+        label + ": columns not in the confidential data are ignored: " + join(ignored, ", "));
+  return Table(TableSource{label, "", role}, std::move(columns));
+}
+
+}  // namespace
+
+InputColumn InputColumn::numeric(std::string name, std::vector<double> values) {
+  return {std::move(name), std::move(values)};
+}
+
+InputColumn InputColumn::categorical(std::string name,
+                                     std::vector<std::optional<std::string>> values) {
+  return {std::move(name), std::move(values)};
+}
+
+InputColumn InputColumn::categorical(std::string name, std::vector<std::int32_t> codes,
+                                     std::vector<std::string> levels) {
+  return {std::move(name), CodedLevels{std::move(codes), std::move(levels)}};
+}
+
+EvaluationSpec make_spec(const Evaluation& evaluation) {
+  EvaluationSpec spec;
+  spec.origin = evaluation.origin;
+  spec.confidential = "confidential";
+  if (evaluation.holdout) spec.holdout = "holdout";
+  for (const auto& candidate : evaluation.candidates) {
+    CandidateSpec named{candidate.name, {}};
+    for (std::size_t r = 0; r < candidate.replicates.size(); ++r)
+      named.replicates.push_back(replicate_label(candidate.name, r));
+    spec.candidates.push_back(std::move(named));
+  }
+  spec.read.missing_values.clear();  // missing values in memory are NaN, nullopt or code < 0
+  spec.read.missing_codes = evaluation.missing_codes;
+  spec.metrics = evaluation.metrics;
+  spec.parameters = evaluation.parameters;
+  for (const auto& assignment : evaluation.params) add_param_assignment(spec, assignment);
+  spec.context.synthesis = evaluation.synthesis;
+  spec.context.seed = evaluation.seed;
+  if (evaluation.threads < 0)
+    throw InputError(evaluation.origin + ": threads must be 0 (all cores) or more");
+  spec.context.threads = evaluation.threads;
+  spec.context.scenarios = evaluation.scenarios;
+  for (std::size_t i = 0; i < evaluation.analyses.size(); ++i)
+    spec.context.analyses.push_back(parse_analysis(evaluation.analyses[i], i, "--analysis"));
+  spec.plots = evaluation.plots;
+  validate_spec(spec);
+  return spec;
+}
+
+EvaluationData make_evaluation_data(Evaluation&& evaluation) {
+  EvaluationData data;
+  check_columns(evaluation.confidential, "confidential");
+  data.schema = schema_of(evaluation.confidential, evaluation.missing_codes, evaluation.origin);
+  data.confidential = encode(std::move(evaluation.confidential), data.schema, "confidential",
+                             "confidential", data.warnings);
+  for (auto& candidate : evaluation.candidates) {
+    EvaluationData::Candidate encoded{candidate.name, {}};
+    for (std::size_t r = 0; r < candidate.replicates.size(); ++r)
+      encoded.replicates.push_back(encode(std::move(candidate.replicates[r]), data.schema,
+                                          replicate_label(candidate.name, r), "synthetic",
+                                          data.warnings));
+    data.candidates.push_back(std::move(encoded));
+  }
+  if (evaluation.holdout)
+    data.holdout =
+        encode(std::move(*evaluation.holdout), data.schema, "holdout", "holdout", data.warnings);
+  finish_evaluation_data(data, evaluation.synthesis);
+  return data;
+}
+
+nlohmann::json evaluate(Evaluation evaluation, const ProgressFn& progress) {
+  const EvaluationSpec spec = make_spec(evaluation);
+  const EvaluationData data = make_evaluation_data(std::move(evaluation));
+  return evaluate(spec, data, progress);
+}
+
+const std::vector<MetricSpec>& list_metrics() { return all_metrics(); }
+
+const MetricSpec& describe(const std::string& name) {
+  if (const MetricSpec* metric = find_metric(name)) return *metric;
+  std::vector<std::string> names;
+  for (const auto& m : all_metrics()) names.push_back(m.name);
+  throw InputError("describe: no metric named '" + name + "'" + did_you_mean(name, names));
+}
+
+}  // namespace synthaudit
