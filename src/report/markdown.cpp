@@ -89,14 +89,15 @@ std::string render_markdown(const json& document) {
     for (const auto& h : card["headlines"])
       out << "- " << str(h, "metric") << " / " << str(h, "statistic") << ": " << str(h, "reading")
           << " (" << str(h, "ideal_text") << ")\n";
-    out << "\n## Ranking\n\nMean rank over the headlines (1 = best on every one).\n\n"
-        << "| Place | Candidate | Mean rank | Utility rank | Risk rank | Headlines ranked |\n"
+    out << "\n## Ranking\n\nMean rank over the utility and, separately, the risk headlines "
+           "(1 = best on every one); in the verdict's order.\n\n"
+        << "| Place | Candidate | Utility rank | Risk rank | Utility headlines | Risk headlines |\n"
         << "|---:|---|---:|---:|---:|---:|\n";
     std::size_t place = 1;
     for (const auto& r : card["ranking"])
       out << "| " << place++ << " | " << cell(str(r, "candidate")) << " | "
-          << number(r["mean_rank"]) << " | " << number(r["utility_rank"]) << " | "
-          << number(r["risk_rank"]) << " | " << r["ranked"].dump() << " |\n";
+          << number(r["utility_rank"]) << " | " << number(r["risk_rank"]) << " | "
+          << r["ranked_utility"].dump() << " | " << r["ranked_risk"].dump() << " |\n";
     out << "\n";
   }
 
