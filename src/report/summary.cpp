@@ -38,19 +38,6 @@ std::string with_thousands(std::string digits) {
   return negative ? "-" + body : body;
 }
 
-// The unit a headline declares ("share", "percent", "number"); documents written before units
-// were declared have none, and their values are shown as plain numbers.
-std::string headline_unit(const json& document, const json& row) {
-  if (const std::string unit = text_of(row, "unit"); !unit.empty()) return unit;
-  for (const auto& metric : member(document, "metrics"))
-    if (text_of(metric, "name") == text_of(row, "metric"))
-      for (const auto& h : member(metric, "headlines"))
-        if (text_of(h, "statistic") == text_of(row, "statistic") &&
-            (text_of(h, "scope").empty() ? "all" : text_of(h, "scope")) == text_of(row, "scope"))
-          return text_of(h, "unit");
-  return {};
-}
-
 std::string ideal_short(const json& ideal) {
   const std::string kind = text_of(ideal, "kind");
   if (kind == "higher") return "higher";
@@ -106,7 +93,9 @@ std::map<std::string, std::vector<std::string>> level_findings(const json& docum
   std::map<std::string, std::vector<std::string>> out;
   for (const auto& key : order) {
     const Finding& f = grouped[key];
-    std::string line = "has " + std::to_string(f.levels) + " level(s) not in the " + key.second + " data";
+    std::string line = std::to_string(f.levels) +
+                       (key.second == "confidential" ? " synthetic level(s)" : " level(s)") +
+                       " not in the " + key.second + " data";
     if (f.columns.size() > 1) line += ", in " + std::to_string(f.columns.size()) + " columns";
     out[key.first].push_back(line + " (" + f.first_levels + ")");
   }
@@ -152,6 +141,17 @@ std::string value_in_unit(double value, const std::string& unit) {
   if (unit == "share") return plain_number(value * 100.0) + " %";
   if (unit == "percent") return plain_number(value) + " %";
   return plain_number(value);
+}
+
+std::string headline_unit(const json& document, const std::string& metric,
+                          const std::string& statistic, const std::string& scope) {
+  for (const auto& m : member(document, "metrics"))
+    if (text_of(m, "name") == metric)
+      for (const auto& h : member(m, "headlines"))
+        if (text_of(h, "statistic") == statistic &&
+            (text_of(h, "scope").empty() ? "all" : text_of(h, "scope")) == scope)
+          return text_of(h, "unit");
+  return {};
 }
 
 ExecutiveView executive_view(const json& document) {
@@ -229,13 +229,16 @@ ExecutiveView executive_view(const json& document) {
       if ((text_of(row, "axis") == "risk") != (std::string(axis) == "risk")) continue;
       ExecutiveView::Headline h;
       h.metric = text_of(row, "metric");
-      h.label = bare_label(row);
+      h.statistic_label = bare_label(row);
+      h.label = h.statistic_label;
       if (label_uses[h.label] > 1) h.label += " (" + h.metric + ")";
       h.axis = axis;
       h.ideal_short = ideal_short(member(row, "ideal"));
       h.ideal_text = text_of(row, "ideal_text");
       h.reading = text_of(row, "reading");
-      const std::string unit = headline_unit(document, row);
+      std::string unit = text_of(row, "unit");
+      if (unit.empty())
+        unit = headline_unit(document, h.metric, text_of(row, "statistic"), text_of(row, "scope"));
       for (const auto& v : row["values"])
         h.values.push_back(v.is_number() ? value_in_unit(v.get<double>(), unit) : "NA");
       const json& baseline = member(row, "baseline");
@@ -348,7 +351,9 @@ std::string render_summary(const json& document, const OutputPaths& paths) {
             std::max(baseline_width, width(h.baseline_name) + 1 + width(h.baseline_value));
       ideal_width = std::max(ideal_width, width(h.ideal_short));
     }
-    out << "\n" << pad("Headlines (mean over replicates)", label_width + 4);
+    const std::string title = "Headlines (mean over replicates)";
+    label_width = std::max(label_width, width(title) - 4);
+    out << "\n" << pad(title, label_width + 4);
     for (std::size_t i = 0; i < view.candidates.size(); ++i)
       out << "  " << pad_left(view.candidates[i].name, column_width[i]);
     if (any_baseline) out << "  " << pad("baseline", baseline_width);

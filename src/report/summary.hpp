@@ -18,6 +18,11 @@ std::string plain_number(double value);
 // percent sign, anything else as a plain number.
 std::string value_in_unit(double value, const std::string& unit);
 
+// The unit a metric's headline declares ("share", "percent", "number"); "" when the document
+// was written before units were declared, and its values are then shown as plain numbers.
+std::string headline_unit(const nlohmann::json& document, const std::string& metric,
+                          const std::string& statistic, const std::string& scope);
+
 struct ExecutiveView {
   struct Candidate {
     std::string name;
@@ -28,7 +33,8 @@ struct ExecutiveView {
     std::vector<std::string> level_findings;
   };
   struct Headline {
-    std::string label;  // statistic [scope], with the metric where two share a statistic
+    std::string label;            // statistic [scope], with the metric where two share it
+    std::string statistic_label;  // statistic [scope]
     std::string metric;
     std::string axis;         // utility | risk
     std::string ideal_short;  // "lower", "higher", "near 0.5", "near 1 (ratio)"
