@@ -10,6 +10,7 @@
 
 #include "core/text.hpp"
 #include "report/report.hpp"
+#include "report/summary.hpp"
 #include "result/document.hpp"
 #include "result/verdict.hpp"
 #include "sim/simulator.hpp"
@@ -130,10 +131,13 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
   const std::string html_path = (fs::path(spec.output_dir) / "report.html").string();
   write_file_atomic(html_path, render_html(document));
   // With --format md, stdout carries only the Markdown (for CI logs); the paths go to stderr.
-  std::ostream& paths = format == "md" ? std::cerr : std::cout;
-  std::cout << (format == "md" ? render_markdown(document) : summary_text(document));
-  paths << "results: " << json_path << "\n         " << tsv_path << "\nreport:  " << html_path
-        << "\n";
+  if (format == "md") {
+    std::cout << render_markdown(document);
+    std::cerr << "results: " << json_path << "\n         " << tsv_path << "\nreport:  " << html_path
+              << "\n";
+  } else {
+    std::cout << render_summary(document, {json_path, tsv_path, html_path});
+  }
   // A release pipeline can stop on this: the outputs are complete, but nothing may be released.
   return no_candidate_passes(document) ? kExitNoCandidatePasses : 0;
 }
@@ -152,6 +156,12 @@ int rerender_report(const std::string& input, const std::string& out, const std:
     throw InputError(input + ": not a synthaudit results document (schema " + kResultsSchema + ")");
   if (format == "md") {
     std::cout << render_markdown(document);
+    return 0;
+  }
+  if (format == "text") {
+    const fs::path folder = fs::path(input).parent_path();
+    std::cout << render_summary(
+        document, {input, (folder / "results.tsv").string(), (folder / "report.html").string()});
     return 0;
   }
   const std::string path =
@@ -220,8 +230,9 @@ int main(int argc, char** argv) {
   report_cmd->add_option("--out", report_out,
                          "HTML file to write (default: report.html beside the results)");
   report_cmd
-      ->add_option("--format", report_format, "html (write the report) or md (print Markdown)")
-      ->check(CLI::IsMember({"html", "md"}));
+      ->add_option("--format", report_format,
+                   "html (write the report), md (print Markdown) or text (print the summary)")
+      ->check(CLI::IsMember({"html", "md", "text"}));
 
   auto* list_cmd = app.add_subcommand("list-metrics", "list every metric: name, family, summary");
   std::string describe_name;

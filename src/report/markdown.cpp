@@ -1,9 +1,12 @@
-// The plain-text / Markdown summary (`--format md`) for terminals and CI logs.
+// The Markdown report (`--format md`) for terminals, CI logs and committee papers: the executive
+// summary first (verdict, reasons, headlines with ideal and baseline), then the details.
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include "core/text.hpp"
 #include "report/report.hpp"
+#include "report/summary.hpp"
 
 namespace synthaudit {
 
@@ -25,102 +28,180 @@ std::string cell(const std::string& text) {
 }
 
 std::string number(const json& v) {
-  return v.is_number() ? format_short(v.get<double>()) : std::string("NA");
-}
-
-std::string rank_text(const json& r) {
-  if (!r.is_number()) return "";
-  const double v = r.get<double>();
-  return v == std::floor(v) ? " (#" + std::to_string(static_cast<long long>(v)) + ")"
-                            : " (#" + format_short(v) + ")";
+  return v.is_number() ? plain_number(v.get<double>()) : std::string("NA");
 }
 
 std::string str(const json& object, const char* key) {
+  if (!object.is_object()) return {};
   const auto it = object.find(key);
   return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+const json& member(const json& object, const char* key) {
+  static const json kNull;
+  if (!object.is_object()) return kNull;
+  const auto it = object.find(key);
+  return it == object.end() ? kNull : *it;
+}
+
+std::string status_word(const std::string& status) {
+  if (status == "pass") return "**pass**";
+  if (status == "review") return "**review**";
+  if (status == "fail") return "**fail**";
+  return status.empty() ? "—" : status;
+}
+
+void executive_summary(std::ostringstream& out, const ExecutiveView& view) {
+  out << "## Verdict\n\n";
+  if (!view.has_verdict) {
+    out << "These results carry no verdict (they were written before verdicts existed).\n\n";
+  } else {
+    out << (view.recommended.empty() ? "**No candidate is recommended.**"
+                                     : "**Recommended: " + view.recommended + "**");
+    if (!view.policy_source.empty()) out << " (policy: " << view.policy_source << ")";
+    out << "\n\n| Candidate | Status | Reasons |\n|---|---|---|\n";
+    for (const auto& c : view.candidates)
+      out << "| " << cell(c.name) << " | " << status_word(c.status) << " | "
+          << cell(c.reasons.empty() ? std::string("—") : join(c.reasons, " ")) << " |\n";
+    out << "\n";
+  }
+  for (const auto& c : view.candidates)
+    for (const auto& f : c.level_findings) out << "- " << c.name << ": " << f << "\n";
+  if (std::any_of(view.candidates.begin(), view.candidates.end(),
+                  [](const auto& c) { return !c.level_findings.empty(); }))
+    out << "\n";
+
+  out << "## Headlines\n\n";
+  if (view.headlines.empty()) {
+    out << "No metric in these results declares a headline.\n\n";
+    return;
+  }
+  const bool any_baseline =
+      std::any_of(view.headlines.begin(), view.headlines.end(),
+                  [](const ExecutiveView::Headline& h) { return !h.baseline_name.empty(); });
+  out << "Each value is the candidate's mean over its replicates (or the value combined over "
+         "them)"
+      << (any_baseline ? "; the baseline is what data without any synthesis score" : "")
+      << ".\n\n| Axis | Metric | Headline | Better |";
+  for (const auto& c : view.candidates) out << " " << cell(c.name) << " |";
+  if (any_baseline) out << " Baseline |";
+  out << "\n|---|---|---|---|";
+  for (std::size_t i = 0; i < view.candidates.size(); ++i) out << "---:|";
+  if (any_baseline) out << "---|";
+  out << "\n";
+  for (const auto& h : view.headlines) {
+    out << "| " << h.axis << " | " << cell(h.metric) << " | " << cell(h.statistic_label) << " | "
+        << cell(h.ideal_short) << " |";
+    for (std::size_t i = 0; i < view.candidates.size(); ++i)
+      out << " " << (i < h.values.size() ? h.values[i] : "NA") << " |";
+    if (any_baseline)
+      out << " "
+          << (h.baseline_name.empty() ? std::string("—")
+                                      : cell(h.baseline_name + " " + h.baseline_value))
+          << " |";
+    out << "\n";
+  }
+  out << "\n";
+  if (!view.baselines.empty()) {
+    out << "Baselines:\n\n";
+    for (const auto& b : view.baselines) out << "- " << b << "\n";
+    out << "\n";
+  }
+}
+
+void policy_details(std::ostringstream& out, const json& document) {
+  const json& verdict = member(document, "verdict");
+  const json& criteria = member(member(verdict, "policy"), "criteria");
+  if (!criteria.is_array() || criteria.empty()) return;
+  out << "## Release policy\n\n";
+  for (const auto& c : criteria) out << "- `" << str(c, "id") << "`: " << str(c, "text") << "\n";
+  out << "\n| Candidate | Criterion | Value | Baseline | Limit | Status | Why |\n"
+      << "|---|---|---:|---:|---:|---|---|\n";
+  auto unit_of = [&](const std::string& id) {
+    for (const auto& c : criteria)
+      if (str(c, "id") == id)
+        return headline_unit(document, str(c, "metric"), str(c, "statistic"),
+                             str(c, "scope").empty() ? "all" : str(c, "scope"));
+    return std::string();
+  };
+  auto in_unit = [](const json& v, const std::string& unit) {
+    return v.is_number() ? value_in_unit(v.get<double>(), unit) : std::string("—");
+  };
+  for (const auto& candidate : member(verdict, "candidates"))
+    for (const auto& check : member(candidate, "checks")) {
+      const std::string unit = unit_of(str(check, "criterion"));
+      out << "| " << cell(str(candidate, "name")) << " | " << cell(str(check, "criterion")) << " | "
+          << in_unit(member(check, "value"), unit) << " | "
+          << in_unit(member(check, "baseline"), unit) << " | "
+          << in_unit(member(check, "limit"), unit) << " | " << status_word(str(check, "status"))
+          << " | " << cell(str(check, "reason")) << " |\n";
+    }
+  out << "\n";
 }
 
 }  // namespace
 
 std::string render_markdown(const json& document) {
   const json card = scorecard(document);
+  const ExecutiveView view = executive_view(document);
   std::ostringstream out;
-  out << "# synthaudit report\n\n";
-  std::vector<std::string> facts;
-  if (document.contains("tool")) facts.push_back("synthaudit " + str(document["tool"], "version"));
-  if (document.contains("created")) facts.push_back("created " + str(document, "created"));
-  if (document.contains("seed") && document["seed"].is_number())
-    facts.push_back("seed " + document["seed"].dump());
-  if (document.contains("metrics"))
-    facts.push_back(std::to_string(document["metrics"].size()) + " metric(s)");
-  if (document.contains("wall_seconds") && document["wall_seconds"].is_number())
-    facts.push_back(format_short(document["wall_seconds"].get<double>()) + " s");
-  out << join(facts, " · ") << "\n\n";
-  std::vector<std::string> candidates;
-  if (document.contains("candidates"))
-    for (const auto& c : document["candidates"])
-      candidates.push_back(str(c, "name") + " (" +
-                           (c.contains("replicates") ? c["replicates"].dump() : "?") +
-                           " replicate(s))");
-  out << "Candidates: " << (candidates.empty() ? "none" : join(candidates, ", ")) << "\n\n";
+  out << "# synthaudit report\n\n" << view.tool_line << "\n\n";
+  executive_summary(out, view);
 
-  out << "## Scorecard\n\n";
+  out << "# Details\n\n";
+  policy_details(out, document);
+
   const auto& names = card["candidates"];
-  if (card["headlines"].empty()) {
-    out << "No metric in these results declares a headline.\n\n";
-  } else {
-    out << "Value per candidate: the mean over replicates (or the combined value); (#k) is its "
-           "rank, "
-           "#1 best.\n\n| Metric | Headline | Axis | Ideal |";
+  if (!card["headlines"].empty()) {
+    out << "## Ranks\n\nRank of each candidate on each headline by its distance to the ideal "
+           "(#1 best; ties share the mean rank).\n\n| Metric | Headline |";
     for (const auto& n : names) out << " " << cell(n.get<std::string>()) << " |";
-    out << "\n|---|---|---|---|";
+    out << "\n|---|---|";
     for (std::size_t i = 0; i < names.size(); ++i) out << "---:|";
     out << "\n";
     for (const auto& h : card["headlines"]) {
       std::string headline = str(h, "statistic");
       if (str(h, "scope") != "all") headline += " [" + str(h, "scope") + "]";
-      out << "| " << cell(str(h, "metric")) << " | " << cell(headline) << " | " << str(h, "axis")
-          << " | " << str(h, "ideal_text") << " |";
-      for (std::size_t i = 0; i < names.size(); ++i)
-        out << " " << number(h["values"][i]) << rank_text(h["ranks"][i]) << " |";
+      out << "| " << cell(str(h, "metric")) << " | " << cell(headline) << " |";
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        const json& r = h["ranks"][i];
+        out << " " << (r.is_number() ? "#" + plain_number(r.get<double>()) : std::string("—"))
+            << " |";
+      }
       out << "\n";
     }
-    out << "\nHow to read them:\n\n";
-    for (const auto& h : card["headlines"])
-      out << "- " << str(h, "metric") << " / " << str(h, "statistic") << ": " << str(h, "reading")
-          << " (" << str(h, "ideal_text") << ")\n";
-    out << "\n## Ranking\n\nMean rank over the utility and, separately, the risk headlines "
-           "(1 = best on every one); in the verdict's order.\n\n"
-        << "| Place | Candidate | Utility rank | Risk rank | Utility headlines | Risk headlines |\n"
-        << "|---:|---|---:|---:|---:|---:|\n";
-    std::size_t place = 1;
+    out << "\nMean rank over the utility and over the risk headlines, never averaged into one "
+           "number.\n\n| Candidate | Utility rank | Risk rank |\n|---|---:|---:|\n";
     for (const auto& r : card["ranking"])
-      out << "| " << place++ << " | " << cell(str(r, "candidate")) << " | "
-          << number(r["utility_rank"]) << " | " << number(r["risk_rank"]) << " | "
-          << r["ranked_utility"].dump() << " | " << r["ranked_risk"].dump() << " |\n";
+      out << "| " << cell(str(r, "candidate")) << " | " << number(member(r, "utility_rank"))
+          << " | " << number(member(r, "risk_rank")) << " |\n";
+    out << "\n## How to read the headlines\n\n";
+    for (const auto& h : view.headlines) {
+      out << "- " << h.metric << " / " << h.label << ": " << h.reading << " (" << h.ideal_text
+          << ")";
+      if (!h.baseline_note.empty())
+        out << ". Baseline (" << h.baseline_name << "): " << h.baseline_note;
+      out << "\n";
+    }
     out << "\n";
   }
 
   out << "## Metrics\n\n";
-  if (document.contains("metrics"))
-    for (const auto& m : document["metrics"]) {
-      out << "- **" << str(m, "name") << "** (" << str(m, "family") << "): " << str(m, "summary");
-      if (m.contains("skipped")) out << " — skipped: " << str(m, "skipped");
-      std::size_t warnings = 0;
-      if (m.contains("candidates"))
-        for (const auto& c : m["candidates"]) {
-          if (c.contains("replicates"))
-            for (const auto& r : c["replicates"])
-              warnings += r.value("warnings", json::array()).size();
-          if (c.contains("combined"))
-            warnings += c["combined"].value("warnings", json::array()).size();
-        }
-      if (warnings > 0) out << " — " << warnings << " warning(s)";
-      out << "\n";
+  for (const auto& m : member(document, "metrics")) {
+    out << "- **" << str(m, "name") << "** (" << str(m, "family") << "): " << str(m, "summary");
+    if (m.contains("skipped")) out << " — skipped: " << str(m, "skipped");
+    std::size_t warnings = 0;
+    for (const auto& c : member(m, "candidates")) {
+      for (const auto& r : member(c, "replicates")) warnings += member(r, "warnings").size();
+      warnings += member(member(c, "combined"), "warnings").size();
     }
-  if (document.contains("warnings") && !document["warnings"].empty()) {
+    if (warnings > 0) out << " — " << warnings << " warning(s)";
+    out << "\n";
+  }
+  const json& warnings = member(document, "warnings");
+  if (warnings.is_array() && !warnings.empty()) {
     out << "\n## Warnings\n\n";
-    for (const auto& w : document["warnings"])
+    for (const auto& w : warnings)
       out << "- " << (w.is_string() ? w.get<std::string>() : w.dump()) << "\n";
   }
   return out.str();

@@ -83,44 +83,4 @@ std::string results_tsv(const nlohmann::json& document) {
   return out.str();
 }
 
-std::string summary_text(const nlohmann::json& document) {
-  std::ostringstream out;
-  out << "synthaudit " << document["tool"]["version"].get<std::string>() << " — "
-      << document["candidates"].size() << " candidate(s), " << document["metrics"].size()
-      << " metric(s), " << format_short(document["wall_seconds"].get<double>()) << " s\n";
-  for (const auto& metric : document["metrics"]) {
-    const auto name = metric["name"].get<std::string>();
-    if (metric.contains("skipped")) {
-      out << "  " << name << ": skipped (" << metric["skipped"].get<std::string>() << ")\n";
-      continue;
-    }
-    for (const auto& cand : metric["candidates"]) {
-      const nlohmann::json* values = nullptr;
-      if (cand.contains("combined"))
-        values = &cand["combined"]["values"];
-      else if (cand.contains("mean"))
-        values = &cand["mean"]["values"];
-      else if (!cand["replicates"].empty())
-        values = &cand["replicates"][0]["values"];
-      if (values == nullptr) continue;
-      // Headline: the values whose scope is "all" (at most four), else the first value.
-      std::vector<std::string> parts;
-      for (const auto& v : *values)
-        if (v["scope"] == "all" && parts.size() < 4)
-          parts.push_back(v["statistic"].get<std::string>() + "=" +
-                          format_short(json_value(v["value"])));
-      if (parts.empty() && !values->empty()) {
-        const auto& v = values->front();
-        parts.push_back(v["statistic"].get<std::string>() + "[" + v["scope"].get<std::string>() +
-                        "]=" + format_short(json_value(v["value"])));
-      }
-      out << "  " << name << " [" << cand["name"].get<std::string>() << "]: " << join(parts, "  ")
-          << "\n";
-    }
-  }
-  if (!document["warnings"].empty())
-    out << "  " << document["warnings"].size() << " warning(s): see results.json\n";
-  return out.str();
-}
-
 }  // namespace synthaudit

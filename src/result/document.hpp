@@ -1,6 +1,6 @@
 #pragma once
-// Serialising the "synthaudit/1" results document: JSON, the tidy results.tsv, and the short
-// human summary. Everything here reads only the document, never the data.
+// Serialising the "synthaudit/1" results document: JSON and the tidy results.tsv (the terminal
+// summary is src/report/summary.*). Everything here reads only the document, never the data.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -31,8 +31,5 @@ std::vector<ResultRow> result_rows(const nlohmann::json& document);
 // results.tsv: header `candidate replicate metric statistic scope value`, one row per number;
 // replicate is 1..m, `mean` or `combined`; value with 17 significant digits or NA.
 std::string results_tsv(const nlohmann::json& document);
-
-// A few lines per metric for the terminal: headline values per candidate.
-std::string summary_text(const nlohmann::json& document);
 
 }  // namespace synthaudit

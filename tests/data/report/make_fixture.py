@@ -16,6 +16,10 @@ CANDIDATES = ["alpha", "beta", "gamma"]
 REPLICATES = 2
 QUALITY = {"alpha": 0.02, "beta": 0.10, "gamma": 0.004}  # distance from the confidential data
 LEAK = {"alpha": 0.05, "beta": 0.02, "gamma": 0.40}       # disclosure risk
+# Baselines (data that carry no synthesis): resamples of the confidential data for utility, the
+# holdout for risk. They are entries beside the candidates, marked "baseline": true.
+QUALITY["resample"] = 0.015
+LEAK["holdout"] = 0.04
 
 
 def r6(x):
@@ -86,10 +90,10 @@ def values(stat_scope_values):
             for s, sc, v in stat_scope_values]
 
 
-def per_replicate_metric(name, family, summary, doc, headlines, make, params=None):
+def per_replicate_metric(name, family, summary, doc, headlines, make, params=None, baseline=None):
     entry = {"name": name, "family": family, "summary": summary, "granularity": "per-replicate",
              "params": params or {}, "doc": doc, "headlines": headlines, "candidates": []}
-    for c in CANDIDATES:
+    for c in CANDIDATES + ([baseline] if baseline else []):
         reps = []
         for r in range(REPLICATES):
             vals, details, warnings = make(c, r)
@@ -103,6 +107,8 @@ def per_replicate_metric(name, family, summary, doc, headlines, make, params=Non
                         "value": None if None in vs else r6(sum(vs) / len(vs))}
                        for (s, sc), vs in mean.items()]
         entry["candidates"].append({"name": c, "replicates": reps, "mean": {"values": mean_values}})
+        if c == baseline:
+            entry["candidates"][-1]["baseline"] = True
     return entry
 
 
@@ -181,20 +187,67 @@ def combined_metric():
     return entry
 
 
+HOLDOUT_NOTE = ("the metric run with the holdout, a fresh real sample of the same population, in "
+                "place of the synthetic data")
+RESAMPLE_NOTE = ("the metric run with resamples of the confidential data of the synthetic size: "
+                 "the value that sampling noise alone gives")
+
+
+def verdict():
+    """What the verdict says about the fixture's candidates: gamma copies people (fail), beta is
+    above the holdout baseline but within the margin (review), alpha passes and is recommended."""
+    criteria = [
+        {"id": "record-risk", "text": "The share of records at risk is at most the holdout's plus its sampling noise",
+         "metric": "fixture_attribute_risk", "statistic": "share_at_risk", "scope": "all", "bound": "max",
+         "value": 0, "tolerance": 0.01, "relative_to": "holdout"},
+        {"id": "propensity", "text": "The pMSE ratio is within a factor of 3 of 1",
+         "metric": "fixture_propensity_score", "statistic": "pmse_ratio", "scope": "all", "bound": "target",
+         "value": 1, "tolerance": 2, "relative_to": None},
+    ]
+    def check(criterion, value, baseline, limit, status, reason):
+        return {"criterion": criterion, "value": value, "baseline": baseline, "limit": limit,
+                "status": status, "reason": reason}
+    return {
+        "recommended": "alpha",
+        "policy": {"source": "default", "criteria": criteria},
+        "candidates": [
+            {"name": "alpha", "status": "pass",
+             "reasons": ["2.6 % of records are at risk; the holdout has 2.1 %, within its sampling noise."],
+             "checks": [check("record-risk", 0.02625, 0.021, 0.031, "pass", "within the holdout's noise"),
+                        check("propensity", 1.84, None, 3, "pass", "pMSE ratio 1.84")]},
+            {"name": "beta", "status": "review",
+             "reasons": ["The pMSE ratio is 5.2, more than 3 times its ideal of 1: the synthetic data are easy to tell apart."],
+             "checks": [check("record-risk", 0.0105, 0.021, 0.031, "pass", "below the holdout"),
+                        check("propensity", 5.2, None, 3, "review", "pMSE ratio 5.2")]},
+            {"name": "gamma", "status": "fail",
+             "reasons": ["21 % of records are at risk; a fresh real sample (the holdout) has 2.1 %."],
+             "checks": [check("record-risk", 0.21, 0.021, 0.031, "fail", "ten times the holdout"),
+                        check("propensity", 1.168, None, 3, "pass", "pMSE ratio 1.168")]},
+        ],
+    }
+
+
 def main():
     metrics = [
         per_replicate_metric("fixture_marginal_gap", "general",
                              "Made-up distance between confidential and synthetic marginals",
                              "`gap = |F_conf - F_syn|`, per column; 0 = identical. Reference: fixture.",
-                             [{"statistic": "mean_gap", "scope": "all", "better": "lower",
-                               "reading": "mean gap between marginals (0 = identical)", "axis": "utility"}],
-                             distributions, {"bins": 32}),
+                             [{"statistic": "mean_gap", "scope": "all", "ideal": {"kind": "lower"},
+                               "reading": "mean gap between marginals (0 = identical)", "axis": "utility",
+                               "unit": "number",
+                               "baseline": {"kind": "resample", "name": "resample", "note": RESAMPLE_NOTE}}],
+                             distributions, {"bins": 32, "columns": ["age", "region"],
+                                             "options": {"weights": None, "smooth": True}},
+                             baseline="resample"),
         per_replicate_metric("fixture_propensity_score", "propensity",
                              "Made-up propensity-score discrimination",
                              "pMSE ratio and AUC of a classifier telling the two apart.",
-                             [{"statistic": "pmse_ratio", "scope": "all", "better": "lower",
+                             [{"statistic": "pmse_ratio", "scope": "all",
+                               "ideal": {"kind": "target", "target": 1, "scale": "ratio"},
                                "reading": "pMSE relative to its null expectation (1 = indistinguishable)",
-                               "axis": "utility"}],
+                               "axis": "utility",
+                               "baseline": {"kind": "analytic", "name": "analytic", "value": 1,
+                                            "note": "a synthesis as good as the model can tell scores 1"}}],
                              propensity),
         combined_metric(),
         per_replicate_metric("fixture_attribute_risk", "key-disclosure",
@@ -202,9 +255,10 @@ def main():
                              "CAP: share of synthetic records whose key predicts the target correctly.",
                              [{"statistic": "mean_cap", "scope": "all", "better": "lower",
                                "reading": "average probability an intruder infers the target", "axis": "risk"},
-                              {"statistic": "share_at_risk", "scope": "all", "better": "lower",
-                               "reading": "share of records at risk", "axis": "risk"}],
-                             attribute_risk),
+                              {"statistic": "share_at_risk", "scope": "all", "ideal": {"kind": "lower"},
+                               "reading": "share of records at risk", "axis": "risk", "unit": "share",
+                               "baseline": {"kind": "holdout", "name": "holdout", "note": HOLDOUT_NOTE}}],
+                             attribute_risk, baseline="holdout"),
         {"name": "fixture_holdout_distance", "family": "distance-disclosure",
          "summary": "Made-up distance to closest record vs holdout", "granularity": "per-replicate",
          "params": {}, "doc": "Needs a holdout.", "headlines": [
@@ -220,10 +274,19 @@ def main():
         "seed": 1,
         "threads": 2,
         "inputs": [{"role": "confidential", "path": "confidential.csv", "sha256": "0" * 64,
-                    "rows": 2000, "columns": 6}],
+                    "rows": 2000, "columns": 6},
+                   {"role": "holdout", "path": "holdout.csv", "sha256": "1" * 64, "rows": 500, "columns": 6}],
         "columns": [],
         "candidates": [{"name": c, "replicates": REPLICATES} for c in CANDIDATES],
-        "warnings": ["candidate 'beta', column 'region': 1 level(s) not in the confidential data: X"],
+        "warnings": ["candidate 'beta', column 'region': 1 level(s) not in the confidential data: X",
+                     "candidate 'gamma', column 'occupation': 5 level(s) not in the confidential data: "
+                     "OC1, OC2, OC3, OC4, OC5"],
+        "baselines": [
+            {"name": "holdout", "rows": 500,
+             "description": "500 real records of the same population that were not used to synthesise"},
+            {"name": "resample", "rows": 2000,
+             "description": "resamples of the confidential data of the synthetic size (2,000 rows)"}],
+        "verdict": verdict(),
         "metrics": metrics,
         "wall_seconds": 0.5,
     }
