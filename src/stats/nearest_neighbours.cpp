@@ -151,7 +151,9 @@ typedef float VecF __attribute__((vector_size(kLanes * sizeof(float))));
 typedef std::int32_t VecI __attribute__((vector_size(kLanes * sizeof(std::int32_t))));
 
 #if !defined(__AVX512F__)
-inline bool any_lane(VecI m) {
+// By reference: a 64-byte vector passed by value is passed differently with and without AVX
+// (GCC's -Wpsabi), so the function's ABI would depend on -march.
+inline bool any_lane(const VecI& m) {
   std::int32_t r = 0;
   for (int l = 0; l < kLanes; ++l) r |= m[l];
   return r != 0;
