@@ -39,9 +39,11 @@ void check_utf8(std::string_view text, const std::string& where) {
   if (!valid_utf8(text)) throw InputError(where + ": the text is not valid UTF-8");
 }
 
-// Column names of `table`, checked: valid UTF-8, none empty or used twice, all of one length.
+// The columns of `table`, checked: at least one row, names valid UTF-8, none empty or used twice,
+// all columns of one length.
 void check_columns(const InputTable& table, const std::string& label) {
   if (table.empty()) throw InputError(label + ": the table has no columns");
+  if (length_of(table.front()) == 0) throw InputError(label + ": the table has no rows");
   std::set<std::string_view> names;
   for (const auto& column : table) {
     check_utf8(column.name, label + ": a column name");
