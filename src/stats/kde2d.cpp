@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 
-#include "stats/contingency.hpp"
+#include "stats/quantile.hpp"
 
 namespace synthaudit::stats {
 
