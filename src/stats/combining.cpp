@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "stats/quantile.hpp"
+
 namespace synthaudit::stats {
 
 namespace {
@@ -174,15 +176,6 @@ Estimate estimate_mean(std::span<const double> x) {
   return e;
 }
 
-namespace {
-double type7(const std::vector<double>& sorted, double p) {
-  const double h = (static_cast<double>(sorted.size()) - 1) * p;
-  const auto lo = static_cast<std::size_t>(std::floor(h));
-  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
-}
-}  // namespace
-
 Estimate estimate_quantile(std::span<const double> x, double probability) {
   std::vector<double> s;
   s.reserve(x.size());
@@ -192,11 +185,12 @@ Estimate estimate_quantile(std::span<const double> x, double probability) {
   e.n = s.size();
   if (s.size() < 2) return {s.empty() ? kNaN : s[0], kNaN, s.size()};
   std::sort(s.begin(), s.end());
-  e.q = type7(s, probability);
+  e.q = quantile_type7(s, probability, QuantileArithmetic::kNumpy);
   const double n = static_cast<double>(s.size());
   const Estimate mean = estimate_mean(s);
   const double sd = std::sqrt(mean.v * n);
-  const double iqr = type7(s, 0.75) - type7(s, 0.25);
+  const double iqr = quantile_type7(s, 0.75, QuantileArithmetic::kNumpy) -
+                     quantile_type7(s, 0.25, QuantileArithmetic::kNumpy);
   double lo = std::min(sd, iqr / 1.34);
   if (!(lo > 0)) lo = sd > 0 ? sd : (s[0] != 0 ? std::abs(s[0]) : 1.0);  // as R's bw.nrd0
   const double h = 0.9 * lo * std::pow(n, -0.2);

@@ -24,114 +24,13 @@ std::string format_number(double v) {
 
 }  // namespace
 
-double quantile_type7(std::span<const double> sorted, double p) {
-  if (sorted.empty()) return kNaN;
-  const double index = 1.0 + static_cast<double>(sorted.size() - 1) * p;  // 1-based, as R
-  const double lo = std::floor(index);
-  const double hi = std::ceil(index);
-  const double qlo = sorted[static_cast<std::size_t>(lo) - 1];
-  const double qhi = sorted[static_cast<std::size_t>(hi) - 1];
-  const double h = index - lo;
-  if (index > lo && qhi != qlo) return (1.0 - h) * qlo + h * qhi;
-  return qlo;
-}
-
-std::vector<double> quantiles_type7(std::vector<double>& values, std::span<const double> probs) {
-  std::vector<double> out(probs.size(), kNaN);
-  if (values.empty()) return out;
-  const std::size_t n = values.size();
-  // Order statistics needed (0-based), selected in increasing order on shrinking ranges: O(n) per
-  // distinct statistic instead of a full O(n log n) sort of the pooled column.
-  std::vector<std::size_t> need;
-  for (double p : probs) {
-    const double index = 1.0 + static_cast<double>(n - 1) * p;
-    need.push_back(static_cast<std::size_t>(std::floor(index)) - 1);
-    need.push_back(static_cast<std::size_t>(std::ceil(index)) - 1);
-  }
-  std::sort(need.begin(), need.end());
-  need.erase(std::unique(need.begin(), need.end()), need.end());
-  std::size_t from = 0;
-  for (std::size_t k : need) {
-    std::nth_element(values.begin() + static_cast<std::ptrdiff_t>(from),
-                     values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
-    from = k + 1;
-  }
-  for (std::size_t i = 0; i < probs.size(); ++i) {
-    const double index = 1.0 + static_cast<double>(n - 1) * probs[i];
-    const double lo = std::floor(index);
-    const double hi = std::ceil(index);
-    const double qlo = values[static_cast<std::size_t>(lo) - 1];
-    const double qhi = values[static_cast<std::size_t>(hi) - 1];
-    const double h = index - lo;
-    out[i] = (index > lo && qhi != qlo) ? (1.0 - h) * qlo + h * qhi : qlo;
-  }
-  return out;
-}
-
-std::vector<double> quantile_breaks(std::vector<double>& values, int ngroups) {
-  if (values.empty() || ngroups < 1) return {};
-  // R: seq(0, 1, 1/n) is from + (0:n) * by.
-  const double by = 1.0 / static_cast<double>(ngroups);
-  std::vector<double> probs;
-  for (int i = 0; i <= ngroups; ++i) probs.push_back(static_cast<double>(i) * by);
-  auto breaks = quantiles_type7(values, probs);
-  breaks.erase(std::unique(breaks.begin(), breaks.end()), breaks.end());  // sorted already
-  return breaks;
-}
-
-std::vector<double> equal_width_edges(std::span<const double> values, int bins) {
-  if (values.empty() || bins < 1) return {};
-  auto [lo_it, hi_it] = std::minmax_element(values.begin(), values.end());
-  double first = *lo_it, last = *hi_it;
-  if (first == last) {
-    first -= 0.5;
-    last += 0.5;
-  }
-  // numpy.linspace: i·step + start, the last edge set to stop.
-  const double step = (last - first) / static_cast<double>(bins);
-  std::vector<double> edges(static_cast<std::size_t>(bins) + 1);
-  for (int i = 0; i <= bins; ++i)
-    edges[static_cast<std::size_t>(i)] = static_cast<double>(i) * step + first;
-  edges.back() = last;
-  return edges;
-}
-
-std::uint32_t open_bin_index(double x, std::span<const double> edges) {
-  if (edges.size() <= 2) return 0;
-  const auto interior = edges.subspan(1, edges.size() - 2);
-  return static_cast<std::uint32_t>(std::upper_bound(interior.begin(), interior.end(), x) -
-                                    interior.begin());
-}
-
-std::uint32_t interval_index(double x, std::span<const double> breaks) {
-  if (breaks.size() <= 2) return 0;
-  // Number of breaks b_1..b_{k-1} that are ≤ x: [b_i, b_{i+1}) with the last interval closed.
-  const auto inner = breaks.subspan(1, breaks.size() - 2);
-  return static_cast<std::uint32_t>(std::upper_bound(inner.begin(), inner.end(), x) -
-                                    inner.begin());
-}
-
 CodedColumn code_column(const std::vector<const Column*>& datasets, const BinningOptions& options) {
-  CodedColumn out;
-  if (datasets.empty()) return out;
+  if (datasets.empty()) return {};
   const Column& first = *datasets.front();
+  if (first.is_categorical()) return code_categorical(datasets, "NA", true);
+  CodedColumn out;
   out.name = first.name;
   out.codes.resize(datasets.size());
-  if (first.is_categorical()) {
-    const std::size_t nlev = first.cardinality();
-    for (std::size_t k = 0; k < nlev; ++k)
-      out.labels.push_back(first.dictionary->level(static_cast<std::uint32_t>(k)));
-    out.labels.push_back("NA");
-    const auto na = static_cast<std::uint32_t>(nlev);
-    out.missing_level = na;
-    for (std::size_t t = 0; t < datasets.size(); ++t) {
-      const auto& codes = datasets[t]->codes;
-      auto& dst = out.codes[t];
-      dst.resize(codes.size());
-      for (std::size_t r = 0; r < codes.size(); ++r) dst[r] = is_missing(codes[r]) ? na : codes[r];
-    }
-    return out;
-  }
   // Numeric: breaks from the pooled non-missing values of the break sources.
   std::vector<double> pooled;
   for (std::size_t t = 0; t < datasets.size(); ++t) {
@@ -170,7 +69,9 @@ CodedColumn code_column(const std::vector<const Column*>& datasets, const Binnin
   out.labels.push_back("NA");
   const auto na = static_cast<std::uint32_t>(nbins + ncodes);
   out.missing_level = na;
-  const bool quantile = options.method == NumericBinning::kQuantile;
+  // Quantile breaks as R's cut(right = FALSE, include.lowest = TRUE), equal-width edges as
+  // numpy.digitize with open outer ends: both count the interior breaks at or below the value.
+  const auto cuts = interior(out.breaks);
   for (std::size_t t = 0; t < datasets.size(); ++t) {
     const Column& col = *datasets[t];
     auto& dst = out.codes[t];
@@ -184,7 +85,7 @@ CodedColumn code_column(const std::vector<const Column*>& datasets, const Binnin
       } else if (nbins == 0) {
         dst[r] = na;  // unreachable: a value exists, so breaks exist when it is a break source
       } else {
-        dst[r] = quantile ? interval_index(v, out.breaks) : open_bin_index(v, out.breaks);
+        dst[r] = interval_index(v, cuts, IntervalClosure::kLeft);
       }
     }
   }

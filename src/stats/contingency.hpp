@@ -1,41 +1,17 @@
 #pragma once
-// Binning of numeric columns, category coding shared across datasets, joint (contingency) counts
-// and the table-comparison statistics of synthpop's utility.tab and seed 004. No knowledge of
-// metrics: other metrics (CAP keys, propensity models on binned data...) may reuse the coding.
+// Columns coded for contingency tables (numeric ones binned as synthpop utility.tab or SDMetrics
+// do, with stats/binning.hpp), joint (contingency) counts and the table-comparison statistics of
+// synthpop's utility.tab and seed 004. No knowledge of metrics.
 #include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "stats/binning.hpp"
 #include "stats/coded_column.hpp"
 #include "table/table.hpp"
 
 namespace synthaudit::stats {
-
-// R's quantile(x, p, type = 7) on sorted, non-missing x (NaN when x is empty), computed with
-// R's arithmetic: index = 1 + (n − 1)p, q = (1 − h)x[lo] + h·x[hi].
-double quantile_type7(std::span<const double> sorted, double p);
-
-// The same on unsorted non-missing values, by selection (no full sort); reorders `values`.
-std::vector<double> quantiles_type7(std::vector<double>& values, std::span<const double> probs);
-
-// synthpop group_num / classInt style "quantile": the type-7 quantiles at probabilities
-// i·(1/ngroups), i = 0..ngroups, of the pooled non-missing values, duplicates removed (unique()).
-// Empty when there are no values. Reorders `values`.
-std::vector<double> quantile_breaks(std::vector<double>& values, int ngroups);
-
-// numpy.histogram_bin_edges(x, bins) for non-missing x: bins + 1 equal-width edges
-// min + i·(max − min)/bins (last = max); range (v − 0.5, v + 0.5) when all values equal v.
-std::vector<double> equal_width_edges(std::span<const double> values, int bins);
-
-// Index of the bin of x among equal-width edges with open outer ends, numpy.digitize on edges
-// whose first and last are replaced by −∞ and +∞ (SDMetrics): the number of interior edges ≤ x.
-std::uint32_t open_bin_index(double x, std::span<const double> edges);
-
-// Index of the interval of x among breaks b_0 < ... < b_k, R's cut(right = FALSE,
-// include.lowest = TRUE): [b_0, b_1), ..., [b_{k-1}, b_k]. Values outside go to the first or last
-// interval. A single break gives one interval.
-std::uint32_t interval_index(double x, std::span<const double> breaks);
 
 enum class NumericBinning {
   kQuantile,    // synthpop utility.tab: quantile breaks of the pooled values, left-closed

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "core/threads.hpp"
+#include "stats/summary.hpp"
 
 namespace synthaudit::stats {
 
@@ -14,26 +15,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }
 
 double pearson_pairwise(std::span<const double> x, std::span<const double> y) {
-  const std::size_t n = std::min(x.size(), y.size());
-  double sx = 0, sy = 0, count = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (std::isnan(x[i]) || std::isnan(y[i])) continue;
-    sx += x[i];
-    sy += y[i];
-    count += 1;
-  }
-  if (count < 2) return kNaN;
-  const double mx = sx / count, my = sy / count;
-  double sxx = 0, syy = 0, sxy = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (std::isnan(x[i]) || std::isnan(y[i])) continue;
-    const double dx = x[i] - mx, dy = y[i] - my;
-    sxx += dx * dx;
-    syy += dy * dy;
-    sxy += dx * dy;
-  }
-  if (sxx <= 0 || syy <= 0) return kNaN;
-  return std::clamp(sxy / std::sqrt(sxx * syy), -1.0, 1.0);
+  // Clamped: rounding can put |r| a few ulps above 1 for (anti)collinear columns.
+  return std::clamp(pairwise_covariance(x, y).correlation, -1.0, 1.0);
 }
 
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // How well a score separates two groups (group 1 = synthetic, group 0 = confidential in the
 // propensity metrics): pMSE, KS distance between the groups' score distributions, share of
-// correct 50% classifications, Mann–Whitney U, AUC and the ROC curve. One sort serves them all.
+// correct 50% classifications, Mann–Whitney U and AUC (stats/roc.hpp), from one sort of the scores.
 #include <cstdint>
 #include <vector>
 
@@ -25,11 +25,5 @@ DiscriminationSummary summarise_discrimination(const std::vector<double>& scores
 
 // pMSE alone (no sort): sum (p - c)^2 / N.
 double pmse(const std::vector<double>& scores, double c);
-
-// ROC curve (group 1 positive), one point per distinct score from high to low, starting at
-// (0, 0); thinned to at most max_points points (keeping the first and last).
-std::vector<RocPoint> roc_curve(const std::vector<double>& scores,
-                                const std::vector<std::uint8_t>& groups,
-                                std::size_t max_points = 500);
 
 }  // namespace synthaudit::stats

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
 
 #include "core/threads.hpp"
-#include "stats/contingency.hpp"
+#include "stats/quantile.hpp"
 
 namespace synthaudit::stats {
 

@@ -8,6 +8,8 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "stats/binning.hpp"
+#include "stats/quantile.hpp"
 
 namespace synthaudit::stats {
 
@@ -72,96 +74,80 @@ class DenseHash {
   std::uint32_t next_ = 0;
 };
 
-double quantile7(const std::vector<double>& sorted, double p) {
-  const double h = (static_cast<double>(sorted.size()) - 1.0) * p;
-  const auto lo = static_cast<std::size_t>(std::floor(h));
-  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
-}
-
-// Bins (−inf, b1], (b1, b2], ..., (bk, inf): level = number of breaks strictly below x.
-std::uint32_t bin_of(const std::vector<double>& breaks, double x) {
-  return static_cast<std::uint32_t>(std::lower_bound(breaks.begin(), breaks.end(), x) -
-                                    breaks.begin());
-}
-
 }  // namespace
 
 CodedColumn code_column(const std::vector<const Table*>& tables, std::size_t column,
                         const CodingOptions& options, std::size_t reference) {
+  const Column& first = tables.at(0)->column(column);
+  if (first.is_categorical()) {
+    std::vector<const Column*> columns;
+    for (const Table* table : tables) columns.push_back(&table->column(column));
+    return code_categorical(columns, "Missing", false);
+  }
   CodedColumn out;
+  out.name = first.name;
   out.codes.resize(tables.size());
   bool any_missing = false;
-  const Column& first = tables.at(0)->column(column);
-  out.name = first.name;
   // Level of missing values while coding; it becomes a real level only if one is seen.
   std::uint32_t missing = 0;
-  if (first.is_categorical()) {
-    missing = static_cast<std::uint32_t>(first.cardinality());
-    for (std::uint32_t k = 0; k < missing; ++k) out.labels.push_back(first.dictionary->level(k));
-    for (std::size_t t = 0; t < tables.size(); ++t) {
-      const auto& codes = tables[t]->column(column).codes;
-      auto& dst = out.codes[t];
-      dst.resize(codes.size());
-      for (std::size_t i = 0; i < codes.size(); ++i) {
-        const bool miss = is_missing(codes[i]);
-        any_missing |= miss;
-        dst[i] = miss ? missing : codes[i];
+  std::vector<double> cuts;  // exact: the distinct values; binned: the breaks
+  if (options.numeric == NumericCoding::kExact) {
+    // Distinct values through a hash of their bit patterns (O(n), then only the distinct
+    // values are sorted); -0.0 is folded into 0.0 so that equal values share a level.
+    DenseHash seen(1024);
+    for (const Table* table : tables)
+      for (double v : table->column(column).numeric) {
+        if (is_missing(v)) continue;
+        const double w = v == 0 ? 0.0 : v;
+        std::uint64_t bits;
+        std::memcpy(&bits, &w, sizeof bits);
+        if (seen.id(bits) == cuts.size()) cuts.push_back(w);
       }
-    }
+    std::sort(cuts.begin(), cuts.end());
+    missing = static_cast<std::uint32_t>(cuts.size());
+    for (double v : cuts) out.labels.push_back(format_number(v));
   } else {
-    std::vector<double> cuts;  // exact: the distinct values; binned: the breaks
-    if (options.numeric == NumericCoding::kExact) {
-      // Distinct values through a hash of their bit patterns (O(n), then only the distinct
-      // values are sorted); -0.0 is folded into 0.0 so that equal values share a level.
-      DenseHash seen(1024);
-      for (const Table* table : tables)
-        for (double v : table->column(column).numeric) {
-          if (is_missing(v)) continue;
-          const double w = v == 0 ? 0.0 : v;
-          std::uint64_t bits;
-          std::memcpy(&bits, &w, sizeof bits);
-          if (seen.id(bits) == cuts.size()) cuts.push_back(w);
-        }
-      std::sort(cuts.begin(), cuts.end());
-      missing = static_cast<std::uint32_t>(cuts.size());
-      for (double v : cuts) out.labels.push_back(format_number(v));
+    if (options.numeric == NumericCoding::kBreaks) {
+      cuts = options.breaks;
     } else {
-      if (options.numeric == NumericCoding::kBreaks) {
-        cuts = options.breaks;
-      } else {
-        std::vector<double> ref;
-        for (double v : tables.at(reference)->column(column).numeric)
-          if (!is_missing(v)) ref.push_back(v);
-        std::sort(ref.begin(), ref.end());
-        if (!ref.empty()) {
-          for (int j = 1; j < options.bins; ++j) {
-            const double p = static_cast<double>(j) / options.bins;
-            cuts.push_back(options.numeric == NumericCoding::kQuantile
-                               ? quantile7(ref, p)
-                               : ref.front() + p * (ref.back() - ref.front()));
-          }
-        }
-        cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-      }
-      out.breaks = cuts;
-      missing = static_cast<std::uint32_t>(cuts.size() + 1);
-      for (std::size_t b = 0; b <= cuts.size(); ++b)
-        out.labels.push_back(
-            "(" + (b == 0 ? std::string("-inf") : format_number(cuts[b - 1])) + ", " +
-            (b == cuts.size() ? std::string("inf") : format_number(cuts[b])) + "]");
-    }
-    for (std::size_t t = 0; t < tables.size(); ++t) {
-      const auto& values = tables[t]->column(column).numeric;
-      auto& dst = out.codes[t];
-      dst.resize(values.size());
-      for (std::size_t i = 0; i < values.size(); ++i) {
-        if (is_missing(values[i])) {
-          any_missing = true;
-          dst[i] = missing;
+      std::vector<double> ref;
+      for (double v : tables.at(reference)->column(column).numeric)
+        if (!is_missing(v)) ref.push_back(v);
+      if (!ref.empty() && options.numeric == NumericCoding::kQuantile) {
+        std::vector<double> probs;
+        for (int j = 1; j < options.bins; ++j)
+          probs.push_back(static_cast<double>(j) / options.bins);
+        cuts = quantiles_type7(ref, probs, QuantileArithmetic::kR);
+      } else if (!ref.empty()) {
+        const auto [lo, hi] = std::minmax_element(ref.begin(), ref.end());
+        if (*lo == *hi) {
+          if (options.bins > 1) cuts.assign(1, *lo);  // one value: it closes the first bin
         } else {
-          dst[i] = bin_of(cuts, values[i]);  // exact: index of the value among the distinct ones
+          const auto edges = equal_width_edges(ref, options.bins);
+          const auto inner = interior(edges);
+          cuts.assign(inner.begin(), inner.end());
         }
+      }
+      cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    }
+    out.breaks = cuts;
+    missing = static_cast<std::uint32_t>(cuts.size() + 1);
+    for (std::size_t b = 0; b <= cuts.size(); ++b)
+      out.labels.push_back("(" + (b == 0 ? std::string("-inf") : format_number(cuts[b - 1])) +
+                           ", " + (b == cuts.size() ? std::string("inf") : format_number(cuts[b])) +
+                           "]");
+  }
+  for (std::size_t t = 0; t < tables.size(); ++t) {
+    const auto& values = tables[t]->column(column).numeric;
+    auto& dst = out.codes[t];
+    dst.resize(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (is_missing(values[i])) {
+        any_missing = true;
+        dst[i] = missing;
+      } else {
+        // exact: the index of the value among the distinct ones
+        dst[i] = interval_index(values[i], cuts, IntervalClosure::kRight);
       }
     }
   }
@@ -251,19 +237,6 @@ std::vector<std::uint32_t> count_ids(const std::vector<std::uint32_t>& ids, std:
   std::vector<std::uint32_t> counts(groups, 0);
   for (auto id : ids) ++counts[id];
   return counts;
-}
-
-std::vector<std::size_t> resolve_columns(const Table& table, const std::vector<std::string>& names,
-                                         const std::string& what) {
-  std::vector<std::size_t> out;
-  for (const auto& name : names) {
-    auto index = table.find(name);
-    if (!index)
-      throw InputError(what + " '" + name + "' is not a column of the data" +
-                       did_you_mean(name, table.column_names()));
-    out.push_back(*index);
-  }
-  return out;
 }
 
 std::vector<double> parse_breaks(const std::vector<std::string>& text, const std::string& what) {

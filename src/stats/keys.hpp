@@ -55,11 +55,6 @@ PairIds combine_pair(const GroupIds& a, const GroupIds& b);
 // counts[g] = number of rows of `ids` with id g, g < groups.
 std::vector<std::uint32_t> count_ids(const std::vector<std::uint32_t>& ids, std::uint32_t groups);
 
-// Column indices of `names` in `table`; InputError naming `what` (e.g. "disclosure key") and the
-// unknown column with a did-you-mean hint.
-std::vector<std::size_t> resolve_columns(const Table& table, const std::vector<std::string>& names,
-                                         const std::string& what);
-
 // Numbers from text ("1.5"), InputError naming `what` otherwise; sorted strictly increasing.
 std::vector<double> parse_breaks(const std::vector<std::string>& text, const std::string& what);
 

@@ -72,17 +72,6 @@ Moments moments(std::span<const double> x) {
   return m;
 }
 
-double quantile_type7_sorted(std::span<const double> sorted, double p) {
-  if (sorted.empty()) return kNaN;
-  const double h = (static_cast<double>(sorted.size()) - 1.0) * p;
-  const double fl = std::floor(h);
-  const auto lo = static_cast<std::size_t>(fl);
-  if (lo + 1 >= sorted.size()) return sorted.back();
-  const double g = h - fl;
-  // numpy's lerp form: a + g(b − a), exact at g = 0 and for equal neighbours.
-  return sorted[lo] + g * (sorted[lo + 1] - sorted[lo]);
-}
-
 PairwiseCovariance pairwise_covariance(std::span<const double> x, std::span<const double> y) {
   PairwiseCovariance out;
   double sx = 0, sy = 0;

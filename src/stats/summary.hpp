@@ -26,11 +26,6 @@ struct Moments {
 
 Moments moments(std::span<const double> x);
 
-// Quantile of probability p (0 ≤ p ≤ 1) of an ascending sample by linear interpolation between
-// order statistics: Hyndman & Fan type 7, R's quantile() default and numpy's 'linear' default:
-// h = (n − 1)p, Q = x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]). NaN for an empty sample.
-double quantile_type7_sorted(std::span<const double> sorted, double p);
-
 // Mean and sample variance (divisor n − 1) of x over the rows where both x and y are non-missing,
 // and their covariance (divisor n − 1) and Pearson correlation: R's cov/cor with
 // use = "pairwise.complete.obs", pandas DataFrame.cov/corr. NaN where fewer than 2 complete

@@ -8,7 +8,7 @@
 
 #include "core/error.hpp"
 #include "sim/simulator.hpp"
-#include "stats/distance_summary.hpp"
+#include "stats/roc.hpp"
 #include "test_support.hpp"
 
 using namespace synthaudit;
@@ -114,7 +114,7 @@ TEST(DistanceMembershipInference, MatchesDiscMitTranscription) {
 
 TEST(DistanceMembershipInference, AucOfTiesIsOneHalf) {
   const std::vector<double> score = {1, 1, 1, 1};
-  const std::vector<char> pos = {1, 0, 1, 0};
+  const std::vector<std::uint8_t> pos = {1, 0, 1, 0};
   EXPECT_DOUBLE_EQ(stats::roc_auc(score, pos), 0.5);
   const std::vector<double> s2 = {0.9, 0.8, 0.3, 0.1};
   EXPECT_DOUBLE_EQ(stats::roc_auc(s2, pos), 0.75);  // sklearn.metrics.roc_auc_score

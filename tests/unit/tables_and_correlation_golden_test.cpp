@@ -1,5 +1,5 @@
-// Golden values from tests/golden/tables_and_correlation/make_golden.py (numpy / scipy / pandas), and the
-// worked examples of seed 004.
+// Golden values from tests/golden/tables_and_correlation/make_golden.py (numpy / scipy / pandas),
+// and the worked examples of seed 004.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -219,9 +219,12 @@ TEST(Contingency, QuantileBreaksLikeR) {
   ASSERT_EQ(b.size(), 4u);
   EXPECT_DOUBLE_EQ(b[1], 1.6);
   EXPECT_DOUBLE_EQ(b[2], 3.4);
-  EXPECT_EQ(stats::interval_index(1, b), 0u);
-  EXPECT_EQ(stats::interval_index(b[1], b), 1u);  // left-closed: a break opens its interval
-  EXPECT_EQ(stats::interval_index(b[2], b), 2u);
-  EXPECT_EQ(stats::interval_index(4.9, b), 2u);
-  EXPECT_EQ(stats::interval_index(5, b), 2u);
+  const auto cuts = stats::interior(b);
+  constexpr auto kLeft = stats::IntervalClosure::kLeft;
+  EXPECT_EQ(stats::interval_index(1, cuts, kLeft), 0u);
+  EXPECT_EQ(stats::interval_index(b[1], cuts, kLeft),
+            1u);  // left-closed: a break opens its interval
+  EXPECT_EQ(stats::interval_index(b[2], cuts, kLeft), 2u);
+  EXPECT_EQ(stats::interval_index(4.9, cuts, kLeft), 2u);
+  EXPECT_EQ(stats::interval_index(5, cuts, kLeft), 2u);
 }

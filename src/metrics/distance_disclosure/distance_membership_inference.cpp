@@ -6,8 +6,9 @@
 #include "core/error.hpp"
 #include "metrics/distance_disclosure/distance_params.hpp"
 #include "metrics/metric.hpp"
-#include "stats/distance_summary.hpp"
 #include "stats/nearest_neighbours.hpp"
+#include "stats/quantile.hpp"
+#include "stats/roc.hpp"
 
 namespace synthaudit {
 
@@ -17,7 +18,7 @@ struct Confusion {
   std::size_t tp = 0, fp = 0, tn = 0, fn = 0;
 };
 
-Confusion confusion(const std::vector<double>& d, const std::vector<char>& member,
+Confusion confusion(const std::vector<double>& d, const std::vector<std::uint8_t>& member,
                     double threshold) {
   Confusion c;
   for (std::size_t i = 0; i < d.size(); ++i) {
@@ -50,7 +51,7 @@ MetricResult compute_mia(const MetricInput& in, const Params& params) {
   const auto dh = stats::nearest_neighbours(hold, syn, opt).nearest();
   std::vector<double> d = dt;
   d.insert(d.end(), dh.begin(), dh.end());
-  std::vector<char> member(dt.size(), 1);
+  std::vector<std::uint8_t> member(dt.size(), 1);
   member.resize(d.size(), 0);
 
   // disc_mit's default rule: threshold = quantile (type 7) of all distances at the share of
@@ -59,7 +60,7 @@ MetricResult compute_mia(const MetricInput& in, const Params& params) {
   if (std::isnan(p)) p = static_cast<double>(dt.size()) / static_cast<double>(d.size());
   std::vector<double> sorted = d;
   std::sort(sorted.begin(), sorted.end());
-  const double threshold = stats::quantile_sorted(sorted, p);
+  const double threshold = stats::quantile_type7(sorted, p, stats::QuantileArithmetic::kNumpy);
   const Confusion c = confusion(d, member, threshold);
   result.add("threshold", "all", threshold);
   result.add("threshold_percentile", "all", p);
@@ -86,18 +87,15 @@ MetricResult compute_mia(const MetricInput& in, const Params& params) {
   result.add("auc_null_sd", "all", std::sqrt((members + others + 1.0) / (12.0 * members * others)));
 
   // Threshold sweep: every distinct distance; ROC plot and a summarised table.
-  const auto roc = stats::roc_curve(score, member);
   auto plot = make_plot("roc", "Membership inference by distance to the synthetic data",
                         "false positive rate", "true positive rate");
-  const std::size_t step = std::max<std::size_t>(1, roc.size() / 500);
-  for (std::size_t i = 0; i < roc.size(); ++i)
-    if (i % step == 0 || i + 1 == roc.size())
-      plot["data"].push_back({{"fpr", roc[i].fpr}, {"tpr", roc[i].tpr}});
+  for (const auto& point : stats::roc_curve(score, member, 500))
+    plot["data"].push_back({{"fpr", point.fpr}, {"tpr", point.tpr}});
   auto sweep = nlohmann::json::array();
   const auto points = static_cast<std::size_t>(params.get_int("sweep_points"));
   for (std::size_t s = 0; s < points; ++s) {
     const double q = points == 1 ? 0.5 : static_cast<double>(s) / static_cast<double>(points - 1);
-    const double t = stats::quantile_sorted(sorted, q);
+    const double t = stats::quantile_type7(sorted, q, stats::QuantileArithmetic::kNumpy);
     const Confusion cs = confusion(d, member, t);
     const double prec = ratio(cs.tp, cs.tp + cs.fp), rec = ratio(cs.tp, cs.tp + cs.fn);
     sweep.push_back(

@@ -1,5 +1,7 @@
 #include "metrics/distance_disclosure/distance_params.hpp"
 
+#include "stats/column_lookup.hpp"
+
 namespace synthaudit::distance_metrics {
 
 std::vector<ParamSpec> selection_params(std::vector<ParamSpec> own) {
@@ -20,8 +22,8 @@ stats::NeighbourOptions neighbour_options(const Table& confidential, const Param
   stats::NeighbourOptions options;
   options.distance =
       stats::distance_from_string(params.get_string("distance"), "parameter distance");
-  for (const auto& name : params.get_string_list("columns"))
-    options.columns.push_back(confidential.index_of(name));
+  options.columns =
+      stats::resolve_columns(confidential, params.get_string_list("columns"), "parameter columns");
   options.scale = &confidential;
   return options;
 }

@@ -8,8 +8,9 @@
 #include "core/random.hpp"
 #include "metrics/distance_disclosure/distance_params.hpp"
 #include "metrics/metric.hpp"
-#include "stats/distance_summary.hpp"
+#include "stats/binning.hpp"
 #include "stats/nearest_neighbours.hpp"
+#include "stats/quantile.hpp"
 
 namespace synthaudit {
 
@@ -28,11 +29,16 @@ void summarise(MetricResult& result, const std::string& prefix, const stats::Nei
   }
   const double n = static_cast<double>(d1.size());
   result.add(prefix + "_dcr_mean", "all", sum / n);
-  result.add(prefix + "_dcr_median", "all", stats::quantile_sorted(d1, 0.5));
-  result.add(prefix + "_dcr_p05", "all", stats::quantile_sorted(d1, 0.05));
-  result.add(prefix + "_dcr_p25", "all", stats::quantile_sorted(d1, 0.25));
-  result.add(prefix + "_dcr_p75", "all", stats::quantile_sorted(d1, 0.75));
-  result.add(prefix + "_dcr_p95", "all", stats::quantile_sorted(d1, 0.95));
+  result.add(prefix + "_dcr_median", "all",
+             stats::quantile_type7(d1, 0.5, stats::QuantileArithmetic::kNumpy));
+  result.add(prefix + "_dcr_p05", "all",
+             stats::quantile_type7(d1, 0.05, stats::QuantileArithmetic::kNumpy));
+  result.add(prefix + "_dcr_p25", "all",
+             stats::quantile_type7(d1, 0.25, stats::QuantileArithmetic::kNumpy));
+  result.add(prefix + "_dcr_p75", "all",
+             stats::quantile_type7(d1, 0.75, stats::QuantileArithmetic::kNumpy));
+  result.add(prefix + "_dcr_p95", "all",
+             stats::quantile_type7(d1, 0.95, stats::QuantileArithmetic::kNumpy));
   result.add(prefix + "_dcr_min", "all", d1.front());
   result.add(prefix + "_dcr_max", "all", d1.back());
   result.add(prefix + "_exact_copy_share", "all", static_cast<double>(zeros) / n);
@@ -58,8 +64,10 @@ void summarise_nndr(MetricResult& result, const std::string& prefix, std::vector
   double sum = 0.0;
   for (double v : r) sum += v;
   result.add(prefix + "_nndr_mean", "all", sum / static_cast<double>(r.size()));
-  result.add(prefix + "_nndr_median", "all", stats::quantile_sorted(r, 0.5));
-  result.add(prefix + "_nndr_p05", "all", stats::quantile_sorted(r, 0.05));
+  result.add(prefix + "_nndr_median", "all",
+             stats::quantile_type7(r, 0.5, stats::QuantileArithmetic::kNumpy));
+  result.add(prefix + "_nndr_p05", "all",
+             stats::quantile_type7(r, 0.05, stats::QuantileArithmetic::kNumpy));
 }
 
 nlohmann::json histogram_plot(
@@ -138,7 +146,7 @@ Table random_baseline(const Table& real, std::size_t rows, std::uint64_t seed) {
 
 double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
-  return stats::quantile_sorted(v, 0.5);
+  return stats::quantile_type7(v, 0.5, stats::QuantileArithmetic::kNumpy);
 }
 
 // How far the headline statistics of a fresh real sample of the synthetic size would stray from
@@ -203,7 +211,7 @@ MetricResult compute_dcr(const MetricInput& in, const Params& params) {
     // Share of synthetic records closer to the confidential data than 95% of holdout records.
     std::vector<double> hd = hold_conf.nearest();
     std::sort(hd.begin(), hd.end());
-    const double p05 = stats::quantile_sorted(hd, 0.05);
+    const double p05 = stats::quantile_type7(hd, 0.05, stats::QuantileArithmetic::kNumpy);
     std::size_t closer = 0;
     for (double d : syn_conf.nearest()) closer += d < p05;
     result.add("syn_closer_than_holdout_p05_share", "all",

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "metrics/metric.hpp"
+#include "stats/column_lookup.hpp"
 #include "stats/nearest_neighbours.hpp"
 
 namespace synthaudit {
@@ -81,11 +82,10 @@ MetricResult compute_attack(const MetricInput& in, const Params& params) {
     throw MetricNotApplicable("no disclosure scenario (keys, targets)");
   result.details["plots"] = nlohmann::json::array();
   for (const auto& scenario : in.context.scenarios) {
-    std::vector<std::size_t> keys;
-    for (const auto& name : scenario.keys) keys.push_back(conf.index_of(name));
+    const auto keys = stats::resolve_columns(conf, scenario.keys, "disclosure key");
     if (keys.empty()) throw InputError("knn_attribute_attack: a scenario has no key columns");
     for (const auto& target_name : scenario.targets) {
-      const std::size_t t = conf.index_of(target_name);
+      const std::size_t t = stats::resolve_column(conf, target_name, "disclosure target");
       if (std::find(keys.begin(), keys.end(), t) != keys.end())
         throw InputError("knn_attribute_attack: target '" + target_name + "' is also a key");
       std::string scope = "keys=";

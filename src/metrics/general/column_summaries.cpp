@@ -6,6 +6,8 @@
 #include "core/error.hpp"
 #include "metrics/general/marginal_plots.hpp"
 #include "metrics/metric.hpp"
+#include "stats/level_counts.hpp"
+#include "stats/quantile.hpp"
 #include "stats/summary.hpp"
 
 namespace synthaudit {
@@ -25,7 +27,8 @@ NumericSummary summarise(const Column& column, const std::vector<double>& sorted
   s.m = stats::moments(column.numeric);
   s.rows = column.numeric.size();
   for (std::size_t k = 0; k < kPercentiles.size(); ++k)
-    s.percentile[k] = stats::quantile_type7_sorted(sorted, kPercentiles[k] / 100.0);
+    s.percentile[k] =
+        stats::quantile_type7(sorted, kPercentiles[k] / 100.0, stats::QuantileArithmetic::kNumpy);
   return s;
 }
 
@@ -122,9 +125,7 @@ MetricResult compute_column_summaries(const MetricInput& in, const Params& param
       }
     } else {
       const std::size_t k = cc.cardinality();
-      std::vector<std::size_t> nc(k + 1, 0), ns(k + 1, 0);
-      for (auto code : cc.codes) ++nc[is_missing(code) ? k : code];
-      for (auto code : sc.codes) ++ns[is_missing(code) ? k : code];
+      const auto nc = stats::level_counts(cc), ns = stats::level_counts(sc);
       double max_abs_smd = 0;
       bool any = false;
       for (std::size_t l = 0; l <= k; ++l) {

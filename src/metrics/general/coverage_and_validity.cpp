@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "metrics/metric.hpp"
+#include "stats/level_counts.hpp"
 
 namespace synthaudit {
 
@@ -71,21 +72,9 @@ MetricResult compute_coverage(const MetricInput& in, const Params&) {
         result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
     } else {
       const std::size_t k = cc.cardinality();
-      std::vector<std::size_t> nc(k, 0), nsyn(k, 0);
-      bool conf_has_missing = false;
-      std::size_t syn_missing = 0;
-      for (auto code : cc.codes) {
-        if (is_missing(code))
-          conf_has_missing = true;
-        else
-          ++nc[code];
-      }
-      for (auto code : sc.codes) {
-        if (is_missing(code))
-          ++syn_missing;
-        else
-          ++nsyn[code];
-      }
+      const auto nc = stats::level_counts(cc), nsyn = stats::level_counts(sc);
+      const bool conf_has_missing = nc[k] > 0;
+      const std::size_t syn_missing = nsyn[k];
       std::size_t conf_levels = 0, covered = 0, new_levels = 0, new_rows = 0;
       auto names = nlohmann::json::array();
       for (std::size_t l = 0; l < k; ++l) {

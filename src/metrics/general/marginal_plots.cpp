@@ -6,6 +6,9 @@
 #include <vector>
 
 #include "metrics/metric.hpp"
+#include "stats/binning.hpp"
+#include "stats/level_counts.hpp"
+#include "stats/quantile.hpp"
 #include "stats/summary.hpp"
 
 namespace synthaudit::plots {
@@ -37,7 +40,8 @@ nlohmann::json ecdf_overlay(const std::string& column, std::span<const double> c
   std::vector<double> xs;
   for (std::size_t k = 0; k < points; ++k) {
     const double x =
-        stats::quantile_type7_sorted(all, static_cast<double>(k) / static_cast<double>(points - 1));
+        stats::quantile_type7(all, static_cast<double>(k) / static_cast<double>(points - 1),
+                              stats::QuantileArithmetic::kNumpy);
     if (xs.empty() || x != xs.back()) xs.push_back(x);
   }
   for (const auto& [name, sample] : {std::pair{kConf, conf_sorted}, std::pair{kSyn, syn_sorted}}) {
@@ -56,9 +60,10 @@ nlohmann::json qq_pairs(const std::string& column, std::span<const double> conf_
   if (conf_sorted.empty() || syn_sorted.empty()) return plot;
   for (std::size_t k = 0; k < points; ++k) {
     const double p = (static_cast<double>(k) + 0.5) / static_cast<double>(points);
-    plot["data"].push_back({{"probability", p},
-                            {"confidential", stats::quantile_type7_sorted(conf_sorted, p)},
-                            {"synthetic", stats::quantile_type7_sorted(syn_sorted, p)}});
+    plot["data"].push_back(
+        {{"probability", p},
+         {"confidential", stats::quantile_type7(conf_sorted, p, stats::QuantileArithmetic::kNumpy)},
+         {"synthetic", stats::quantile_type7(syn_sorted, p, stats::QuantileArithmetic::kNumpy)}});
   }
   return plot;
 }
@@ -81,18 +86,12 @@ nlohmann::json histogram_overlay(const std::string& column, std::span<const doub
   const double width = (hi - lo) / static_cast<double>(bins);
   for (const auto& [name, sample] : {std::pair{kConf, conf_sorted}, std::pair{kSyn, syn_sorted}}) {
     if (sample.empty()) continue;
-    std::vector<double> counts(bins, 0.0);
-    for (double v : sample) {
-      auto k = static_cast<std::size_t>(std::floor((v - lo) / width));
-      counts[std::min(k, bins - 1)] += 1.0;
-    }
     const double n = static_cast<double>(sample.size());
-    for (std::size_t k = 0; k < bins; ++k)
-      plot["data"].push_back(
-          {{"bin_start", lo + width * static_cast<double>(k)},
-           {"bin_end", k + 1 == bins ? hi : lo + width * static_cast<double>(k + 1)},
-           {"dataset", name},
-           {"density", counts[k] / (n * width)}});
+    for (const auto& bin : stats::histogram(sample, lo, hi, bins))
+      plot["data"].push_back({{"bin_start", bin.start},
+                              {"bin_end", bin.end},
+                              {"dataset", name},
+                              {"density", static_cast<double>(bin.count) / (n * width)}});
   }
   return plot;
 }
@@ -139,10 +138,9 @@ nlohmann::json category_bars(const Column& conf, const Column& syn, std::size_t 
   auto plot = make_plot("bars", "Level shares of " + conf.name, conf.name, "share", conf.name);
   const std::size_t k = conf.cardinality();
   // Counts per level, the last slot is missing.
-  auto count = [k](const Column& c) {
-    std::vector<double> counts(k + 1, 0.0);
-    for (auto code : c.codes) counts[is_missing(code) ? k : code] += 1.0;
-    return counts;
+  auto count = [](const Column& c) {
+    const auto counts = stats::level_counts(c);
+    return std::vector<double>(counts.begin(), counts.end());
   };
   const auto cc = count(conf), cs = count(syn);
   const double nc = static_cast<double>(conf.codes.size()),

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "metrics/metric.hpp"
+#include "stats/level_counts.hpp"
 
 namespace synthaudit {
 
@@ -49,10 +50,9 @@ MetricResult compute_ratio_of_counts(const MetricInput& in, const Params& params
     double no = 0, ns = 0;
     if (cc.is_categorical()) {
       const std::size_t k = cc.cardinality();
-      co.assign(k + 1, 0.0);
-      cs.assign(k + 1, 0.0);
-      for (auto code : cc.codes) co[is_missing(code) ? k : code] += 1;
-      for (auto code : sc.codes) cs[is_missing(code) ? k : code] += 1;
+      const auto conf_counts = stats::level_counts(cc), syn_counts = stats::level_counts(sc);
+      co.assign(conf_counts.begin(), conf_counts.end());
+      cs.assign(syn_counts.begin(), syn_counts.end());
       if (exclude_missing) co[k] = cs[k] = 0;
     } else {
       if (!numeric_too) continue;

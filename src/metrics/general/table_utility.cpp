@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/threads.hpp"
 #include "metrics/metric.hpp"
+#include "stats/column_lookup.hpp"
 #include "stats/contingency.hpp"
 
 namespace synthaudit {
@@ -81,11 +82,7 @@ MetricResult compute_table_utility(const MetricInput& in, const Params& params) 
   if (names.empty()) {
     for (std::size_t c = 0; c < conf.column_count(); ++c) selected.push_back(c);
   } else {
-    for (const auto& name : names) {
-      const auto index = conf.find(name);
-      if (!index) throw InputError("parameters.table_utility.columns: no column '" + name + "'");
-      selected.push_back(*index);
-    }
+    selected = stats::resolve_columns(conf, names, "parameters.table_utility.columns");
   }
   if (selected.empty()) throw MetricNotApplicable("table_utility: the data have no columns");
   if (conf.rows() == 0 || syn.rows() == 0)

@@ -3,6 +3,7 @@
 
 #include "metrics/general/marginal_plots.hpp"
 #include "metrics/metric.hpp"
+#include "stats/level_counts.hpp"
 
 namespace synthaudit {
 
@@ -11,8 +12,8 @@ namespace {
 // Shares of each level of a categorical column; missing values are one extra level at the end,
 // or left out of numerator and denominator when `exclude_missing`.
 std::vector<double> level_shares(const Column& column, bool exclude_missing) {
-  std::vector<double> shares(column.cardinality() + 1, 0.0);
-  for (auto code : column.codes) shares[is_missing(code) ? shares.size() - 1 : code] += 1.0;
+  const auto counts = stats::level_counts(column);
+  std::vector<double> shares(counts.begin(), counts.end());
   if (exclude_missing) shares.back() = 0.0;
   double total = 0.0;
   for (double s : shares) total += s;

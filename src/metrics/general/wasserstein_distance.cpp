@@ -4,6 +4,7 @@
 #include "metrics/general/marginal_plots.hpp"
 #include "metrics/metric.hpp"
 #include "stats/distribution.hpp"
+#include "stats/quantile.hpp"
 #include "stats/summary.hpp"
 
 namespace synthaudit {
@@ -38,8 +39,8 @@ MetricResult compute_wasserstein(const MetricInput& in, const Params& params) {
       result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
       continue;
     }
-    const double iqr =
-        stats::quantile_type7_sorted(a, 0.75) - stats::quantile_type7_sorted(a, 0.25);
+    const double iqr = stats::quantile_type7(a, 0.75, stats::QuantileArithmetic::kNumpy) -
+                       stats::quantile_type7(a, 0.25, stats::QuantileArithmetic::kNumpy);
     const double range = a.back() - a.front();
     result.add("wasserstein_iqr_scaled", name, iqr > 0 ? w / iqr : std::nan(""));
     result.add("wasserstein_range_scaled", name, range > 0 ? w / range : std::nan(""));

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "stats/column_lookup.hpp"
 
 namespace synthaudit::keydisc {
 

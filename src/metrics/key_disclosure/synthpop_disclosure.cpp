@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "metrics/key_disclosure/key_scenarios.hpp"
+#include "stats/column_lookup.hpp"
 
 namespace synthaudit {
 

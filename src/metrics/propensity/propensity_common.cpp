@@ -12,6 +12,9 @@
 #include "core/error.hpp"
 #include "core/random.hpp"
 #include "core/threads.hpp"
+#include "stats/binning.hpp"
+#include "stats/column_lookup.hpp"
+#include "stats/level_counts.hpp"
 
 namespace synthaudit::propensity {
 
@@ -39,12 +42,7 @@ std::size_t distinct_upto2(const Column& col) {
 
 Stacked stack_tables(const Table& conf, const Table& syn, const std::vector<std::string>& columns) {
   std::vector<char> use(conf.column_count(), columns.empty() ? 1 : 0);
-  for (const auto& name : columns) {
-    const auto idx = conf.find(name);
-    if (!idx)
-      throw InputError("parameter columns: no column '" + name + "' in the confidential data");
-    use[*idx] = 1;
-  }
+  for (auto index : stats::resolve_columns(conf, columns, "parameter columns")) use[index] = 1;
   Stacked out;
   out.n_conf = conf.rows();
   out.n_syn = syn.rows();
@@ -66,23 +64,15 @@ Stacked stack_tables(const Table& conf, const Table& syn, const std::vector<std:
     f.name = cc.name;
     if (cc.is_categorical()) {
       f.categorical = true;
+      // Levels present in either dataset, in dictionary order, then missing (R's factor of the
+      // stacked data).
       const std::size_t levels = cc.cardinality();
-      std::vector<char> present(levels, 0);
-      bool any_missing = false;
-      auto visit = [&](const Column& col) {
-        for (auto code : col.codes) {
-          if (code == kMissingCode)
-            any_missing = true;
-          else
-            present[code] = 1;
-        }
-      };
-      visit(sc);
-      visit(cc);
+      const auto syn_counts = stats::level_counts(sc), conf_counts = stats::level_counts(cc);
+      const bool any_missing = syn_counts[levels] + conf_counts[levels] > 0;
       std::vector<std::uint32_t> remap(levels, 0);
       std::uint32_t next = 0;
       for (std::size_t k = 0; k < levels; ++k)
-        if (present[k]) remap[k] = next++;
+        if (syn_counts[k] + conf_counts[k] > 0) remap[k] = next++;
       const std::uint32_t na_level = next;
       f.levels = next + (any_missing ? 1 : 0);
       f.codes.resize(n);
@@ -409,22 +399,18 @@ void add_plots(MetricResult& result, const std::vector<double>& scores,
   const std::string where = suffix.empty() ? "in-sample" : "out-of-sample";
   auto hist = make_plot("histogram", "Propensity scores by dataset (" + model + ", " + where + ")",
                         "propensity score P(synthetic)", "density");
-  constexpr int kBins = 40;
-  std::size_t counts[2][kBins] = {};
-  std::size_t totals[2] = {0, 0};
-  for (std::size_t i = 0; i < scores.size(); ++i) {
-    const int b = std::clamp(static_cast<int>(scores[i] * kBins), 0, kBins - 1);
-    ++counts[t[i]][b];
-    ++totals[t[i]];
+  std::vector<double> by_group[2];
+  for (std::size_t i = 0; i < scores.size(); ++i) by_group[t[i] ? 1 : 0].push_back(scores[i]);
+  for (int g = 0; g < 2; ++g) {
+    const auto total = static_cast<double>(by_group[g].size());
+    for (const auto& bin : stats::histogram(by_group[g], 0.0, 1.0, 40))
+      hist["data"].push_back(
+          {{"bin_start", bin.start},
+           {"bin_end", bin.end},
+           {"dataset", g ? "synthetic" : "confidential"},
+           {"density",
+            total > 0 ? static_cast<double>(bin.count) / (total * (bin.end - bin.start)) : 0.0}});
   }
-  for (int g = 0; g < 2; ++g)
-    for (int b = 0; b < kBins; ++b)
-      hist["data"].push_back({{"bin_start", static_cast<double>(b) / kBins},
-                              {"bin_end", static_cast<double>(b + 1) / kBins},
-                              {"dataset", g ? "synthetic" : "confidential"},
-                              {"density", totals[g] ? static_cast<double>(counts[g][b]) * kBins /
-                                                          static_cast<double>(totals[g])
-                                                    : 0.0}});
   result.details["plots"].push_back(hist);
   auto roc = make_plot("roc", "ROC curve, synthetic vs confidential (" + model + ", " + where + ")",
                        "false positive rate", "true positive rate");

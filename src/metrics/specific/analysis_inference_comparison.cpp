@@ -9,8 +9,10 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "metrics/metric.hpp"
+#include "stats/column_lookup.hpp"
 #include "stats/combining.hpp"
 #include "stats/glm.hpp"
+#include "stats/level_counts.hpp"
 #include "stats/model_matrix.hpp"
 #include "stats/ols.hpp"
 
@@ -61,21 +63,15 @@ Prepared prepare(const AnalysisSpec& a, const Table& conf) {
     p.terms = p.layout->column_names();
     return p;
   }
-  const auto index = conf.find(a.column);
-  if (!index)
-    throw InputError(where + ": no column '" + a.column + "'" +
-                     did_you_mean(a.column, conf.column_names()));
-  p.column = *index;
+  p.column = stats::resolve_column(conf, a.column, where);
   const Column& col = conf.column(p.column);
   if (a.kind == "proportion") {
     if (!col.is_categorical())
       throw InputError(where + ": proportion needs a categorical column, '" + a.column +
                        "' is numeric (declare it categorical under columns:)");
-    std::vector<char> present(col.cardinality(), 0);
-    for (auto c : col.codes)
-      if (!is_missing(c)) present[c] = 1;
-    for (std::uint32_t c = 0; c < present.size(); ++c)
-      if (present[c]) {
+    const auto counts = stats::level_counts(col);
+    for (std::uint32_t c = 0; c + 1 < counts.size(); ++c)
+      if (counts[c] > 0) {
         p.levels.push_back(c);
         p.terms.push_back(col.dictionary->level(c));
       }
@@ -157,17 +153,13 @@ Estimates run_analysis(const Prepared& p, const Table& table, double n_conf_rows
   }
   const Column& col = table.column(p.column);
   if (a.kind == "proportion") {
-    std::vector<double> counts(col.cardinality(), 0.0);
-    for (auto c : col.codes)
-      if (!is_missing(c)) {
-        counts[c] += 1;
-        ++e.rows_used;
-      }
-    e.rows_dropped_missing = col.codes.size() - e.rows_used;
+    const auto counts = stats::level_counts(col);
+    e.rows_dropped_missing = counts.back();
+    e.rows_used = col.codes.size() - e.rows_dropped_missing;
     if (e.rows_used == 0) throw InputError(where + ": column '" + a.column + "' has no values");
     const double n = static_cast<double>(e.rows_used);
     for (auto level : p.levels) {
-      const double share = counts[level] / n;
+      const double share = static_cast<double>(counts[level]) / n;
       e.q.push_back(share);
       e.v.push_back(share * (1 - share) / n);
     }
