@@ -123,6 +123,7 @@ CodedColumn code_column(const std::vector<const Column*>& datasets, const Binnin
       out.labels.push_back(first.dictionary->level(static_cast<std::uint32_t>(k)));
     out.labels.push_back("NA");
     const auto na = static_cast<std::uint32_t>(nlev);
+    out.missing_level = na;
     for (std::size_t t = 0; t < datasets.size(); ++t) {
       const auto& codes = datasets[t]->codes;
       auto& dst = out.codes[t];
@@ -168,6 +169,7 @@ CodedColumn code_column(const std::vector<const Column*>& datasets, const Binnin
   for (double code : first.missing_codes) out.labels.push_back(format_number(code));
   out.labels.push_back("NA");
   const auto na = static_cast<std::uint32_t>(nbins + ncodes);
+  out.missing_level = na;
   const bool quantile = options.method == NumericBinning::kQuantile;
   for (std::size_t t = 0; t < datasets.size(); ++t) {
     const Column& col = *datasets[t];

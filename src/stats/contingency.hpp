@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "stats/coded_column.hpp"
 #include "table/table.hpp"
 
 namespace synthaudit::stats {
@@ -49,19 +50,11 @@ struct BinningOptions {
   std::vector<std::size_t> break_sources;
 };
 
-// One column of several datasets coded into dense levels 0..levels()-1 with shared labels.
-// Level order: categorical levels in dictionary order, or numeric intervals in increasing order;
-// then one level per declared missing code (Column::missing_codes, synthpop's cont.na); then one
-// level "NA" for ordinary missing values. Levels may be unused in every dataset.
-struct CodedColumn {
-  std::string name;
-  std::vector<std::string> labels;
-  std::vector<std::vector<std::uint32_t>> codes;  // per dataset, per row
-  std::vector<double> breaks;                     // numeric columns: the interval breaks used
-  std::size_t levels() const { return labels.size(); }
-};
-
 // Codes the same column of each dataset (all of one kind, shared dictionary when categorical).
+// Level order: categorical levels in dictionary order, or numeric intervals in increasing order
+// (`breaks` holds the interval breaks); then one level per declared missing code
+// (Column::missing_codes, synthpop's cont.na); then the level "NA" for ordinary missing values
+// (`missing_level`, always present). Levels may be unused in every dataset.
 CodedColumn code_column(const std::vector<const Column*>& datasets, const BinningOptions& options);
 
 // Joint counts of several coded columns of one dataset (`dataset` indexes CodedColumn::codes).

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "stats/roc.hpp"
+
 namespace synthaudit::stats {
 
 struct DiscriminationSummary {
@@ -24,9 +26,6 @@ DiscriminationSummary summarise_discrimination(const std::vector<double>& scores
 // pMSE alone (no sort): sum (p - c)^2 / N.
 double pmse(const std::vector<double>& scores, double c);
 
-struct RocPoint {
-  double threshold, fpr, tpr;
-};
 // ROC curve (group 1 positive), one point per distinct score from high to low, starting at
 // (0, 0); thinned to at most max_points points (keeping the first and last).
 std::vector<RocPoint> roc_curve(const std::vector<double>& scores,

@@ -6,6 +6,8 @@
 #include <span>
 #include <vector>
 
+#include "stats/roc.hpp"
+
 namespace synthaudit::stats {
 
 // Quantile of an ascending sample by linear interpolation between order statistics (R type 7,
@@ -27,9 +29,6 @@ double roc_auc(std::span<const double> score, std::span<const char> positive);
 
 // ROC points (fpr, tpr) for every distinct threshold "positive when score >= t", from (0, 0) to
 // (1, 1), in increasing order.
-struct RocPoint {
-  double threshold, fpr, tpr;
-};
 std::vector<RocPoint> roc_curve(std::span<const double> score, std::span<const char> positive);
 
 }  // namespace synthaudit::stats

@@ -93,9 +93,12 @@ CodedColumn code_column(const std::vector<const Table*>& tables, std::size_t col
   out.codes.resize(tables.size());
   bool any_missing = false;
   const Column& first = tables.at(0)->column(column);
+  out.name = first.name;
+  // Level of missing values while coding; it becomes a real level only if one is seen.
+  std::uint32_t missing = 0;
   if (first.is_categorical()) {
-    out.levels = static_cast<std::uint32_t>(first.cardinality());
-    for (std::uint32_t k = 0; k < out.levels; ++k) out.labels.push_back(first.dictionary->level(k));
+    missing = static_cast<std::uint32_t>(first.cardinality());
+    for (std::uint32_t k = 0; k < missing; ++k) out.labels.push_back(first.dictionary->level(k));
     for (std::size_t t = 0; t < tables.size(); ++t) {
       const auto& codes = tables[t]->column(column).codes;
       auto& dst = out.codes[t];
@@ -103,7 +106,7 @@ CodedColumn code_column(const std::vector<const Table*>& tables, std::size_t col
       for (std::size_t i = 0; i < codes.size(); ++i) {
         const bool miss = is_missing(codes[i]);
         any_missing |= miss;
-        dst[i] = miss ? out.levels : codes[i];
+        dst[i] = miss ? missing : codes[i];
       }
     }
   } else {
@@ -121,7 +124,7 @@ CodedColumn code_column(const std::vector<const Table*>& tables, std::size_t col
           if (seen.id(bits) == cuts.size()) cuts.push_back(w);
         }
       std::sort(cuts.begin(), cuts.end());
-      out.levels = static_cast<std::uint32_t>(cuts.size());
+      missing = static_cast<std::uint32_t>(cuts.size());
       for (double v : cuts) out.labels.push_back(format_number(v));
     } else {
       if (options.numeric == NumericCoding::kBreaks) {
@@ -141,7 +144,8 @@ CodedColumn code_column(const std::vector<const Table*>& tables, std::size_t col
         }
         cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
       }
-      out.levels = static_cast<std::uint32_t>(cuts.size() + 1);
+      out.breaks = cuts;
+      missing = static_cast<std::uint32_t>(cuts.size() + 1);
       for (std::size_t b = 0; b <= cuts.size(); ++b)
         out.labels.push_back(
             "(" + (b == 0 ? std::string("-inf") : format_number(cuts[b - 1])) + ", " +
@@ -154,7 +158,7 @@ CodedColumn code_column(const std::vector<const Table*>& tables, std::size_t col
       for (std::size_t i = 0; i < values.size(); ++i) {
         if (is_missing(values[i])) {
           any_missing = true;
-          dst[i] = out.levels;
+          dst[i] = missing;
         } else {
           dst[i] = bin_of(cuts, values[i]);  // exact: index of the value among the distinct ones
         }
@@ -162,7 +166,7 @@ CodedColumn code_column(const std::vector<const Table*>& tables, std::size_t col
     }
   }
   if (any_missing) {
-    out.missing_level = out.levels++;
+    out.missing_level = missing;
     out.labels.push_back("Missing");
   }
   return out;
@@ -224,7 +228,7 @@ GroupIds combine(const std::vector<const CodedColumn*>& parts) {
   std::vector<std::uint32_t> cards;
   for (const auto* p : parts) {
     codes.push_back(&p->codes);
-    cards.push_back(p->levels);
+    cards.push_back(p->levels());
   }
   return combine_codes(codes, cards);
 }

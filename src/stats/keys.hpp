@@ -7,11 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "stats/coded_column.hpp"
 #include "table/table.hpp"
 
 namespace synthaudit::stats {
-
-inline constexpr std::uint32_t kNoLevel = 0xffffffffu;
 
 // How a numeric column becomes levels.
 enum class NumericCoding {
@@ -28,17 +27,10 @@ struct CodingOptions {
   std::vector<double> breaks;
 };
 
-// One column coded into dense levels 0..levels-1 across several tables. Missing values are the
-// level `missing_level` (the last one) when any table has a missing value, else kNoLevel.
-struct CodedColumn {
-  std::vector<std::vector<std::uint32_t>> codes;  // codes[table][row]
-  std::uint32_t levels = 0;
-  std::uint32_t missing_level = kNoLevel;
-  std::vector<std::string> labels;  // labels[level]; "Missing" for the missing level
-};
-
-// Codes column `column` of every table (same schema). Break points of quantile / equal-width
-// bins come from tables[reference].
+// Codes column `column` of every table (same schema) into levels: categorical levels in
+// dictionary order, or numeric values / intervals in increasing order; then, when any table has a
+// missing value, the level "Missing" (`missing_level`, the last one). Break points of quantile /
+// equal-width bins come from tables[reference].
 CodedColumn code_column(const std::vector<const Table*>& tables, std::size_t column,
                         const CodingOptions& options, std::size_t reference = 0);
 

@@ -281,7 +281,7 @@ TEST(KeyDisclosure, NumericCodingAndTolerance) {
   breaks.numeric = stats::NumericCoding::kBreaks;
   breaks.breaks = {2, 5};
   const auto b = stats::code_column(tables, 1, breaks);
-  EXPECT_EQ(b.levels, 3u);
+  EXPECT_EQ(b.levels(), 3u);
   EXPECT_EQ(b.codes[0], (std::vector<std::uint32_t>{0, 0, 1, 1}));  // (−inf,2], (2,5], (5,inf)
   EXPECT_EQ(b.codes[1], (std::vector<std::uint32_t>{0, 2, 1}));
   stats::CodingOptions equal;

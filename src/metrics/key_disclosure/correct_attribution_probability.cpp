@@ -96,7 +96,7 @@ MetricResult compute_cap(const MetricInput& in, const Params& params) {
           match_conf[r] = count_within(sorted_conf, s.keys.ids[0][r], cv[r], tolerance);
         }
       } else {
-        const stats::PairIds cells = stats::combine_pair(s.keys, {target.codes, target.levels});
+        const stats::PairIds cells = stats::combine_pair(s.keys, {target.codes, target.levels()});
         std::vector<double> nc[2] = {std::vector<double>(cells.pairs.groups, 0.0),
                                      std::vector<double>(cells.pairs.groups, 0.0)};
         for (std::size_t t = 0; t < 2; ++t)

@@ -29,7 +29,7 @@ MetricResult compute_disclosure_protection(const MetricInput& in, const Params& 
     for (const auto& t : targets) {
       parts.push_back(&t);
       // pandas nunique(dropna=False) on the real data: levels present, missing counted once.
-      std::vector<char> seen(t.levels, 0);
+      std::vector<char> seen(t.levels(), 0);
       for (auto code : t.codes[0]) seen[code] = 1;
       levels_product *= static_cast<double>(std::count(seen.begin(), seen.end(), 1));
     }

@@ -30,7 +30,7 @@ void disclosure_one(const Table& conf, const Table& syn, const keydisc::Scenario
   const std::vector<const Table*> tables = {&conf, &syn};
   const stats::CodedColumn target =
       stats::code_column(tables, s.target_columns[target_index], coding);
-  const stats::GroupIds target_ids{target.codes, target.levels};
+  const stats::GroupIds target_ids{target.codes, target.levels()};
   const stats::PairIds cells = stats::combine_pair(s.keys, target_ids);
   const std::uint32_t K = s.keys.groups, C = cells.pairs.groups;
   const auto& key_of = cells.first_of;
@@ -53,11 +53,11 @@ void disclosure_one(const Table& conf, const Table& syn, const keydisc::Scenario
   // on each table's own cell value.
   std::vector<char> excluded(C, 0);
   auto level_of = [](const stats::CodedColumn& col, const std::string& label) -> std::uint32_t {
-    for (std::uint32_t l = 0; l < col.levels; ++l)
+    for (std::uint32_t l = 0; l < col.levels(); ++l)
       if (col.labels[l] == label) return l;
     return stats::kNoLevel;
   };
-  std::vector<char> target_out(target.levels, 0);
+  std::vector<char> target_out(target.levels(), 0);
   for (const auto& label : ex.not_target_levels)
     if (auto l = level_of(target, label); l != stats::kNoLevel) target_out[l] = 1;
   bool conf_target_missing = false;
@@ -92,7 +92,7 @@ void disclosure_one(const Table& conf, const Table& syn, const keydisc::Scenario
   std::vector<std::uint32_t> syn_levels(K, 0);  // target levels seen per key in synthetic
   for (std::uint32_t c = 0; c < C; ++c)
     if (ns[c] > 0) ++syn_levels[key_of[c]];
-  std::vector<double> base_td(target.levels, 0.0);
+  std::vector<double> base_td(target.levels(), 0.0);
   for (std::uint32_t c = 0; c < C; ++c) base_td[target_of[c]] += nd[c];
 
   std::vector<double> ndx(C), nsx(C), ndk(K, 0.0), nsk(K, 0.0);
