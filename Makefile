@@ -24,12 +24,10 @@ test: build
 # The whole test suite built with AddressSanitizer and UndefinedBehaviorSanitizer (-O1 -g,
 # assertions on) and linked with link-time optimisation, which makes GCC check the
 # one-definition rule across all translation units. Any sanitizer report ends the process with an
-# error, so it fails its test. Leaks are reported too (detect_leaks=1). Tests whose data size
-# would make them slow under the sanitizers read a smaller size from SYNTHAUDIT_TEST_SCALE.
+# error, so it fails its test. Leaks are reported too (detect_leaks=1).
 SANITIZER_ENV = \
   ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:check_initialization_order=1 \
-  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  SYNTHAUDIT_TEST_SCALE=sanitize
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 $(SANITIZE_BUILD_DIR)/CMakeCache.txt:
 	cmake -S . -B $(SANITIZE_BUILD_DIR) -DCMAKE_BUILD_TYPE=Debug -DSYNTHAUDIT_SANITIZE=ON \

@@ -17,6 +17,9 @@ const path = require('path');
 const {chromium} = require('playwright-core');
 
 const CHROMIUM = process.env.SYNTHAUDIT_CHROMIUM || '/usr/bin/chromium';
+// Every wait below is for a condition (page loaded, plots drawn), never a fixed sleep; this is
+// only the longest a condition may take before the test gives up, generous for a loaded machine.
+const WAIT_MS = 120000;
 const PLOTS_PAGE = 6;  // plots report.js draws per metric before its 'show more' button
 const KINDS = ['histogram', 'density', 'ecdf', 'qq', 'bars', 'heatmap', 'contour', 'roc', 'scatter', 'line', 'forest'];
 
@@ -49,6 +52,7 @@ function expectedPlots(documentJson, scorecardJson) {
 
 async function checkReport(context, name, file, options, outDir) {
   const page = await context.newPage();
+  page.setDefaultTimeout(WAIT_MS);
   const problems = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error') problems.push('console error: ' + msg.text());
@@ -64,8 +68,8 @@ async function checkReport(context, name, file, options, outDir) {
   });
 
   const started = Date.now();
-  await page.goto('file://' + path.resolve(file), {waitUntil: 'load', timeout: 30000});
-  await page.waitForFunction(() => window.synthauditReady !== undefined, null, {timeout: 20000});
+  await page.goto('file://' + path.resolve(file), {waitUntil: 'load', timeout: WAIT_MS});
+  await page.waitForFunction(() => window.synthauditReady !== undefined, null, {timeout: WAIT_MS});
   const drawn = await page.evaluate(() => window.synthauditReady.then((n) => ({ok: true, n}), (e) => ({ok: false, error: String(e)})));
   if (!drawn.ok) problems.push('a plot failed to render: ' + drawn.error);
 
@@ -100,7 +104,7 @@ async function checkReport(context, name, file, options, outDir) {
       const label = await button.textContent();
       await button.click();
       clicks++;
-      const ok = await page.waitForFunction(allDrawn, null, {timeout: 15000}).then(() => true, () => false);
+      const ok = await page.waitForFunction(allDrawn, null, {timeout: WAIT_MS}).then(() => true, () => false);
       if (!ok) {
         problems.push(`after choosing candidate '${label}', some plots did not render`);
         break;  // one is enough; keep a failing run short
@@ -110,7 +114,7 @@ async function checkReport(context, name, file, options, outDir) {
       await page.locator('button.more-plots').first().click();
       clicks++;
     }
-    await page.waitForFunction(allDrawn, null, {timeout: 15000})
+    await page.waitForFunction(allDrawn, null, {timeout: WAIT_MS})
       .catch(() => problems.push("after 'show more', some plots did not render"));
   }
   if (options.includes('all-kinds')) {
@@ -122,10 +126,11 @@ async function checkReport(context, name, file, options, outDir) {
 
   if (clicks) {  // back to each metric's first candidate for the screenshot
     for (const first of await page.$$('.metric .controls button:not(.more-plots):first-of-type')) await first.click();
-    await page.waitForFunction(allDrawn, null, {timeout: 15000}).catch(() => problems.push('plots did not render again'));
+    await page.waitForFunction(allDrawn, null, {timeout: WAIT_MS}).catch(() => problems.push('plots did not render again'));
   }
+  // The viewport only: a full-page screenshot of every plot was the test's slowest step.
   const shot = path.join(outDir, name + '.png');
-  await page.screenshot({path: shot, fullPage: true});
+  await page.screenshot({path: shot});
   const scorecardShot = path.join(outDir, name + '-scorecard.png');
   await page.locator('#scorecard').screenshot({path: scorecardShot});
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
@@ -153,7 +158,7 @@ async function main() {
     viewport: {width: 1360, height: 900},
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    timeout: 30000,
+    timeout: WAIT_MS,
   });
   try {
     for (const spec of reports) {

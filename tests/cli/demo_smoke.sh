@@ -19,6 +19,7 @@ check "results.tsv header" bash -c "head -n 1 '$work/demo/results.tsv' | grep -q
 check "results.tsv has the three candidates" bash -c "cut -f1 '$work/demo/results.tsv' | sort -u | grep -c -E '^(ideal|independent|leaky)$' | grep -qx 3"
 check "results.tsv rows have six fields" bash -c "awk -F'\t' 'NF != 6 { bad = 1 } END { exit bad }' '$work/demo/results.tsv'"
 check "demo says where the results are" grep -q "demo: the results are in" "$work/demo.out"
+check "demo ends by naming the report" bash -c "tail -n 1 '$work/demo.out' | grep -q '$work/demo/report.html\$' && test -s '$work/demo/report.html'"
 check "no temporary files left" bash -c "! ls '$work/demo' | grep -q '\.tmp\.'"
 
 "$bin" list-metrics >"$work/list.txt"
