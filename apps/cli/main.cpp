@@ -13,6 +13,7 @@
 #include "report/report.hpp"
 #include "report/summary.hpp"
 #include "result/document.hpp"
+#include "result/verdict.hpp"
 #include "sim/simulator.hpp"
 #include "spec/spec.hpp"
 
@@ -21,13 +22,18 @@ using namespace synthaudit;
 
 namespace {
 
+// Exit codes (docs/cli.md): 0 done, 1 internal error, 2 bad input, 3 no candidate passes the
+// release policy (the outputs are written in full).
+constexpr int kExitNoCandidatePasses = 3;
+
 struct EvaluateFlags {
   std::string spec_file, confidential, holdout, synthesis, keys, targets, metrics, out, metadata,
-      plots;
+      plots, policy;
   std::string format = "text";
   std::vector<std::string> synthetic, analyses, params;
   std::int64_t seed = -1;
   int threads = -1;
+  int baseline_draws = -1;
   bool quiet = false;
 };
 
@@ -59,6 +65,12 @@ void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
   cmd.add_option("--plots", f.plots,
                  "replicates whose plot data results.json keeps: first (default), all or none")
       ->check(CLI::IsMember({"first", "all", "none"}));
+  cmd.add_option("--policy", f.policy,
+                 "release policy YAML (criteria each candidate must meet); replaces the spec's "
+                 "policy block");
+  cmd.add_option("--baseline-draws", f.baseline_draws,
+                 "replicate draws of the holdout and resample baselines (default 5, 0 = none)")
+      ->check(CLI::Range(0, 1000));
   cmd.add_flag("--quiet", f.quiet, "no progress on stderr");
   add_format_flag(cmd, f.format);
 }
@@ -105,6 +117,8 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
   if (f.threads >= 0) spec.context.threads = f.threads;
   if (!f.out.empty()) spec.output_dir = f.out;
   if (!f.plots.empty()) spec.plots = f.plots;
+  if (!f.policy.empty()) spec.policy = load_policy(f.policy);
+  if (f.baseline_draws >= 0) spec.baseline_draws = f.baseline_draws;
   if (spec.output_dir.empty()) throw InputError("no output folder given (--out DIR)");
   validate_spec(spec);
   return spec;
@@ -116,7 +130,10 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
     progress = [](const std::string& line) { std::cerr << "synthaudit: " << line << "\n"; };
   if (progress) progress("reading data");
   const EvaluationData data = load_evaluation_data(spec);
-  const nlohmann::json document = evaluate(spec, data, progress);
+  nlohmann::json document = evaluate(spec, data, progress);
+  add_verdict(document, spec.policy,
+              spec.policy.source == "spec" || spec.policy.source == "default" ? spec.origin
+                                                                              : spec.policy.source);
   std::error_code ec;
   fs::create_directories(spec.output_dir, ec);
   if (ec) throw InputError(spec.output_dir + ": cannot create output folder: " + ec.message());
@@ -137,7 +154,8 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
   } else {
     std::cout << render_summary(document, {json_path, tsv_path, html_path});
   }
-  return 0;
+  // A release pipeline can stop on this: the outputs are complete, but nothing may be released.
+  return no_candidate_passes(document) ? kExitNoCandidatePasses : 0;
 }
 
 // `synthaudit report`: the HTML report (or the Markdown summary) again from a results.json.

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <ctime>
 #include <map>
+#include <optional>
+#include <tuple>
 
 #include "core/error.hpp"
 #include "core/random.hpp"
@@ -85,8 +87,165 @@ nlohmann::json headlines_to_json(const std::vector<Headline>& headlines) {
                    {"ideal", to_json(h.ideal)},
                    {"ideal_text", describe_ideal(h.ideal)},
                    {"reading", h.reading},
-                   {"axis", h.axis}});
+                   {"axis", h.axis},
+                   {"unit", to_string(h.unit)},
+                   {"baseline", to_json(h.baseline)}});
   return out;
+}
+
+// A baseline's data: draws of row numbers from a pool table (the holdout or the confidential
+// data). The metric values of `value_draws` are the baseline's replicates; the standard
+// deviation of the values over `noise_draws` times `noise_scale` is its sampling noise (for the
+// resample the value draws are the noise draws).
+struct BaselineData {
+  std::string name;
+  std::string description;
+  const Table* pool = nullptr;
+  std::size_t rows = 0;  // rows of each value draw
+  std::vector<std::vector<std::size_t>> value_draws;
+  std::vector<std::vector<std::size_t>> noise_draws;
+  std::size_t noise_rows = 0;
+  double noise_scale = 1.0;
+  bool value_is_pool = false;  // the value draw is the whole pool in its order
+};
+
+std::vector<std::size_t> draw_without_replacement(std::size_t pool, std::size_t rows,
+                                                  std::uint64_t seed) {
+  std::vector<std::size_t> all(pool);
+  for (std::size_t i = 0; i < pool; ++i) all[i] = i;
+  Rng rng(seed);
+  for (std::size_t i = 0; i < rows; ++i) std::swap(all[i], all[i + rng.below(pool - i)]);
+  all.resize(rows);
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+std::vector<std::size_t> draw_with_replacement(std::size_t pool, std::size_t rows,
+                                               std::uint64_t seed) {
+  std::vector<std::size_t> out(rows);
+  Rng rng(seed);
+  for (auto& r : out) r = rng.below(pool);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The synthetic size the baselines are drawn at: the median row count of all replicate files.
+std::size_t synthetic_size(const EvaluationData& data) {
+  std::vector<std::size_t> sizes;
+  for (const auto& c : data.candidates)
+    for (const auto& t : c.replicates) sizes.push_back(t.rows());
+  if (sizes.empty()) return 0;
+  std::sort(sizes.begin(), sizes.end());
+  return sizes[(sizes.size() - 1) / 2];
+}
+
+// The holdout as a fresh real sample at the comparison size m = min(n, N), n the synthetic size
+// and N the holdout's: one draw of n rows without replacement when the holdout is larger, else
+// the whole holdout (and the engine scores the candidates on subsamples of N rows as well). Its
+// noise: draws of b = min(m, N / 2) rows without replacement, whose spread is rescaled to a
+// sample of m rows by sqrt(b / (m (1 - b / N))) (the variance of a mean of b rows drawn without
+// replacement from N is (1 - b / N) / b times the unit variance; exact for means and shares, an
+// approximation for other statistics).
+BaselineData holdout_baseline(const Table& holdout, std::size_t n, int draws, std::uint64_t seed) {
+  BaselineData b;
+  b.name = "holdout";
+  b.pool = &holdout;
+  const std::size_t pool = holdout.rows();
+  b.rows = std::min(n, pool);
+  b.value_is_pool = pool <= n;
+  b.value_draws.push_back(
+      b.value_is_pool
+          ? std::vector<std::size_t>{}
+          : draw_without_replacement(pool, n, derive_seed(seed, "baseline rows", "holdout", 0)));
+  b.noise_rows = std::min(b.rows, pool / 2);
+  if (draws >= 2 && b.noise_rows >= 2) {
+    for (int d = 1; d <= draws; ++d)
+      b.noise_draws.push_back(draw_without_replacement(
+          pool, b.noise_rows,
+          derive_seed(seed, "baseline rows", "holdout", static_cast<std::size_t>(d))));
+    const double rows_b = static_cast<double>(b.noise_rows);
+    b.noise_scale = std::sqrt(
+        rows_b / (static_cast<double>(b.rows) * (1.0 - rows_b / static_cast<double>(pool))));
+  }
+  b.description =
+      "The holdout, real records of the same population that the synthesis did not see, "
+      "scored in place of the synthetic data: " +
+      (b.value_is_pool ? "all " + std::to_string(pool) + " holdout rows" +
+                             (pool < n ? " (fewer than the " + std::to_string(n) +
+                                             " synthetic rows: the verdict compares it with "
+                                             "each candidate scored on a subsample of " +
+                                             std::to_string(pool) +
+                                             " of its rows, because these statistics depend on "
+                                             "the number of rows)"
+                                       : "")
+                       : "a subsample without replacement of " + std::to_string(n) + " of its " +
+                             std::to_string(pool) + " rows (the synthetic size)") +
+      ". " +
+      (b.noise_draws.empty()
+           ? "Its sampling noise could not be estimated (too few rows or draws)."
+           : "Its sampling noise is the spread over " + std::to_string(b.noise_draws.size()) +
+                 " subsamples of " + std::to_string(b.noise_rows) +
+                 " rows, rescaled to the synthetic size.");
+  return b;
+}
+
+// Resamples with replacement of the confidential data (N rows) of the synthetic size n: the
+// utility of data that differ from the confidential data by sampling noise only. Value: the mean
+// over the draws; noise: their standard deviation.
+BaselineData resample_baseline(const Table& confidential, std::size_t n, int draws,
+                               std::uint64_t seed) {
+  BaselineData b;
+  b.name = "resample";
+  b.pool = &confidential;
+  b.rows = n;
+  b.noise_rows = n;
+  for (int d = 1; d <= draws; ++d)
+    b.value_draws.push_back(draw_with_replacement(
+        confidential.rows(), n,
+        derive_seed(seed, "baseline rows", "resample", static_cast<std::size_t>(d))));
+  if (draws >= 2) b.noise_draws = b.value_draws;
+  b.description = "Resamples of the confidential data scored in place of the synthetic data: " +
+                  std::to_string(draws) + " draws with replacement of " + std::to_string(n) +
+                  " rows (the synthetic size) from its " + std::to_string(confidential.rows()) +
+                  " rows. The value is their mean and the sampling noise their standard "
+                  "deviation.";
+  return b;
+}
+
+// Standard deviation over results of each (statistic, scope) that every result reports with a
+// finite value, times `scale`; NaN otherwise.
+std::vector<MetricValue> spread_over_results(const std::vector<MetricResult>& results,
+                                             double scale) {
+  std::vector<MetricValue> out;
+  if (results.size() < 2) return out;
+  std::map<std::pair<std::string, std::string>, std::vector<double>> by_key;
+  for (const auto& r : results)
+    for (const auto& v : r.values) by_key[{v.statistic, v.scope}].push_back(v.value);
+  for (const auto& v : results.front().values) {
+    const auto& xs = by_key[{v.statistic, v.scope}];
+    bool finite = xs.size() == results.size();
+    double mean = 0.0;
+    for (double x : xs) {
+      finite = finite && std::isfinite(x);
+      mean += x;
+    }
+    if (!finite) {
+      out.push_back({v.statistic, v.scope, NAN});
+      continue;
+    }
+    mean /= static_cast<double>(xs.size());
+    double ss = 0.0;
+    for (double x : xs) ss += (x - mean) * (x - mean);
+    out.push_back(
+        {v.statistic, v.scope, scale * std::sqrt(ss / static_cast<double>(xs.size() - 1))});
+  }
+  return out;
+}
+
+bool wants_baseline(const MetricSpec& metric, BaselineKind kind) {
+  for (const auto& h : metric.headlines)
+    if (h.baseline.kind == kind) return true;
+  return false;
 }
 
 std::string iso_time_now() {
@@ -210,6 +369,27 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
   doc["warnings"] = data.warnings;
   doc["metrics"] = nlohmann::json::array();
 
+  // Baselines are drawn once and shared by every metric that asks for them.
+  std::vector<BaselineData> baselines;
+  const std::size_t n_synthetic = synthetic_size(data);
+  if (spec.baseline_draws > 0 && n_synthetic > 0) {
+    bool any_holdout = false, any_resample = false;
+    for (const MetricSpec* metric : selected) {
+      any_holdout = any_holdout || wants_baseline(*metric, BaselineKind::kHoldout);
+      any_resample = any_resample || wants_baseline(*metric, BaselineKind::kResample);
+    }
+    if (any_holdout && data.holdout && data.holdout->rows() > 0)
+      baselines.push_back(
+          holdout_baseline(*data.holdout, n_synthetic, spec.baseline_draws, spec.context.seed));
+    if (any_resample && data.confidential.rows() > 0)
+      baselines.push_back(resample_baseline(data.confidential, n_synthetic, spec.baseline_draws,
+                                            spec.context.seed));
+  }
+  doc["baselines"] = nlohmann::json::array();
+  for (const auto& b : baselines)
+    doc["baselines"].push_back(
+        {{"name", b.name}, {"description", b.description}, {"rows", b.rows}});
+
   for (const MetricSpec* metric : selected) {
     const auto given =
         spec.parameters.count(metric->name) ? spec.parameters.at(metric->name) : nlohmann::json();
@@ -238,6 +418,12 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
       doc["metrics"].push_back(entry);
       continue;
     }
+    // The holdout baseline when it is smaller than the synthetic data and this metric uses it.
+    const BaselineData* size_matched = nullptr;
+    for (const auto& b : baselines)
+      if (b.name == "holdout" && b.value_is_pool && b.rows < n_synthetic &&
+          wants_baseline(*metric, BaselineKind::kHoldout))
+        size_matched = &b;
     for (const auto& candidate : data.candidates) {
       nlohmann::json cand = {{"name", candidate.name}, {"replicates", nlohmann::json::array()}};
       auto run_one = [&](std::vector<const Table*> tables, std::size_t replicate,
@@ -292,7 +478,110 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
             {"wall_seconds", seconds}};
         if (drop_plots(spec.plots, 0)) omit_plots(cand["combined"]);
       }
+      if (size_matched != nullptr) {
+        // Statistics such as replicated uniques grow with the number of synthetic rows, so the
+        // verdict compares the holdout with the candidate at the holdout's size.
+        std::vector<Table> subsamples;
+        for (std::size_t r = 0; r < candidate.replicates.size(); ++r) {
+          const Table& t = candidate.replicates[r];
+          subsamples.push_back(
+              t.rows() <= size_matched->rows
+                  ? t
+                  : select_rows(
+                        t,
+                        draw_without_replacement(t.rows(), size_matched->rows,
+                                                 derive_seed(spec.context.seed, "size-matched rows",
+                                                             candidate.name, r + 1)),
+                        t.source()));
+        }
+        std::vector<MetricResult> results;
+        if (metric->granularity == MetricGranularity::kPerReplicate) {
+          for (std::size_t r = 0; r < subsamples.size(); ++r)
+            results.push_back(run_one({&subsamples[r]}, r + 1,
+                                      "at the holdout's size " + std::to_string(r + 1) + "/" +
+                                          std::to_string(subsamples.size()))
+                                  .first);
+        } else {
+          std::vector<const Table*> tables;
+          for (const auto& t : subsamples) tables.push_back(&t);
+          results.push_back(run_one(tables, 0, "at the holdout's size").first);
+        }
+        cand["at_baseline_size"] = {
+            {"baseline", "holdout"},
+            {"rows", size_matched->rows},
+            {"values", values_to_json(results.size() == 1 ? results.front().values
+                                                          : mean_over_replicates(results))}};
+      }
       entry["candidates"].push_back(cand);
+    }
+    for (const auto& baseline : baselines) {
+      const BaselineKind kind =
+          baseline.name == "holdout" ? BaselineKind::kHoldout : BaselineKind::kResample;
+      if (!wants_baseline(*metric, kind)) continue;
+      // The holdout is not also given as the holdout when it stands in for the synthetic data.
+      const Table* holdout_input =
+          kind == BaselineKind::kHoldout ? nullptr : (data.holdout ? &*data.holdout : nullptr);
+      auto run_draw = [&](const std::vector<std::size_t>& rows, bool whole_pool,
+                          std::size_t replicate, const std::string& label) {
+        if (progress)
+          progress("running " + metric->name + " on the " + baseline.name + " baseline " + label);
+        const auto t0 = std::chrono::steady_clock::now();
+        const TableSource source{baseline.pool->source().path + " (" + baseline.name + " draw " +
+                                     std::to_string(replicate) + ")",
+                                 "", "synthetic"};
+        std::optional<Table> drawn;
+        if (!whole_pool) drawn = select_rows(*baseline.pool, rows, source);
+        const std::uint64_t seed =
+            derive_seed(spec.context.seed, metric->name, baseline.name, replicate);
+        MetricInput input{data.confidential, {whole_pool ? baseline.pool : &*drawn},
+                          holdout_input,     spec.context,
+                          baseline.name,     seed};
+        MetricResult result;
+        try {
+          result = metric->compute(input, params);
+        } catch (const MetricNotApplicable& e) {
+          result.warnings.push_back(std::string("not applicable: ") + e.what());
+        }
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return std::make_tuple(std::move(result), seconds, seed);
+      };
+      nlohmann::json cand = {
+          {"name", baseline.name}, {"baseline", true}, {"replicates", nlohmann::json::array()}};
+      std::vector<MetricResult> value_results;
+      for (std::size_t d = 0; d < baseline.value_draws.size(); ++d) {
+        auto [result, seconds, seed] =
+            run_draw(baseline.value_draws[d], baseline.value_is_pool, d + 1,
+                     std::to_string(d + 1) + "/" + std::to_string(baseline.value_draws.size()));
+        nlohmann::json replicate = {{"replicate", d + 1},
+                                    {"values", values_to_json(result.values)},
+                                    {"details", result.details},
+                                    {"warnings", result.warnings},
+                                    {"seed", seed},
+                                    {"wall_seconds", seconds}};
+        // The baselines' plots would repeat the candidates'; their numbers are what matters.
+        omit_plots(replicate);
+        cand["replicates"].push_back(std::move(replicate));
+        value_results.push_back(std::move(result));
+      }
+      if (value_results.size() > 1)
+        cand["mean"] = {{"values", values_to_json(mean_over_replicates(value_results))}};
+      std::vector<MetricResult> noise_results;
+      if (baseline.noise_draws == baseline.value_draws) {
+        noise_results = std::move(value_results);
+      } else {
+        for (std::size_t d = 0; d < baseline.noise_draws.size(); ++d)
+          noise_results.push_back(std::get<0>(
+              run_draw(baseline.noise_draws[d], false, baseline.value_draws.size() + d + 1,
+                       "noise draw " + std::to_string(d + 1) + "/" +
+                           std::to_string(baseline.noise_draws.size()))));
+      }
+      cand["noise"] = {
+          {"draws", noise_results.size()},
+          {"draw_rows", baseline.noise_rows},
+          {"scale", baseline.noise_scale},
+          {"values", values_to_json(spread_over_results(noise_results, baseline.noise_scale))}};
+      entry["candidates"].push_back(std::move(cand));
     }
     doc["metrics"].push_back(entry);
   }

@@ -73,6 +73,59 @@ std::string describe_ideal(const Ideal& ideal) {
   return "";
 }
 
+const char* to_string(BaselineKind kind) {
+  switch (kind) {
+    case BaselineKind::kNone:
+      return "none";
+    case BaselineKind::kHoldout:
+      return "holdout";
+    case BaselineKind::kResample:
+      return "resample";
+    case BaselineKind::kStatistic:
+      return "statistic";
+    case BaselineKind::kAnalytic:
+      return "analytic";
+  }
+  return "?";
+}
+
+std::string Baseline::name() const {
+  switch (kind) {
+    case BaselineKind::kNone:
+      return "";
+    case BaselineKind::kHoldout:
+    case BaselineKind::kStatistic:
+      return "holdout";
+    case BaselineKind::kResample:
+      return "resample";
+    case BaselineKind::kAnalytic:
+      return "analytic";
+  }
+  return "";
+}
+
+nlohmann::json to_json(const Baseline& baseline) {
+  if (baseline.kind == BaselineKind::kNone) return nullptr;
+  nlohmann::json out = {
+      {"kind", to_string(baseline.kind)}, {"name", baseline.name()}, {"note", baseline.note}};
+  if (baseline.kind == BaselineKind::kStatistic) out["statistic"] = baseline.statistic;
+  if (baseline.kind == BaselineKind::kAnalytic) out["value"] = baseline.value;
+  if (!baseline.noise_statistic.empty()) out["noise_statistic"] = baseline.noise_statistic;
+  return out;
+}
+
+const char* to_string(Unit unit) {
+  switch (unit) {
+    case Unit::kNumber:
+      return "number";
+    case Unit::kShare:
+      return "share";
+    case Unit::kPercent:
+      return "percent";
+  }
+  return "?";
+}
+
 nlohmann::json make_plot(const std::string& kind, const std::string& title,
                          const std::string& x_label, const std::string& y_label,
                          const std::string& scope) {

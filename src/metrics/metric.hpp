@@ -144,6 +144,66 @@ nlohmann::json to_json(const Ideal& ideal);
 Ideal ideal_from_json(const nlohmann::json& object, const std::string& legacy_better = "lower");
 std::string describe_ideal(const Ideal& ideal);
 
+// What a headline value is compared with: what data that carry no synthesis at all score.
+//   kHoldout:   the engine runs the metric with the holdout (a fresh real sample of the same
+//               population) in place of the synthetic data, subsampled without replacement to the
+//               synthetic size when the holdout is larger; for risk, what releasing real people
+//               who were not in the confidential data would disclose.
+//   kResample:  the engine runs the metric with resamples (with replacement) of the confidential
+//               data of the synthetic size in place of the synthetic data: the utility a perfect
+//               synthesiser reaches, which differs from the confidential data by sampling noise
+//               only (the subsample-equivalence idea of NIST CRC's SDNist).
+//   kStatistic: a statistic the metric itself computes against the holdout (`statistic`, same
+//               scope), e.g. the holdout's own exact-copy share; used where the metric needs the
+//               holdout as an input and cannot be re-run with it as the synthetic data.
+//   kAnalytic:  a value theory gives (`value`), e.g. an AUC of 0.5 when there is no signal.
+// The baseline's own sampling noise (a standard deviation) comes from the engine's replicate
+// draws (kHoldout, kResample) or from a statistic the metric computes (`noise_statistic`).
+// The plain-language notes of the two engine baselines, shared by every headline that uses them.
+inline constexpr const char* kHoldoutNote =
+    "the metric run with the holdout, a fresh real sample of the same population, in place of the "
+    "synthetic data: what releasing real people who were not in the confidential data scores";
+inline constexpr const char* kResampleNote =
+    "the metric run with resamples of the confidential data of the synthetic size in place of the "
+    "synthetic data: the value that sampling noise alone gives";
+
+enum class BaselineKind { kNone, kHoldout, kResample, kStatistic, kAnalytic };
+const char* to_string(BaselineKind kind);
+
+struct Baseline {
+  BaselineKind kind = BaselineKind::kNone;
+  std::string statistic;        // kStatistic
+  double value = 0.0;           // kAnalytic
+  std::string noise_statistic;  // kStatistic, kAnalytic: the baseline's standard deviation
+  std::string note;             // why this baseline, in plain language (for the report)
+
+  static Baseline none() { return {}; }
+  static Baseline holdout(std::string note) {
+    return {BaselineKind::kHoldout, "", 0.0, "", std::move(note)};
+  }
+  static Baseline resample(std::string note) {
+    return {BaselineKind::kResample, "", 0.0, "", std::move(note)};
+  }
+  static Baseline from_statistic(std::string statistic, std::string noise_statistic,
+                                 std::string note) {
+    return {BaselineKind::kStatistic, std::move(statistic), 0.0, std::move(noise_statistic),
+            std::move(note)};
+  }
+  static Baseline analytic(double value, std::string noise_statistic, std::string note) {
+    return {BaselineKind::kAnalytic, "", value, std::move(noise_statistic), std::move(note)};
+  }
+  // The reserved candidate name its values carry: "holdout" (kHoldout, kStatistic), "resample",
+  // "analytic", or "" for none.
+  std::string name() const;
+};
+// {"kind", "name", "statistic"?, "value"?, "noise_statistic"?, "note"}; null for kNone.
+nlohmann::json to_json(const Baseline& baseline);
+
+// How a headline value reads: a share in [0, 1] (shown as a percentage), a percentage already,
+// or a plain number.
+enum class Unit { kNumber, kShare, kPercent };
+const char* to_string(Unit unit);
+
 // A statistic the scorecard and the risk–utility map show for every candidate (its mean over
 // replicates, or the combined value), with a plain-language reading and which value is good.
 struct Headline {
@@ -152,6 +212,8 @@ struct Headline {
   Ideal ideal = Ideal::lower();
   std::string reading;           // e.g. "share of synthetic records copied from a real person"
   std::string axis = "utility";  // "utility" or "risk": which axis of the risk–utility map
+  Baseline baseline = Baseline::none();
+  Unit unit = Unit::kNumber;
 };
 
 using ComputeFn = std::function<MetricResult(const MetricInput&, const Params&)>;

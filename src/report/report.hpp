@@ -16,16 +16,20 @@ struct ReportLimits {
 };
 
 // The headlines of every metric for every candidate, ranked. Shape:
-//   {"candidates": [names],
+//   {"candidates": [names] (never the baselines),
 //    "headlines": [{"metric", "family", "statistic", "scope", "ideal", "ideal_text", "reading",
-//                   "axis",
+//                   "axis", "unit" ("number"|"share"|"percent"),
 //                   "source": ["mean"|"combined"|"replicate"|null per candidate],
 //                   "values": [value|null per candidate],
 //                   "replicates": [[value|null per replicate] per candidate],
-//                   "ranks": [rank|null per candidate]}],
-//    "ranking": [{"candidate", "mean_rank", "utility_rank", "risk_rank", "ranked"}] best first}
+//                   "ranks": [rank|null per candidate],
+//                   "baseline": {"name": "holdout"|"resample"|"analytic", "value", "sd", "note"}
+//                               or null}],
+//    "ranking": [{"candidate", "utility_rank", "risk_rank", "ranked_utility", "ranked_risk"}]}
 // A headline value is the candidate's mean over replicates, its combined value, or the value of
-// its only replicate. Rank 1 is the best candidate on that headline; ties share the mean rank.
+// its only replicate. Rank 1 is the candidate closest to the ideal; ties share the mean rank.
+// Utility and risk ranks are means over their own headlines and are never averaged together;
+// the ranking is ordered by the verdict (recommended, pass, review, fail), then utility rank.
 nlohmann::json scorecard(const nlohmann::json& document);
 
 // A copy of the document that fits a browser: long plot data thinned, long tables cut, and,

@@ -6,6 +6,7 @@
 
 #include "metrics/metric.hpp"
 #include "report/report.hpp"
+#include "result/headlines.hpp"
 
 namespace synthaudit {
 
@@ -19,134 +20,84 @@ std::string text_of(const json& object, const char* key, const std::string& fall
   return it != object.end() && it->is_string() ? it->get<std::string>() : fallback;
 }
 
-// The value of (statistic, scope) in a values list; nullopt when absent or NA.
-std::optional<double> find_value(const json& values, const std::string& statistic,
-                                 const std::string& scope) {
-  if (!values.is_array()) return std::nullopt;
-  for (const auto& v : values)
-    if (text_of(v, "statistic") == statistic && text_of(v, "scope") == scope) {
-      const auto it = v.find("value");
-      if (it != v.end() && it->is_number()) return it->get<double>();
-      return std::nullopt;
-    }
-  return std::nullopt;
-}
-
 json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
-// Ranks by distance to the ideal, ties sharing their mean rank; nullopt values get no rank.
-std::vector<std::optional<double>> rank(const std::vector<std::optional<double>>& values,
-                                        const Ideal& ideal) {
-  std::vector<std::size_t> order;
-  std::vector<double> badness(values.size(), 0.0);
-  for (std::size_t i = 0; i < values.size(); ++i)
-    if (values[i]) {
-      order.push_back(i);
-      badness[i] = ideal.badness(*values[i]);
+// The baseline beside a headline. Its value is the same for every candidate; the noise of some
+// (computed from the synthetic size) can differ, so the first candidate with one speaks for it.
+json baseline_json(const HeadlineRow& row) {
+  for (const auto& b : row.baselines)
+    if (b && b->value)
+      return {
+          {"name", b->name}, {"value", *b->value}, {"sd", optional_json(b->sd)}, {"note", b->note}};
+  for (const auto& b : row.baselines)
+    if (b) return {{"name", b->name}, {"value", nullptr}, {"sd", nullptr}, {"note", b->note}};
+  return nullptr;
+}
+
+// 0 recommended, 1 pass, 2 review, 3 fail, 4 no verdict.
+int verdict_order(const json& document, const std::string& candidate) {
+  if (!document.contains("verdict") || !document["verdict"].is_object()) return 4;
+  const json& verdict = document["verdict"];
+  if (verdict.value("recommended", json()) == candidate) return 0;
+  for (const auto& c : verdict.value("candidates", json::array()))
+    if (text_of(c, "name") == candidate) {
+      const std::string status = text_of(c, "status");
+      return status == "pass" ? 1 : status == "review" ? 2 : 3;
     }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return badness[a] < badness[b]; });
-  std::vector<std::optional<double>> ranks(values.size());
-  for (std::size_t start = 0; start < order.size();) {
-    std::size_t end = start + 1;
-    while (end < order.size() && badness[order[end]] == badness[order[start]]) ++end;
-    const double shared = (static_cast<double>(start + 1) + static_cast<double>(end)) / 2.0;
-    for (std::size_t k = start; k < end; ++k) ranks[order[k]] = shared;
-    start = end;
-  }
-  return ranks;
+  return 4;
 }
 
 }  // namespace
 
 json scorecard(const json& document) {
+  const HeadlineTable table = headline_table(document);
   json card = {
-      {"candidates", json::array()}, {"headlines", json::array()}, {"ranking", json::array()}};
-  std::vector<std::string> names;
-  if (document.contains("candidates"))
-    for (const auto& c : document["candidates"]) names.push_back(text_of(c, "name"));
-  card["candidates"] = names;
-  const std::size_t n = names.size();
-  std::vector<double> rank_sum(n, 0.0), utility_sum(n, 0.0), risk_sum(n, 0.0);
-  std::vector<std::size_t> rank_count(n, 0), utility_count(n, 0), risk_count(n, 0);
-
-  if (!document.contains("metrics")) return card;
-  for (const auto& metric : document["metrics"]) {
-    if (metric.contains("skipped") || !metric.contains("headlines")) continue;
-    for (const auto& h : metric["headlines"]) {
-      const std::string statistic = text_of(h, "statistic");
-      const std::string scope = text_of(h, "scope", "all");
-      const Ideal ideal = ideal_from_json(h.value("ideal", json()), text_of(h, "better", "lower"));
-      json row = {{"metric", text_of(metric, "name")},
-                  {"family", text_of(metric, "family")},
-                  {"statistic", statistic},
-                  {"scope", scope},
-                  {"ideal", to_json(ideal)},
-                  {"ideal_text", describe_ideal(ideal)},
-                  {"reading", text_of(h, "reading")},
-                  {"axis", text_of(h, "axis", "utility")},
-                  {"source", json::array()},
-                  {"values", json::array()},
-                  {"replicates", json::array()}};
-      std::vector<std::optional<double>> values(n);
-      for (std::size_t c = 0; c < n; ++c) {
-        const json* entry = nullptr;
-        for (const auto& e : metric["candidates"])
-          if (text_of(e, "name") == names[c]) entry = &e;
-        json source = nullptr;
-        json reps = json::array();
-        if (entry != nullptr) {
-          if (entry->contains("replicates"))
-            for (const auto& r : (*entry)["replicates"])
-              reps.push_back(
-                  optional_json(find_value(r.value("values", json()), statistic, scope)));
-          if (entry->contains("combined")) {
-            values[c] = find_value((*entry)["combined"].value("values", json()), statistic, scope);
-            source = "combined";
-          } else if (entry->contains("mean")) {
-            values[c] = find_value((*entry)["mean"].value("values", json()), statistic, scope);
-            source = "mean";
-          } else if (reps.size() == 1) {
-            values[c] =
-                reps[0].is_number() ? std::optional<double>(reps[0].get<double>()) : std::nullopt;
-            source = "replicate";
-          }
-        }
-        row["source"].push_back(source);
-        row["values"].push_back(optional_json(values[c]));
-        row["replicates"].push_back(reps);
-      }
-      const auto ranks = rank(values, ideal);
-      row["ranks"] = json::array();
-      const bool risk = row["axis"] == "risk";
-      for (std::size_t c = 0; c < n; ++c) {
-        row["ranks"].push_back(optional_json(ranks[c]));
-        if (!ranks[c]) continue;
-        rank_sum[c] += *ranks[c];
-        ++rank_count[c];
-        (risk ? risk_sum : utility_sum)[c] += *ranks[c];
-        ++(risk ? risk_count : utility_count)[c];
-      }
-      card["headlines"].push_back(std::move(row));
+      {"candidates", table.candidates}, {"headlines", json::array()}, {"ranking", json::array()}};
+  const std::size_t n = table.candidates.size();
+  for (const auto& row : table.rows) {
+    json out = {{"metric", row.metric},
+                {"family", row.family},
+                {"statistic", row.statistic},
+                {"scope", row.scope},
+                {"ideal", to_json(row.ideal)},
+                {"ideal_text", describe_ideal(row.ideal)},
+                {"reading", row.reading},
+                {"axis", row.axis},
+                {"unit", row.unit},
+                {"source", json::array()},
+                {"values", json::array()},
+                {"replicates", json::array()},
+                {"ranks", json::array()},
+                {"baseline", baseline_json(row)}};
+    for (std::size_t c = 0; c < n; ++c) {
+      out["source"].push_back(row.sources[c].empty() ? json(nullptr) : json(row.sources[c]));
+      out["values"].push_back(optional_json(row.values[c]));
+      json reps = json::array();
+      for (const auto& r : row.replicates[c]) reps.push_back(optional_json(r));
+      out["replicates"].push_back(reps);
+      out["ranks"].push_back(optional_json(row.ranks[c]));
     }
+    card["headlines"].push_back(std::move(out));
   }
-  auto mean = [](double sum, std::size_t count) {
-    return count == 0 ? json(nullptr) : json(sum / static_cast<double>(count));
-  };
+  // Utility and risk are ranked separately and never averaged into one number; the order is the
+  // verdict's (recommended, pass, review, fail), then utility.
   std::vector<std::size_t> order(n);
   for (std::size_t c = 0; c < n; ++c) order[c] = c;
+  std::vector<int> group(n);
+  for (std::size_t c = 0; c < n; ++c) group[c] = verdict_order(document, table.candidates[c]);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    if ((rank_count[a] == 0) != (rank_count[b] == 0)) return rank_count[b] == 0;
-    if (rank_count[a] == 0) return false;
-    return rank_sum[a] / static_cast<double>(rank_count[a]) <
-           rank_sum[b] / static_cast<double>(rank_count[b]);
+    if (group[a] != group[b]) return group[a] < group[b];
+    const auto& ua = table.utility_rank[a];
+    const auto& ub = table.utility_rank[b];
+    if (ua.has_value() != ub.has_value()) return ua.has_value();
+    return ua && *ua < *ub;
   });
   for (std::size_t c : order)
-    card["ranking"].push_back({{"candidate", names[c]},
-                               {"mean_rank", mean(rank_sum[c], rank_count[c])},
-                               {"utility_rank", mean(utility_sum[c], utility_count[c])},
-                               {"risk_rank", mean(risk_sum[c], risk_count[c])},
-                               {"ranked", rank_count[c]}});
+    card["ranking"].push_back({{"candidate", table.candidates[c]},
+                               {"utility_rank", optional_json(table.utility_rank[c])},
+                               {"risk_rank", optional_json(table.risk_rank[c])},
+                               {"ranked_utility", table.ranked_utility[c]},
+                               {"ranked_risk", table.ranked_risk[c]}});
   return card;
 }
 

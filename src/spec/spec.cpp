@@ -173,6 +173,80 @@ CandidateSpec parse_candidate(const std::string& text) {
 
 namespace {
 
+const std::vector<std::string> kBounds = {"max", "min", "target"};
+
+ReleasePolicy read_policy(const Reader& r, const YAML::Node& node, const std::string& key) {
+  ReleasePolicy policy;
+  r.check_keys(node, key, {"criteria", "default_checks", "margins"});
+  const std::string prefix = key.empty() ? "" : key + ".";
+  if (const auto flag = node["default_checks"]) {
+    const auto text = r.string(flag, prefix + "default_checks");
+    if (text != "true" && text != "false")
+      r.fail(prefix + "default_checks", "expected true or false");
+    policy.default_checks = text == "true";
+  }
+  if (const auto margins = node["margins"]) {
+    const std::string at = prefix + "margins";
+    r.check_keys(margins, at, {"review_sd", "fail_sd", "fail_relative"});
+    auto non_negative = [&](const char* name, double& out) {
+      if (!margins[name]) return;
+      out = r.number(margins[name], at + "." + name);
+      if (!(out >= 0.0)) r.fail(at + "." + name, "must be a number >= 0");
+    };
+    non_negative("review_sd", policy.margins.review_sd);
+    non_negative("fail_sd", policy.margins.fail_sd);
+    non_negative("fail_relative", policy.margins.fail_relative);
+    if (policy.margins.fail_sd < policy.margins.review_sd)
+      r.fail(at + ".fail_sd", "must be at least review_sd");
+  }
+  if (const auto criteria = node["criteria"]) {
+    if (!criteria.IsSequence()) r.fail(prefix + "criteria", "expected a list");
+    for (std::size_t i = 0; i < criteria.size(); ++i) {
+      const std::string at = prefix + "criteria[" + std::to_string(i) + "]";
+      const YAML::Node& item = criteria[i];
+      r.check_keys(item, at,
+                   {"id", "metric", "statistic", "scope", "max", "min", "target", "tolerance",
+                    "relative_to"});
+      PolicyCriterion c;
+      c.key = at;
+      if (!item["metric"]) r.fail(at + ".metric", "required key is missing");
+      if (!item["statistic"]) r.fail(at + ".statistic", "required key is missing");
+      c.metric = r.string(item["metric"], at + ".metric");
+      c.statistic = r.string(item["statistic"], at + ".statistic");
+      if (item["scope"]) c.scope = r.string(item["scope"], at + ".scope");
+      for (const auto& bound : kBounds) {
+        if (!item[bound]) continue;
+        if (!c.bound.empty())
+          r.fail(at + "." + bound,
+                 "give one of max, min, target (this criterion has " + c.bound + " already)");
+        c.bound = bound;
+        c.value = r.number(item[bound], at + "." + bound);
+      }
+      if (c.bound.empty()) r.fail(at, "needs a bound: max, min or target");
+      if (item["tolerance"]) {
+        if (c.bound != "target") r.fail(at + ".tolerance", "only a target takes a tolerance");
+        c.tolerance = r.number(item["tolerance"], at + ".tolerance");
+        if (!(*c.tolerance >= 0.0)) r.fail(at + ".tolerance", "must be a number >= 0");
+      } else if (c.bound == "target") {
+        r.fail(at + ".tolerance", "a target needs a tolerance");
+      }
+      if (item["relative_to"]) {
+        c.relative_to = r.string(item["relative_to"], at + ".relative_to");
+        if (std::find(kBaselineNames.begin(), kBaselineNames.end(), c.relative_to) ==
+            kBaselineNames.end())
+          r.fail(at + ".relative_to", "'" + c.relative_to + "' is not a baseline; use " +
+                                          join(kBaselineNames, " or ") +
+                                          did_you_mean(c.relative_to, kBaselineNames));
+      }
+      c.id = item["id"]
+                 ? r.string(item["id"], at + ".id")
+                 : c.metric + "." + c.statistic + (c.scope == "all" ? "" : "[" + c.scope + "]");
+      policy.criteria.push_back(std::move(c));
+    }
+  }
+  return policy;
+}
+
 EvaluationSpec load_spec_yaml(const std::string& path) {
   YAML::Node root;
   try {
@@ -190,7 +264,7 @@ EvaluationSpec load_spec_yaml(const std::string& path) {
   r.check_keys(root, "",
                {"confidential", "holdout", "candidates", "synthesis", "read", "metadata", "columns",
                 "missing_codes", "metrics", "parameters", "disclosure", "analyses", "seed",
-                "threads", "output", "plots"});
+                "threads", "output", "plots", "baseline_draws", "policy"});
   if (!root["confidential"]) r.fail("confidential", "required key is missing");
   spec.confidential = r.path(root["confidential"], "confidential");
   if (root["holdout"]) spec.holdout = r.path(root["holdout"], "holdout");
@@ -316,6 +390,15 @@ EvaluationSpec load_spec_yaml(const std::string& path) {
       r.fail("plots", "'" + spec.plots + "' is not one of first, all, none" +
                           did_you_mean(spec.plots, {"first", "all", "none"}));
   }
+  if (root["baseline_draws"]) {
+    const auto draws = r.integer(root["baseline_draws"], "baseline_draws");
+    if (draws < 0 || draws > 1000) r.fail("baseline_draws", "must be between 0 and 1000");
+    spec.baseline_draws = static_cast<int>(draws);
+  }
+  if (root["policy"]) {
+    spec.policy = read_policy(r, root["policy"], "policy");
+    spec.policy.source = "spec";
+  }
   return spec;
 }
 
@@ -330,6 +413,47 @@ EvaluationSpec load_spec(const std::string& path) {
   }
 }
 
+ReleasePolicy load_policy(const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw InputError(path + ": cannot open policy file");
+  } catch (const YAML::ParserException& e) {
+    throw InputError(path + ": line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+  Reader r{path, fs::path(path).parent_path().string()};
+  if (root.IsNull()) r.fail("top level", "the policy is empty");
+  try {
+    ReleasePolicy policy = read_policy(r, root, "");
+    policy.source = path;
+    return policy;
+  } catch (const YAML::Exception& e) {
+    throw InputError(path + ": line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+}
+
+void validate_policy(const ReleasePolicy& policy, const std::string& where) {
+  std::vector<std::string> known;
+  for (const auto& m : all_metrics()) known.push_back(m.name);
+  std::set<std::string> ids;
+  for (const auto& c : policy.criteria) {
+    if (!ids.insert(c.id).second)
+      throw InputError(where + ": " + c.key + ".id: '" + c.id + "' is used twice");
+    const MetricSpec* metric = find_metric(c.metric);
+    if (metric == nullptr)
+      throw InputError(where + ": " + c.key + ".metric: no metric named '" + c.metric + "'" +
+                       did_you_mean(c.metric, known));
+    if (c.relative_to.empty()) continue;
+    bool has_baseline = false;
+    for (const auto& h : metric->headlines)
+      has_baseline = has_baseline || h.baseline.name() == c.relative_to;
+    if (!has_baseline)
+      throw InputError(where + ": " + c.key + ".relative_to: " + c.metric + " has no " +
+                       c.relative_to + " baseline (see docs/metrics.md, Baselines)");
+  }
+}
+
 void validate_spec(const EvaluationSpec& spec) {
   const std::string& where = spec.origin;
   if (spec.plots != "first" && spec.plots != "all" && spec.plots != "none")
@@ -341,6 +465,9 @@ void validate_spec(const EvaluationSpec& spec) {
   std::set<std::string> names;
   for (const auto& c : spec.candidates) {
     if (c.name.empty()) throw InputError(where + ": a candidate has an empty name");
+    if (std::find(kBaselineNames.begin(), kBaselineNames.end(), c.name) != kBaselineNames.end())
+      throw InputError(where + ": candidate name '" + c.name +
+                       "' is reserved for a baseline; rename the candidate");
     if (!names.insert(c.name).second)
       throw InputError(where + ": candidate name '" + c.name + "' is used twice");
     if (c.replicates.empty())
@@ -361,6 +488,32 @@ void validate_spec(const EvaluationSpec& spec) {
     if (s.keys.empty() || s.targets.empty())
       throw InputError(where + ": disclosure[" + std::to_string(i) + "] needs keys and targets");
   }
+  if (spec.baseline_draws < 0) throw InputError(where + ": baseline_draws must be 0 or more");
+  validate_policy(spec.policy, spec.policy.source == "spec" || spec.policy.source == "default"
+                                   ? where
+                                   : spec.policy.source);
+}
+
+nlohmann::json policy_to_json(const ReleasePolicy& policy) {
+  nlohmann::json criteria = nlohmann::json::array();
+  for (const auto& c : policy.criteria)
+    criteria.push_back(
+        {{"id", c.id},
+         {"metric", c.metric},
+         {"statistic", c.statistic},
+         {"scope", c.scope},
+         {"bound", c.bound},
+         {"value", c.value},
+         {"tolerance", c.tolerance ? nlohmann::json(*c.tolerance) : nlohmann::json(nullptr)},
+         {"relative_to",
+          c.relative_to.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.relative_to)}});
+  return {{"source", policy.source},
+          {"default_checks", policy.default_checks},
+          {"margins",
+           {{"review_sd", policy.margins.review_sd},
+            {"fail_sd", policy.margins.fail_sd},
+            {"fail_relative", policy.margins.fail_relative}}},
+          {"criteria", criteria}};
 }
 
 nlohmann::json spec_to_json(const EvaluationSpec& spec) {
@@ -395,6 +548,8 @@ nlohmann::json spec_to_json(const EvaluationSpec& spec) {
   j["seed"] = spec.context.seed;
   j["threads"] = spec.context.threads;
   j["plots"] = spec.plots;
+  j["baseline_draws"] = spec.baseline_draws;
+  j["policy"] = policy_to_json(spec.policy);
   return j;
 }
 

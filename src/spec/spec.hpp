@@ -17,6 +17,42 @@ struct CandidateSpec {
   std::vector<std::string> replicates;  // one file per synthetic replicate
 };
 
+// One criterion of a release policy (docs/config.md): a metric's statistic (optionally one
+// scope) must stay below `max`, above `min`, or within `tolerance` of `target`; with
+// `relative_to`, the bound is an offset from that baseline's value (max: 0.01 relative_to holdout
+// = at most one point above the holdout).
+struct PolicyCriterion {
+  std::string id;  // given, or metric.statistic[scope]
+  std::string metric;
+  std::string statistic;
+  std::string scope = "all";
+  std::string bound;  // "max", "min" or "target"
+  double value = 0.0;
+  std::optional<double> tolerance;  // target only
+  std::string relative_to;          // "", "holdout" or "resample"
+  std::string key;                  // "policy.criteria[2]", for error messages
+};
+
+// The default rule for record-level disclosure risk: every risk headline that has a baseline is
+// compared with it. The excess is how much further from the headline's ideal the candidate is
+// than the baseline. Within review_sd baseline standard deviations: pass; beyond that: review;
+// beyond both fail_sd standard deviations and fail_relative times the baseline value: fail.
+struct RiskMargins {
+  double review_sd = 2.0;
+  double fail_sd = 4.0;
+  double fail_relative = 0.25;
+};
+
+struct ReleasePolicy {
+  std::string source = "default";  // "default", "spec" or the policy file's path
+  bool default_checks = true;      // apply the default record-level risk rule
+  RiskMargins margins;
+  std::vector<PolicyCriterion> criteria;
+};
+
+// The reserved candidate names of the baselines (a user candidate may not use them).
+inline const std::vector<std::string> kBaselineNames = {"holdout", "resample"};
+
 struct EvaluationSpec {
   std::string confidential;
   std::optional<std::string> holdout;
@@ -31,8 +67,18 @@ struct EvaluationSpec {
   // Which replicates keep their plot data in results.json: first (default; the report shows the
   // first replicate's plots), all, or none.
   std::string plots = "first";
+  // Replicate draws of the holdout and resample baselines (0 = no engine baselines).
+  int baseline_draws = 5;
+  ReleasePolicy policy;
   std::string origin = "command line";  // spec file path, for error messages
 };
+
+// Reads a release policy file (the `policy:` block of a spec, as its own YAML file).
+ReleasePolicy load_policy(const std::string& path);
+
+// Checks a policy against the registry: known metrics, a bound, relative_to a baseline the
+// metric has. Statistic and scope names are checked against the results (result/verdict.hpp).
+void validate_policy(const ReleasePolicy& policy, const std::string& where);
 
 // Reads a YAML spec. Relative paths are resolved against the spec file's folder. Unknown keys
 // and wrong types are InputErrors naming the file and the key, with a did-you-mean hint.
@@ -49,6 +95,7 @@ CandidateSpec parse_candidate(const std::string& text);
 void validate_spec(const EvaluationSpec& spec);
 
 nlohmann::json spec_to_json(const EvaluationSpec& spec);
+nlohmann::json policy_to_json(const ReleasePolicy& policy);
 
 // A starter spec (YAML text) for a confidential file, with its inferred column kinds. Names are
 // YAML-quoted where needed; the confidential path is written relative to the folder of

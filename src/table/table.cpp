@@ -96,4 +96,29 @@ std::vector<std::string> Table::column_names() const {
   return names;
 }
 
+Table select_rows(const Table& table, const std::vector<std::size_t>& rows, TableSource source) {
+  std::vector<Column> columns;
+  columns.reserve(table.column_count());
+  for (const Column& from : table.columns()) {
+    Column to;
+    to.name = from.name;
+    to.kind = from.kind;
+    to.dictionary = from.dictionary;
+    to.missing_codes = from.missing_codes;
+    if (from.is_numeric()) {
+      to.numeric.reserve(rows.size());
+      for (std::size_t r : rows) to.numeric.push_back(from.numeric[r]);
+    } else {
+      to.codes.reserve(rows.size());
+      for (std::size_t r : rows) to.codes.push_back(from.codes[r]);
+    }
+    if (!from.missing_code_index.empty()) {
+      to.missing_code_index.reserve(rows.size());
+      for (std::size_t r : rows) to.missing_code_index.push_back(from.missing_code_index[r]);
+    }
+    columns.push_back(std::move(to));
+  }
+  return Table(std::move(source), std::move(columns));
+}
+
 }  // namespace synthaudit

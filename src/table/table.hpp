@@ -101,4 +101,8 @@ class Table {
   std::size_t rows_ = 0;
 };
 
+// The rows `rows` of `table` (repeats allowed, in the given order) as a new table with `source`;
+// dictionaries stay shared, so codes keep their meaning.
+Table select_rows(const Table& table, const std::vector<std::size_t>& rows, TableSource source);
+
 }  // namespace synthaudit

@@ -80,13 +80,55 @@ TEST(ReportScorecard, RanksFollowTheGoodDirectionAndShareTies) {
   const auto& k = card["headlines"][1];
   EXPECT_EQ(k["axis"], "risk");
   EXPECT_EQ(k["ranks"], json({2.0, 1.0, 3.0}));  // lower is better
-  // Mean ranks: a (1.5+2)/2 = 1.75, b (3+1)/2 = 2, c (1.5+3)/2 = 2.25.
+  // Utility and risk ranks are kept apart, never averaged; without a verdict the ranking follows
+  // utility: a and c (1.5, tied, document order), then b (3).
   ASSERT_EQ(card["ranking"].size(), 3u);
   EXPECT_EQ(card["ranking"][0]["candidate"], "a");
-  EXPECT_DOUBLE_EQ(card["ranking"][0]["mean_rank"].get<double>(), 1.75);
+  EXPECT_FALSE(card["ranking"][0].contains("mean_rank"));
+  EXPECT_DOUBLE_EQ(card["ranking"][0]["utility_rank"].get<double>(), 1.5);
+  EXPECT_DOUBLE_EQ(card["ranking"][0]["risk_rank"].get<double>(), 2.0);
+  EXPECT_EQ(card["ranking"][0]["ranked_utility"], 1);
+  EXPECT_EQ(card["ranking"][0]["ranked_risk"], 1);
+  EXPECT_EQ(card["ranking"][1]["candidate"], "c");
+  EXPECT_EQ(card["ranking"][2]["candidate"], "b");
+  EXPECT_DOUBLE_EQ(card["ranking"][2]["risk_rank"].get<double>(), 1.0);
+}
+
+TEST(ReportScorecard, RankingFollowsTheVerdictBeforeUtility) {
+  json doc = small_document();
+  // a has the best utility but fails; c passes and is recommended; b is to review.
+  doc["verdict"] = {{"recommended", "c"},
+                    {"candidates",
+                     {{{"name", "a"}, {"status", "fail"}},
+                      {{"name", "b"}, {"status", "review"}},
+                      {{"name", "c"}, {"status", "pass"}}}}};
+  const json card = scorecard(doc);
+  ASSERT_EQ(card["ranking"].size(), 3u);
+  EXPECT_EQ(card["ranking"][0]["candidate"], "c");
   EXPECT_EQ(card["ranking"][1]["candidate"], "b");
-  EXPECT_DOUBLE_EQ(card["ranking"][1]["risk_rank"].get<double>(), 1.0);
-  EXPECT_EQ(card["ranking"][2]["candidate"], "c");
+  EXPECT_EQ(card["ranking"][2]["candidate"], "a");
+}
+
+TEST(ReportScorecard, ShowsTheBaselineBesideTheHeadlineAndNeverRanksIt) {
+  json doc = small_document();
+  auto& risk = doc["metrics"][1];
+  risk["headlines"][0]["baseline"] = {{"kind", "holdout"}, {"name", "holdout"}, {"note", "n"}};
+  risk["candidates"].push_back(
+      {{"name", "holdout"},
+       {"baseline", true},
+       {"replicates",
+        {{{"replicate", 1},
+          {"values", {{{"statistic", "k"}, {"scope", "all"}, {"value", 0.05}}}}}}},
+       {"noise", {{"values", {{{"statistic", "k"}, {"scope", "all"}, {"value", 0.01}}}}}}});
+  const json card = scorecard(doc);
+  EXPECT_EQ(card["candidates"], json({"a", "b", "c"}));
+  const auto& k = card["headlines"][1];
+  EXPECT_EQ(k["values"].size(), 3u);
+  EXPECT_EQ(k["ranks"], json({2.0, 1.0, 3.0}));
+  EXPECT_EQ(k["baseline"]["name"], "holdout");
+  EXPECT_DOUBLE_EQ(k["baseline"]["value"].get<double>(), 0.05);
+  EXPECT_DOUBLE_EQ(k["baseline"]["sd"].get<double>(), 0.01);
+  EXPECT_TRUE(card["headlines"][0]["baseline"].is_null());
 }
 
 TEST(ReportScorecard, TargetStatisticsRankByDistanceToTheirTarget) {
@@ -122,7 +164,8 @@ TEST(ReportScorecard, MissingValuesAndSkippedMetricsAreNotRanked) {
   EXPECT_TRUE(card["headlines"][0]["values"][1].is_null());
   EXPECT_TRUE(card["headlines"][0]["ranks"][1].is_null());
   EXPECT_EQ(card["ranking"].back()["candidate"], "b");
-  EXPECT_EQ(card["ranking"].back()["ranked"], 0);
+  EXPECT_EQ(card["ranking"].back()["ranked_utility"], 0);
+  EXPECT_TRUE(card["ranking"].back()["utility_rank"].is_null());
 }
 
 TEST(ReportScorecard, UsesCombinedValuesOfPerCandidateMetrics) {

@@ -141,6 +141,33 @@ double median_of(std::vector<double> v) {
   return stats::quantile_sorted(v, 0.5);
 }
 
+// How far the headline statistics of a fresh real sample of the synthetic size would stray from
+// the holdout's by sampling noise alone (the verdict's baseline noise):
+// exact_copy_share_null_sd = sqrt(p (1 - p) (1/n_syn + 1/n_holdout)), p the holdout's share, the
+// standard deviation of a difference of two independent proportions;
+// dcr_median_ratio_null_sd = sqrt(1/n_syn + 1/n_holdout) / (2 f(m) m), the delta-method spread
+// of a ratio of two sample medians (var of a median = 1 / (4 n f(m)^2)), with the density at the
+// holdout median m estimated from the quantile spacing (q(0.55) - q(0.45)) / 0.1 (Siddiqui,
+// 1960; Bloch & Gastwirth, 1968). NaN when the holdout median is 0.
+void add_null_spreads(MetricResult& result, std::vector<double> holdout_dcr,
+                      std::size_t synthetic_rows) {
+  std::sort(holdout_dcr.begin(), holdout_dcr.end());
+  const double n_h = static_cast<double>(holdout_dcr.size());
+  const double n_s = static_cast<double>(synthetic_rows);
+  const double sizes = std::sqrt(1.0 / n_s + 1.0 / n_h);
+  std::size_t zeros = 0;
+  for (double d : holdout_dcr) zeros += d == 0.0;
+  // Agresti & Caffo's (2000) added successes and failures keep the spread above 0 when the
+  // holdout copies no record.
+  const double p = (static_cast<double>(zeros) + 1.0) / (n_h + 2.0);
+  result.add("exact_copy_share_null_sd", "all", std::sqrt(p * (1.0 - p)) * sizes);
+  const double median = stats::quantile_sorted(holdout_dcr, 0.5);
+  const double spacing =
+      stats::quantile_sorted(holdout_dcr, 0.55) - stats::quantile_sorted(holdout_dcr, 0.45);
+  result.add("dcr_median_ratio_null_sd", "all",
+             median > 0.0 ? sizes * (spacing / 0.1) / (2.0 * median) : NAN);
+}
+
 MetricResult compute_dcr(const MetricInput& in, const Params& params) {
   MetricResult result;
   const Table& conf = in.confidential;
@@ -172,6 +199,7 @@ MetricResult compute_dcr(const MetricInput& in, const Params& params) {
     summarise_nndr(result, "holdout_to_conf", hold_nndr);
     const double ms = median_of(syn_conf.nearest()), mh = median_of(hold_conf.nearest());
     result.add("dcr_median_ratio_syn_vs_holdout", "all", mh > 0.0 ? ms / mh : NAN);
+    add_null_spreads(result, hold_conf.nearest(), syn.rows());
     // Share of synthetic records closer to the confidential data than 95% of holdout records.
     std::vector<double> hd = hold_conf.nearest();
     std::sort(hd.begin(), hd.end());
@@ -281,13 +309,24 @@ MetricSpec distance_to_closest_record_metric() {
                      .ideal = Ideal::lower(),
                      .reading =
                          "share of synthetic records that exactly copy a confidential record",
-                     .axis = "risk"},
+                     .axis = "risk",
+                     .baseline = Baseline::from_statistic(
+                         "holdout_to_conf_exact_copy_share", "exact_copy_share_null_sd",
+                         "the holdout's own exact-copy share against the confidential data, "
+                         "computed by this metric on the whole holdout"),
+                     .unit = Unit::kShare},
                     {.statistic = "dcr_median_ratio_syn_vs_holdout",
                      .ideal = Ideal::higher(),
                      .reading =
                          "median distance synthetic→real over holdout→real (below 1: synthetic "
                          "records are closer to real people than new real people are)",
-                     .axis = "risk"}},
+                     .axis = "risk",
+                     .baseline = Baseline::analytic(
+                         1.0, "dcr_median_ratio_null_sd",
+                         "a fresh real sample's records are as far from the confidential records "
+                         "as the holdout's (ratio 1); the spread is that of a ratio of two sample "
+                         "medians of these sizes"),
+                     .unit = Unit::kNumber}},
       .compute = compute_dcr,
   };
 }

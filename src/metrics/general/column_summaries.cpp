@@ -202,7 +202,9 @@ MetricSpec column_summaries_metric() {
       .headlines = {{.statistic = "mean_abs_std_mean_difference",
                      .ideal = Ideal::lower(),
                      .reading = "mean absolute standardised difference between real and "
-                                "synthetic column means (below 0.1 is negligible)"}},
+                                "synthetic column means (below 0.1 is negligible)",
+                     .baseline = Baseline::resample(kResampleNote),
+                     .unit = Unit::kNumber}},
       .compute = compute_column_summaries,
   };
 }

@@ -244,11 +244,15 @@ MetricSpec correlation_fit_metric() {
       .headlines = {{.statistic = "pearson_mae",
                      .ideal = Ideal::lower(),
                      .reading = "mean absolute difference between real and synthetic Pearson "
-                                "correlations of numeric pairs"},
+                                "correlations of numeric pairs",
+                     .baseline = Baseline::resample(kResampleNote),
+                     .unit = Unit::kNumber},
                     {.statistic = "mean_contingency_similarity",
                      .ideal = Ideal::higher(),
                      .reading =
-                         "mean similarity of real and synthetic two-way tables (1 = identical)"}},
+                         "mean similarity of real and synthetic two-way tables (1 = identical)",
+                     .baseline = Baseline::resample(kResampleNote),
+                     .unit = Unit::kNumber}},
       .compute = compute_correlation_fit,
   };
 }

@@ -161,11 +161,15 @@ MetricSpec coverage_and_validity_metric() {
       .headlines = {{.statistic = "mean_range_coverage",
                      .ideal = Ideal::higher(),
                      .reading = "how much of each real numeric range the synthetic data spans "
-                                "(mean over columns, 1 = all)"},
+                                "(mean over columns, 1 = all)",
+                     .baseline = Baseline::resample(kResampleNote),
+                     .unit = Unit::kShare},
                     {.statistic = "mean_category_coverage",
                      .ideal = Ideal::higher(),
                      .reading = "share of real categories that appear in the synthetic data "
-                                "(mean over columns)"}},
+                                "(mean over columns)",
+                     .baseline = Baseline::resample(kResampleNote),
+                     .unit = Unit::kShare}},
       .compute = compute_coverage,
   };
 }

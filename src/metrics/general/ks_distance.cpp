@@ -89,7 +89,9 @@ MetricSpec ks_distance_metric() {
       .headlines = {{.statistic = "mean_ks_distance",
                      .ideal = Ideal::lower(),
                      .reading = "mean Kolmogorov–Smirnov distance between real and synthetic "
-                                "numeric marginals (0 = identical)"}},
+                                "numeric marginals (0 = identical)",
+                     .baseline = Baseline::resample(kResampleNote),
+                     .unit = Unit::kNumber}},
       .compute = compute_ks_distance,
   };
 }

@@ -126,7 +126,9 @@ MetricSpec mean_in_confidence_interval_metric() {
       .headlines = {{.statistic = "share_of_means_inside_conf_ci",
                      .ideal = Ideal::higher(),
                      .reading = "share of numeric columns whose synthetic mean lies inside the "
-                                "real data's confidence interval"}},
+                                "real data's confidence interval",
+                     .baseline = Baseline::resample(kResampleNote),
+                     .unit = Unit::kShare}},
       .compute = compute_mean_in_ci,
   };
 }

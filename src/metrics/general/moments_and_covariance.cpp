@@ -152,7 +152,9 @@ MetricSpec moments_and_covariance_metric() {
       .headlines = {{.statistic = "relative_covariance_difference",
                      .ideal = Ideal::lower(),
                      .reading = "size of the change in the covariance matrix relative to the real "
-                                "one (Frobenius norm; 0 = identical)"}},
+                                "one (Frobenius norm; 0 = identical)",
+                     .baseline = Baseline::resample(kResampleNote),
+                     .unit = Unit::kNumber}},
       .compute = compute_moments_and_covariance,
   };
 }

@@ -138,7 +138,9 @@ MetricSpec ratio_of_counts_metric() {
       .headlines = {{.statistic = "mean_ratio_of_counts",
                      .ideal = Ideal::higher(),
                      .reading = "mean ratio of counts over columns (1 = every level equally "
-                                "frequent in real and synthetic data)"}},
+                                "frequent in real and synthetic data)",
+                     .baseline = Baseline::resample(kResampleNote),
+                     .unit = Unit::kNumber}},
       .compute = compute_ratio_of_counts,
   };
 }

@@ -96,7 +96,9 @@ MetricSpec record_level_change_metric() {
       .headlines = {{.statistic = "mean_r_squared",
                      .ideal = Ideal::higher(),
                      .reading = "mean R² of the synthetic values against the confidential values "
-                                "of the same records (1 = unchanged)"}},
+                                "of the same records (1 = unchanged)",
+                     .baseline = Baseline::none(),
+                     .unit = Unit::kNumber}},
       .compute = compute_record_level_change,
   };
 }

@@ -300,11 +300,16 @@ MetricSpec table_utility_metric() {
                   .min = 1,
                   .max = 1e9}},
       .granularity = MetricGranularity::kPerReplicate,
-      .headlines = {{.statistic = "mean_S_pMSE",
-                     .scope = "two-way",
-                     .ideal = Ideal::at(1.0, TargetScale::kRatio),
-                     .reading = "mean standardised pMSE over all two-way tables (about 1 = "
-                                "indistinguishable from chance)"}},
+      .headlines =
+          {{.statistic = "mean_S_pMSE",
+            .scope = "two-way",
+            .ideal = Ideal::at(1.0, TargetScale::kRatio),
+            .reading = "mean standardised pMSE over all two-way tables (about 1 = "
+                       "indistinguishable from chance)",
+            .baseline = Baseline::analytic(
+                1.0, "",
+                "the standardised pMSE is scaled so that data from the same distribution score 1"),
+            .unit = Unit::kNumber}},
       .compute = compute_table_utility,
   };
 }

@@ -89,7 +89,9 @@ MetricSpec total_variation_metric() {
       .headlines = {{.statistic = "mean_total_variation",
                      .ideal = Ideal::lower(),
                      .reading = "mean total variation distance between real and synthetic category "
-                                "shares (0 = identical)"}},
+                                "shares (0 = identical)",
+                     .baseline = Baseline::resample(kResampleNote),
+                     .unit = Unit::kNumber}},
       .compute = compute_total_variation,
   };
 }

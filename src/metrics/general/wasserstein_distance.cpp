@@ -90,7 +90,9 @@ MetricSpec wasserstein_distance_metric() {
       .headlines = {{.statistic = "mean_wasserstein_iqr_scaled",
                      .ideal = Ideal::lower(),
                      .reading = "mean Wasserstein-1 distance between real and synthetic numeric "
-                                "marginals, in units of the real interquartile range"}},
+                                "marginals, in units of the real interquartile range",
+                     .baseline = Baseline::resample(kResampleNote),
+                     .unit = Unit::kNumber}},
       .compute = compute_wasserstein,
   };
 }

@@ -207,12 +207,16 @@ MetricSpec correct_attribution_probability_metric() {
                      .reading =
                          "mean chance that an intruder guesses a real person's target from the "
                          "synthetic records sharing their keys (worst key set and target)",
-                     .axis = "risk"},
+                     .axis = "risk",
+                     .baseline = Baseline::holdout(kHoldoutNote),
+                     .unit = Unit::kShare},
                     {.statistic = "dcap_ratio_v1_max",
                      .ideal = Ideal::lower(),
                      .reading = "mean CAP from synthetic data divided by mean CAP from the real "
                                 "data (1 = as disclosive as the real data)",
-                     .axis = "risk"}},
+                     .axis = "risk",
+                     .baseline = Baseline::holdout(kHoldoutNote),
+                     .unit = Unit::kNumber}},
       .compute = compute_cap,
   };
 }

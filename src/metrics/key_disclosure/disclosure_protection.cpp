@@ -99,7 +99,9 @@ MetricSpec disclosure_protection_metric() {
                      .ideal = Ideal::higher(),
                      .reading = "SDMetrics disclosure protection score, worst scenario (1 = the "
                                 "synthetic data tell an intruder no more than a uniform guess)",
-                     .axis = "risk"}},
+                     .axis = "risk",
+                     .baseline = Baseline::holdout(kHoldoutNote),
+                     .unit = Unit::kNumber}},
       .compute = compute_disclosure_protection,
   };
 }

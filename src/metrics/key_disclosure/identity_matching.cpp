@@ -185,7 +185,9 @@ MetricSpec identity_matching_metric() {
                      .ideal = Ideal::lower(),
                      .reading = "share of real records an intruder re-identifies uniquely and "
                                 "correctly from the keys (worst key set)",
-                     .axis = "risk"}},
+                     .axis = "risk",
+                     .baseline = Baseline::holdout(kHoldoutNote),
+                     .unit = Unit::kShare}},
       .compute = compute_identity_matching,
   };
 }

@@ -278,12 +278,16 @@ MetricSpec synthpop_disclosure_metric() {
                      .ideal = Ideal::lower(),
                      .reading = "percent of real records unique on the keys whose key is also "
                                 "unique in the synthetic data (worst key set)",
-                     .axis = "risk"},
+                     .axis = "risk",
+                     .baseline = Baseline::holdout(kHoldoutNote),
+                     .unit = Unit::kPercent},
                     {.statistic = "DiSCO_max",
                      .ideal = Ideal::lower(),
                      .reading = "percent of real records whose target the synthetic data disclose "
                                 "correctly from the keys (worst key set and target)",
-                     .axis = "risk"}},
+                     .axis = "risk",
+                     .baseline = Baseline::holdout(kHoldoutNote),
+                     .unit = Unit::kPercent}},
       .compute = compute_synthpop_disclosure,
   };
 }

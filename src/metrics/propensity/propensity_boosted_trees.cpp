@@ -142,7 +142,11 @@ MetricSpec propensity_boosted_trees_metric() {
       .headlines = {{.statistic = "AUC_oos",
                      .ideal = Ideal::at(0.5),
                      .reading = "cross-validated AUC of boosted trees telling synthetic from real "
-                                "(0.5 = indistinguishable)"}},
+                                "(0.5 = indistinguishable)",
+                     .baseline = Baseline::analytic(
+                         0.5, "",
+                         "a classifier that cannot tell synthetic from real scores an AUC of 0.5"),
+                     .unit = Unit::kNumber}},
       .compute = compute_propensity_boosted,
   };
 }

@@ -159,11 +159,20 @@ MetricSpec propensity_cart_metric() {
       .headlines = {{.statistic = "S_pMSE",
                      .ideal = Ideal::at(1.0, TargetScale::kRatio),
                      .reading = "pMSE ratio of a CART propensity model against label permutations "
-                                "(about 1 = indistinguishable)"},
+                                "(about 1 = indistinguishable)",
+                     .baseline =
+                         Baseline::analytic(1.0, "",
+                                            "the pMSE ratio is scaled by its permutation null, so "
+                                            "data from the same distribution score 1"),
+                     .unit = Unit::kNumber},
                     {.statistic = "AUC_oos",
                      .ideal = Ideal::at(0.5),
                      .reading = "cross-validated AUC of a tree telling synthetic from real (0.5 = "
-                                "indistinguishable)"}},
+                                "indistinguishable)",
+                     .baseline = Baseline::analytic(
+                         0.5, "",
+                         "a classifier that cannot tell synthetic from real scores an AUC of 0.5"),
+                     .unit = Unit::kNumber}},
       .compute = compute_propensity_cart,
   };
 }

@@ -204,7 +204,12 @@ MetricSpec propensity_logistic_metric() {
       .headlines = {{.statistic = "S_pMSE",
                      .ideal = Ideal::at(1.0, TargetScale::kRatio),
                      .reading = "pMSE ratio of a logistic propensity model (about 1 = synthetic "
-                                "indistinguishable from real)"}},
+                                "indistinguishable from real)",
+                     .baseline =
+                         Baseline::analytic(1.0, "",
+                                            "the pMSE ratio is scaled by its permutation null, so "
+                                            "data from the same distribution score 1"),
+                     .unit = Unit::kNumber}},
       .compute = compute_propensity_logistic,
   };
 }

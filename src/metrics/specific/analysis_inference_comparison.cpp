@@ -413,11 +413,15 @@ MetricSpec analysis_inference_comparison_metric() {
       .headlines = {{.statistic = "mean_ci_overlap",
                      .ideal = Ideal::higher(),
                      .reading = "mean overlap of real and synthetic confidence intervals over the "
-                                "declared analyses (1 = identical, 0 = disjoint)"},
+                                "declared analyses (1 = identical, 0 = disjoint)",
+                     .baseline = Baseline::resample(kResampleNote),
+                     .unit = Unit::kShare},
                     {.statistic = "sso_share",
                      .ideal = Ideal::higher(),
                      .reading = "share of estimates with the same sign, significance and "
-                                "overlapping intervals in real and synthetic data"}},
+                                "overlapping intervals in real and synthetic data",
+                     .baseline = Baseline::resample(kResampleNote),
+                     .unit = Unit::kShare}},
       .compute = compute_analysis_inference,
   };
 }

@@ -1,0 +1,495 @@
+#include "result/verdict.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <set>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+#include "result/headlines.hpp"
+
+namespace synthaudit {
+
+namespace {
+
+using json = nlohmann::json;
+
+json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+std::string text_of(const json& object, const char* key, const std::string& fallback = "") {
+  if (!object.is_object()) return fallback;
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+std::string capitalised(std::string text) {
+  if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') text[0] = static_cast<char>(text[0] - 32);
+  return text;
+}
+
+// "a fresh real sample (the holdout)": what a baseline name means, for reasons.
+std::string baseline_phrase(const std::string& name) {
+  if (name == "holdout") return "a fresh real sample (the holdout)";
+  if (name == "resample") return "resamples of the confidential data";
+  return "data with no link to the confidential records";
+}
+
+enum class Status { kPass, kReview, kFail, kNotEvaluated };
+
+const char* to_string(Status status) {
+  switch (status) {
+    case Status::kPass:
+      return "pass";
+    case Status::kReview:
+      return "review";
+    case Status::kFail:
+      return "fail";
+    case Status::kNotEvaluated:
+      return "not_evaluated";
+  }
+  return "?";
+}
+
+struct Check {
+  std::string criterion;
+  std::optional<double> value, baseline, limit;
+  Status status = Status::kNotEvaluated;
+  std::string reason;
+  bool default_rule = false;
+  double severity = 0.0;  // excess over the fail limit's excess (default rule), for ordering
+  json extra = json::object();
+};
+
+json check_to_json(const Check& c) {
+  json out = {{"criterion", c.criterion},
+              {"value", optional_json(c.value)},
+              {"baseline", optional_json(c.baseline)},
+              {"limit", optional_json(c.limit)},
+              {"status", to_string(c.status)},
+              {"reason", c.reason}};
+  for (const auto& [k, v] : c.extra.items()) out[k] = v;
+  return out;
+}
+
+const json* find_metric_entry(const json& document, const std::string& name) {
+  if (!document.contains("metrics")) return nullptr;
+  for (const auto& m : document["metrics"])
+    if (text_of(m, "name") == name) return &m;
+  return nullptr;
+}
+
+const json* find_candidate_entry(const json& metric, const std::string& name) {
+  if (!metric.contains("candidates")) return nullptr;
+  for (const auto& e : metric["candidates"])
+    if (text_of(e, "name") == name && !e.value("baseline", false)) return &e;
+  return nullptr;
+}
+
+// --- the default record-level risk rule -------------------------------------------------------
+
+struct DefaultCriterion {
+  const HeadlineRow* row;
+  json description;
+};
+
+std::string default_criterion_id(const HeadlineRow& row) {
+  return row.metric + "." + row.statistic + (row.scope == "all" ? "" : "[" + row.scope + "]");
+}
+
+json describe_default_criterion(const HeadlineRow& row, const RiskMargins& margins) {
+  const std::string name = text_of(row.baseline_declaration, "name");
+  const bool analytic = name == "analytic";
+  const char* bound = row.ideal.kind == IdealKind::kLower    ? "max"
+                      : row.ideal.kind == IdealKind::kHigher ? "min"
+                                                             : "target";
+  json value = 0.0;
+  if (analytic && row.baseline_declaration.contains("value"))
+    value = row.baseline_declaration["value"];
+  const std::string text =
+      capitalised(row.reading) + ": not materially worse than " + baseline_phrase(name) +
+      ". Review when worse by more than " + plain_number(margins.review_sd) +
+      " standard deviations of the baseline; fail when worse by more than both " +
+      plain_number(margins.fail_sd) + " standard deviations and " +
+      plain_number(100.0 * margins.fail_relative) + " % of the baseline value.";
+  return {{"id", default_criterion_id(row)},
+          {"text", text},
+          {"metric", row.metric},
+          {"statistic", row.statistic},
+          {"scope", row.scope},
+          {"bound", bound},
+          {"value", value},
+          {"tolerance", nullptr},
+          {"relative_to", analytic ? json(nullptr) : json(name)},
+          {"rule", "default record-level risk"},
+          {"margins",
+           {{"review_sd", margins.review_sd},
+            {"fail_sd", margins.fail_sd},
+            {"fail_relative", margins.fail_relative}}}};
+}
+
+Check default_check(const HeadlineRow& row, std::size_t candidate, const RiskMargins& margins) {
+  Check check;
+  check.criterion = default_criterion_id(row);
+  check.default_rule = true;
+  const auto& baseline = row.baselines[candidate];
+  // A holdout smaller than the synthetic data is compared with the candidate at its size.
+  const bool size_matched =
+      baseline && baseline->kind == "holdout" && row.size_matched_rows[candidate].has_value();
+  check.value = size_matched ? row.size_matched_values[candidate] : row.values[candidate];
+  if (size_matched) check.extra["compared_at_rows"] = *row.size_matched_rows[candidate];
+  const std::string name = baseline ? baseline->name : "";
+  const std::string reading = capitalised(row.reading);
+  if (baseline) check.baseline = baseline->value;
+  if (!check.value) {
+    check.reason = reading + ": no value for this candidate, so it could not be compared.";
+    return check;
+  }
+  if (!baseline || !baseline->value) {
+    check.reason = reading + ": " + plain_number(*check.value, row.unit) + ", but the baseline (" +
+                   baseline_phrase(name) + ") could not be computed, so it could not be compared.";
+    return check;
+  }
+  const double v = *check.value, b = *baseline->value;
+  // The noise of a difference: a baseline drawn by the engine is one sample and the candidate
+  // another of the same size, so their difference spreads sqrt(2) times as much; the noise
+  // statistics a metric declares already describe the candidate's spread around the baseline.
+  const bool two_samples = baseline->kind == "holdout" || baseline->kind == "resample";
+  const double sd = baseline->sd && std::isfinite(*baseline->sd)
+                        ? *baseline->sd * (two_samples ? std::sqrt(2.0) : 1.0)
+                        : 0.0;
+  const double excess = row.ideal.badness(v) - row.ideal.badness(b);
+  const double review_at = margins.review_sd * sd;
+  const double fail_at = std::max(margins.fail_sd * sd, margins.fail_relative * std::fabs(b));
+  // The limits in the statistic's own units, on the side the candidate is worse.
+  const double direction = row.ideal.kind == IdealKind::kHigher            ? -1.0
+                           : row.ideal.kind == IdealKind::kTarget && v < b ? -1.0
+                                                                           : 1.0;
+  const double fail_limit = b + direction * fail_at;
+  const double review_limit = b + direction * review_at;
+  check.limit = fail_limit;
+  check.extra["review_limit"] = review_limit;
+  check.extra["baseline_sd"] = baseline->sd ? json(*baseline->sd) : json(nullptr);
+  check.extra["baseline_name"] = name;
+  check.severity = fail_at > 0.0 ? excess / fail_at : (excess > 0.0 ? INFINITY : 0.0);
+  const std::string unit = row.unit;
+  const std::string against =
+      plain_number(v, unit) + " for this candidate" +
+      (size_matched ? " (on subsamples of " + plain_number(*row.size_matched_rows[candidate]) +
+                          " rows, the holdout's size)"
+                    : "") +
+      " against " + plain_number(b, unit) + " for " + baseline_phrase(name);
+  const std::string noise =
+      sd > 0.0 ? " (standard deviation of the difference " + plain_number(sd, unit) + ")" : "";
+  if (excess > fail_at) {
+    check.status = Status::kFail;
+    check.reason = reading + ": " + against + noise + ", beyond the fail limit of " +
+                   plain_number(fail_limit, unit) + ".";
+  } else if (excess > review_at) {
+    check.status = Status::kReview;
+    check.reason = reading + ": " + against + noise +
+                   ", worse than the baseline beyond its noise but within the fail limit of " +
+                   plain_number(fail_limit, unit) + ".";
+  } else {
+    check.status = Status::kPass;
+    check.reason = reading + ": " + against + noise +
+                   (excess > 0.0 ? ", within the baseline's noise." : ", no worse than it.");
+  }
+  return check;
+}
+
+// --- explicit criteria ------------------------------------------------------------------------
+
+// Fails with the policy key when the metric reports no such statistic or scope anywhere.
+void check_names(const json& metric, const PolicyCriterion& c, const std::string& where) {
+  std::set<std::string> statistics, scopes;
+  auto collect = [&](const json& values) {
+    if (!values.is_array()) return;
+    for (const auto& v : values) {
+      const std::string statistic = text_of(v, "statistic");
+      statistics.insert(statistic);
+      if (statistic == c.statistic) scopes.insert(text_of(v, "scope"));
+    }
+  };
+  for (const auto& e : metric["candidates"]) {
+    if (e.contains("replicates"))
+      for (const auto& r : e["replicates"]) collect(r.value("values", json()));
+    if (e.contains("combined")) collect(e["combined"].value("values", json()));
+  }
+  if (statistics.empty()) return;  // nothing computed (not applicable): the check says so
+  if (!statistics.count(c.statistic))
+    throw InputError(where + ": " + c.key + ".statistic: " + c.metric + " reports no statistic '" +
+                     c.statistic + "'" +
+                     did_you_mean(c.statistic, {statistics.begin(), statistics.end()}));
+  if (!scopes.count(c.scope))
+    throw InputError(where + ": " + c.key + ".scope: " + c.metric + " reports " + c.statistic +
+                     " for no scope '" + c.scope + "'" +
+                     did_you_mean(c.scope, {scopes.begin(), scopes.end()}) +
+                     "; scopes: " + join({scopes.begin(), scopes.end()}, ", "));
+}
+
+std::string criterion_subject(const PolicyCriterion& c) {
+  return c.metric + " " + c.statistic + (c.scope == "all" ? "" : " [" + c.scope + "]");
+}
+
+// "at most the holdout baseline plus 0.01", "within 0.5 of 1".
+std::string criterion_requirement(const PolicyCriterion& c) {
+  std::string offset;
+  if (!c.relative_to.empty())
+    offset =
+        " the " + c.relative_to + " baseline" +
+        (c.value == 0.0 ? std::string()
+                        : (c.value > 0 ? " plus " : " minus ") + plain_number(std::fabs(c.value)));
+  const std::string reference = offset.empty() ? " " + plain_number(c.value) : offset;
+  if (c.bound == "max") return "at most" + reference;
+  if (c.bound == "min") return "at least" + reference;
+  return "within " + plain_number(c.tolerance.value_or(0.0)) + " of" + reference;
+}
+
+std::string describe_criterion(const PolicyCriterion& c) {
+  return criterion_subject(c) + " " + criterion_requirement(c);
+}
+
+Check policy_check(const json& document, const PolicyCriterion& c, const std::string& candidate,
+                   const std::string& where) {
+  Check check;
+  check.criterion = c.id;
+  const std::string subject = describe_criterion(c);
+  const json* metric = find_metric_entry(document, c.metric);
+  if (metric == nullptr) {
+    check.reason =
+        "Not evaluated: " + c.metric + " was not run in this evaluation (policy: " + subject + ").";
+    return check;
+  }
+  if (metric->contains("skipped")) {
+    check.reason = "Not evaluated: " + c.metric + " was skipped (" + text_of(*metric, "skipped") +
+                   "); policy: " + subject + ".";
+    return check;
+  }
+  check_names(*metric, c, where);
+  const json* entry = find_candidate_entry(*metric, candidate);
+  if (entry != nullptr) check.value = entry_value(*entry, c.statistic, c.scope);
+  double base = 0.0;
+  if (!c.relative_to.empty()) {
+    json declaration = nullptr;
+    for (const auto& h : (*metric)["headlines"])
+      if (text_of(h, "statistic") == c.statistic && text_of(h, "scope", "all") == c.scope &&
+          text_of(h.value("baseline", json()), "name") == c.relative_to)
+        declaration = h["baseline"];
+    const auto baseline =
+        baseline_value(*metric, declaration, c.relative_to, c.statistic, c.scope, candidate);
+    if (!baseline && declaration.is_null()) {
+      // The metric has the baseline for other statistics but not for this one.
+      throw InputError(where + ": " + c.key + ".relative_to: " + c.metric + " has no " +
+                       c.relative_to + " baseline for " + c.statistic);
+    }
+    if (baseline) check.baseline = baseline->value;
+    if (!check.baseline) {
+      check.reason = "Not evaluated: the " + c.relative_to + " baseline of " + c.metric +
+                     " was not computed (policy: " + subject + ").";
+      return check;
+    }
+    base = *check.baseline;
+  }
+  if (!check.value) {
+    check.reason = "Not evaluated: " + c.metric + " gave no value of " + c.statistic +
+                   " for this candidate (policy: " + subject + ").";
+    return check;
+  }
+  const double v = *check.value;
+  bool ok = false;
+  if (c.bound == "max") {
+    check.limit = base + c.value;
+    ok = v <= *check.limit;
+  } else if (c.bound == "min") {
+    check.limit = base + c.value;
+    ok = v >= *check.limit;
+  } else {
+    const double target = base + c.value;
+    check.limit = target;
+    check.extra["tolerance"] = c.tolerance.value_or(0.0);
+    ok = std::fabs(v - target) <= c.tolerance.value_or(0.0);
+  }
+  check.status = ok ? Status::kPass : Status::kFail;
+  const std::string base_text =
+      c.relative_to.empty() ? ""
+                            : " (the " + c.relative_to + " baseline is " + plain_number(base) + ")";
+  check.reason = std::string(ok ? "Meets" : "Fails") + " the release policy's criterion '" + c.id +
+                 "': " + criterion_subject(c) + " is " + plain_number(v) + ", required " +
+                 criterion_requirement(c) + base_text + ".";
+  return check;
+}
+
+}  // namespace
+
+std::string plain_number(double value, const std::string& unit) {
+  if (std::isnan(value)) return "NA";
+  if (std::isinf(value)) return value > 0 ? "infinity" : "minus infinity";
+  std::string suffix;
+  if (unit == "share") {
+    value *= 100.0;
+    suffix = " %";
+  } else if (unit == "percent") {
+    suffix = " %";
+  }
+  if (value == 0.0) return "0" + suffix;
+  const double magnitude = std::floor(std::log10(std::fabs(value)));
+  const int decimals = static_cast<int>(std::clamp(3.0 - magnitude, 0.0, 15.0));
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  std::string text = buffer;
+  if (text.find('.') != std::string::npos) {
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+  }
+  if (text == "-0") text = "0";
+  return text + suffix;
+}
+
+json decide_verdict(const json& document, const ReleasePolicy& policy, const std::string& where) {
+  const HeadlineTable table = headline_table(document);
+  const std::size_t n = table.candidates.size();
+
+  std::vector<const HeadlineRow*> risk_rows;
+  if (policy.default_checks)
+    for (const auto& row : table.rows)
+      if (row.axis == "risk" && !row.baseline_declaration.is_null()) risk_rows.push_back(&row);
+
+  std::vector<std::vector<Check>> checks(n);
+  bool any_default_evaluated = false;
+  for (std::size_t c = 0; c < n; ++c) {
+    for (const HeadlineRow* row : risk_rows) {
+      checks[c].push_back(default_check(*row, c, policy.margins));
+      any_default_evaluated =
+          any_default_evaluated || checks[c].back().status != Status::kNotEvaluated;
+    }
+    for (const auto& criterion : policy.criteria)
+      checks[c].push_back(policy_check(document, criterion, table.candidates[c], where));
+  }
+  if (policy.criteria.empty() && !any_default_evaluated) return nullptr;
+
+  json criteria = json::array();
+  for (const HeadlineRow* row : risk_rows)
+    criteria.push_back(describe_default_criterion(*row, policy.margins));
+  for (const auto& c : policy.criteria)
+    criteria.push_back(
+        {{"id", c.id},
+         {"text", capitalised(describe_criterion(c)) + "."},
+         {"metric", c.metric},
+         {"statistic", c.statistic},
+         {"scope", c.scope},
+         {"bound", c.bound},
+         {"value", c.value},
+         {"tolerance", optional_json(c.tolerance)},
+         {"relative_to", c.relative_to.empty() ? json(nullptr) : json(c.relative_to)}});
+
+  std::vector<Status> status(n, Status::kPass);
+  std::vector<std::vector<std::string>> reasons(n);
+  for (std::size_t c = 0; c < n; ++c) {
+    std::vector<const Check*> fails, reviews, passes, missing_policy;
+    std::size_t default_evaluated = 0;
+    for (const auto& check : checks[c]) {
+      if (check.default_rule && check.status != Status::kNotEvaluated) ++default_evaluated;
+      if (check.status == Status::kFail) fails.push_back(&check);
+      if (check.status == Status::kReview) reviews.push_back(&check);
+      if (check.status == Status::kPass) passes.push_back(&check);
+      // An agency's criterion that could not be checked is not met; the default rule's checks
+      // that could not be made (a metric not run) only count when none could be made at all.
+      if (check.status == Status::kNotEvaluated && !check.default_rule)
+        missing_policy.push_back(&check);
+    }
+    if (!fails.empty())
+      status[c] = Status::kFail;
+    else if (!reviews.empty() || !missing_policy.empty() ||
+             (!risk_rows.empty() && default_evaluated == 0))
+      status[c] = Status::kReview;
+    for (const Check* check : fails) reasons[c].push_back(check->reason);
+    for (const Check* check : reviews) reasons[c].push_back(check->reason);
+    for (const Check* check : missing_policy) reasons[c].push_back(check->reason);
+    if (!risk_rows.empty() && default_evaluated == 0)
+      reasons[c].push_back(
+          "No record-level disclosure risk measure could be compared with a baseline (give a "
+          "holdout file and run the disclosure metrics).");
+    if (status[c] == Status::kPass) {
+      // The passing check closest to its fail limit, so the committee sees the tightest margin.
+      const Check* tightest = nullptr;
+      for (const Check* check : passes)
+        if (check->default_rule && (tightest == nullptr || check->severity > tightest->severity))
+          tightest = check;
+      std::size_t policy_passes = 0;
+      for (const Check* check : passes) policy_passes += !check->default_rule;
+      std::string summary;
+      if (default_evaluated > 0)
+        summary = "All " + std::to_string(default_evaluated) +
+                  " record-level disclosure risk measures are within the noise of their "
+                  "baselines or below them.";
+      if (policy_passes > 0)
+        summary += std::string(summary.empty() ? "" : " ") + "Meets all " +
+                   std::to_string(policy_passes) + " criteria of the release policy.";
+      reasons[c].push_back(summary);
+      if (tightest != nullptr) reasons[c].push_back("Closest to its limit: " + tightest->reason);
+    }
+  }
+
+  // The recommendation: never a failing candidate; the best utility among those that pass, or,
+  // when none passes, among those to review.
+  std::optional<std::size_t> recommended;
+  for (Status wanted : {Status::kPass, Status::kReview}) {
+    for (std::size_t c = 0; c < n; ++c) {
+      if (status[c] != wanted) continue;
+      const auto rank = table.utility_rank[c];
+      if (!recommended || (rank && (!table.utility_rank[*recommended] ||
+                                    *rank < *table.utility_rank[*recommended])))
+        recommended = c;
+    }
+    if (recommended) break;
+  }
+  if (recommended) {
+    const auto rank = table.utility_rank[*recommended];
+    reasons[*recommended].insert(
+        reasons[*recommended].begin(),
+        std::string("Recommended: ") +
+            (status[*recommended] == Status::kPass ? "it passes, and has the best utility of the "
+                                                     "candidates that pass"
+                                                   : "no candidate passes; it has the best "
+                                                     "utility of those to review, and needs that "
+                                                     "review before release") +
+            (rank ? " (mean utility rank " + plain_number(*rank) + " over " +
+                        std::to_string(table.ranked_utility[*recommended]) + " headlines)."
+                  : "."));
+  }
+
+  json candidates = json::array();
+  for (std::size_t c = 0; c < n; ++c) {
+    json list = json::array();
+    for (const auto& check : checks[c]) list.push_back(check_to_json(check));
+    candidates.push_back({{"name", table.candidates[c]},
+                          {"status", to_string(status[c])},
+                          {"reasons", reasons[c]},
+                          {"checks", list}});
+  }
+  return {{"recommended", recommended ? json(table.candidates[*recommended]) : json(nullptr)},
+          {"policy", {{"source", policy.source}, {"criteria", criteria}}},
+          {"candidates", candidates}};
+}
+
+void add_verdict(json& document, const ReleasePolicy& policy, const std::string& where) {
+  document["verdict"] = decide_verdict(document, policy, where);
+  if (document["verdict"].is_null()) {
+    if (!document.contains("warnings") || !document["warnings"].is_array())
+      document["warnings"] = json::array();
+    document["warnings"].push_back(
+        "no verdict: no record-level disclosure risk measure could be compared with a baseline "
+        "(give a holdout file and run the disclosure metrics, or give a release policy)");
+  }
+}
+
+bool no_candidate_passes(const json& document) {
+  if (!document.contains("verdict") || !document["verdict"].is_object()) return false;
+  for (const auto& c : document["verdict"].value("candidates", json::array()))
+    if (text_of(c, "status") == "pass") return false;
+  return true;
+}
+
+}  // namespace synthaudit
