@@ -329,6 +329,7 @@
   function toc(families) {
     return el('nav', {class: 'toc'},
       el('a', {href: '#executive'}, 'Summary'),
+      doc.verdict ? el('a', {href: '#policy'}, 'Release policy') : null,
       el('a', {href: '#scorecard'}, 'Scorecard'), el('a', {href: '#comparison'}, 'Candidate comparison'),
       families.map((f) => el('a', {href: '#family-' + slug(f)}, familyLabel(f))),
       (doc.warnings || []).length ? el('a', {href: '#warnings'}, `Warnings (${doc.warnings.length})`) : null);
@@ -399,9 +400,9 @@
     if (check) return rgb(check.status === 'pass' ? GREEN : check.status === 'review' ? AMBER : RED);
     const d = distanceToIdeal(h, v);
     const b = h.baseline && typeof h.baseline.value === 'number' ? h.baseline.value : null;
-    if (b !== null) {
+    if (b !== null && !(distanceToIdeal(h, b) === 0 && (h.ideal || {}).kind === 'target')) {
       const db = distanceToIdeal(h, b);
-      if (d !== null && db !== null) {
+      if (d !== null && db !== null && !(db === 0 && (h.ideal || {}).kind === 'target')) {
         if (d <= db) return rgb(GREEN);
         if (db === 0) return rgb(RED);
         const t = (d - db) / db;  // 0 at the baseline, 1 at twice its distance
@@ -457,6 +458,9 @@
     return base;
   }
 
+  // The executive page shows each candidate's first reasons (full sentences with their numbers);
+  // the rest open with a click and are all in the release-policy section.
+  const REASONS_SHOWN = 2;
   function executiveSection() {
     const sec = el('section', {id: 'executive'});
     const verdict = doc.verdict;
@@ -471,8 +475,11 @@
         const mine = findings.filter((f) => f.candidate === c.name);
         cards.append(el('div', {class: 'verdict status-' + c.status, 'data-candidate': c.name},
           el('div', {class: 'verdict-head'}, el('span', {class: 'candidate-name'}, c.name), el('span', {class: 'status'}, c.status)),
-          (c.reasons || []).length || mine.length ? el('ul', null, (c.reasons || []).map((r) => el('li', null, r)),
-            mine.map((f) => el('li', {class: 'finding'}, f.text))) : null));
+          (c.reasons || []).length || mine.length ? el('ul', null, (c.reasons || []).slice(0, REASONS_SHOWN).map((r) => el('li', null, r)),
+            mine.map((f) => el('li', {class: 'finding'}, f.text))) : null,
+          (c.reasons || []).length > REASONS_SHOWN ? el('details', {class: 'more-reasons'},
+            el('summary', null, `${c.reasons.length - REASONS_SHOWN} more reason(s)`),
+            el('ul', null, c.reasons.slice(REASONS_SHOWN).map((r) => el('li', null, r)))) : null));
       }
       sec.append(cards);
     } else {
@@ -509,7 +516,7 @@
     table.append(body);
     sec.append(el('h2', null, 'Headlines'), table, colorLegend());
     if ((doc.baselines || []).length)
-      sec.append(el('p', {class: 'note'}, 'Baselines: ', doc.baselines.flatMap((b, i) => [i ? '; ' : '', el('strong', null, b.name), ': ', b.description || ''])));
+      sec.append(el('p', {class: 'note'}, 'Baselines: ', doc.baselines.flatMap((b, i) => [i ? ' · ' : '', el('strong', null, b.name), ': ', b.description || ''])));
     else if (anyBaseline === false)
       sec.append(el('p', {class: 'note'}, 'No baselines in these results (give a holdout file to compare with a fresh real sample).'));
     return sec;
@@ -788,6 +795,33 @@
     })};
   }
 
+  // The release policy: its criteria and every check behind the verdict.
+  function policySection() {
+    const v = doc.verdict;
+    if (!v) return null;
+    const sec = detailSection('policy', 'Release policy: criteria and every check');
+    const criteria = (v.policy && v.policy.criteria) || [];
+    sec.append(el('p', {class: 'note'}, `Policy: ${v.policy && v.policy.source ? v.policy.source : 'not stated'}.`));
+    if (criteria.length) sec.append(el('ul', null, criteria.map((c) => el('li', null, el('strong', null, c.id), ': ', c.text || ''))));
+    const unitOf = (id) => {
+      const c = criteria.find((x) => x.id === id);
+      const h = c ? card.headlines.find((x) => x.metric === c.metric && x.statistic === c.statistic && (x.scope || 'all') === (c.scope || 'all')) : null;
+      return h ? h.unit : undefined;
+    };
+    const rows = [];
+    for (const c of v.candidates || []) {
+      for (const r of c.reasons || []) rows.push(row([c.name, c.status, r], c.name + ' ' + r));
+    }
+    if (rows.length) sec.append(el('h3', null, 'Reasons'), pagedTable(['Candidate', 'Status', 'Reason'], rows));
+    const checks = [];
+    for (const c of v.candidates || []) for (const k of c.checks || []) {
+      const u = unitOf(k.criterion);
+      checks.push(row([c.name, k.criterion, fmtUnit(k.value, u), fmtUnit(k.baseline, u), fmtUnit(k.limit, u), k.status, k.reason || ''], c.name + ' ' + k.criterion + ' ' + k.status));
+    }
+    if (checks.length) sec.append(el('h3', null, 'Checks'), pagedTable(['Candidate', 'Criterion', 'Value', 'Baseline', 'Limit', 'Status', 'Why'], checks));
+    return sec;
+  }
+
   function warningsSection() {
     if (!(doc.warnings || []).length) return null;
     return detailSection('warnings', `Warnings (${doc.warnings.length})`, doc.warnings.map((w) => el('div', {class: 'warning'}, valueText(w))));
@@ -800,7 +834,7 @@
       el('main', null, executiveSection(),
         el('h2', {class: 'details-title'}, 'Details'),
         el('p', {class: 'note no-print'}, 'Each section opens with a click.'),
-        scorecardSection(), comparisonSection(), fam.nodes, warningsSection(),
+        policySection(), scorecardSection(), comparisonSection(), fam.nodes, warningsSection(),
         el('p', {class: 'note'}, 'All numbers are also in results.json and results.tsv next to this file.')));
   }
 
