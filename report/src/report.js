@@ -46,6 +46,9 @@
     if (a >= 1e5 || a < 1e-3) return v.toExponential(3);
     return String(Number(v.toPrecision(4)));
   }
+  // Baseline entries (the holdout or resamples in place of the synthetic data) sit beside the
+  // candidates in each metric; their name says so.
+  function entryName(c) { return c.baseline ? `${c.name} (baseline)` : c.name; }
   function slug(text) { return String(text).toLowerCase().replace(/[^a-z0-9]+/g, '-'); }
   function familyLabel(f) { const x = FAMILIES.find((e) => e[0] === f); return x ? x[1] : f; }
   function betterText(h) { return h.ideal_text || (h.better === 'higher' ? 'higher is better' : 'lower is better'); }
@@ -325,38 +328,214 @@
 
   function toc(families) {
     return el('nav', {class: 'toc'},
+      el('a', {href: '#executive'}, 'Summary'),
+      doc.verdict ? el('a', {href: '#policy'}, 'Release policy') : null,
       el('a', {href: '#scorecard'}, 'Scorecard'), el('a', {href: '#comparison'}, 'Candidate comparison'),
       families.map((f) => el('a', {href: '#family-' + slug(f)}, familyLabel(f))),
       (doc.warnings || []).length ? el('a', {href: '#warnings'}, `Warnings (${doc.warnings.length})`) : null);
   }
 
-  // Colour of a scorecard cell: green for the best candidate on that headline, red for the
-  // worst, in between by value; neutral when there is nothing to compare.
+  // ---------- numbers and colours fixed by each statistic's definition ----------
+  // A headline's unit comes from its declaration: a share (0-1) is shown as a percentage.
+  function fmtUnit(v, unit) {
+    if (typeof v !== 'number' || !isFinite(v)) return fmt(v);
+    if (unit === 'share') return plain(v * 100) + ' %';
+    if (unit === 'percent') return plain(v) + ' %';
+    return plain(v);
+  }
+  // Plain notation: at most four significant digits, whole numbers in full, no exponent above a
+  // millionth (the terminal summary's rule, src/report/summary.cpp).
+  function plain(v) {
+    if (typeof v !== 'number' || !isFinite(v)) return fmt(v);
+    if (v === 0) return '0';
+    const a = Math.abs(v);
+    if (Number.isInteger(v) && a < 1e15) return v.toLocaleString('en-US');
+    if (a < 1e-6) return v.toExponential(2);
+    const e = Math.floor(Math.log10(a));
+    if (e >= 3) return (Math.round(v / 10 ** (e - 3)) * 10 ** (e - 3)).toLocaleString('en-US');
+    return String(Number(v.toFixed(3 - e)));
+  }
+  function idealShort(h) {
+    const ideal = h.ideal || {};
+    if (ideal.kind === 'higher' || (!ideal.kind && h.better === 'higher')) return 'higher';
+    if (ideal.kind !== 'target') return 'lower';
+    return `near ${plain(ideal.target)}` + (ideal.scale === 'ratio' ? ' (ratio)' : '');
+  }
+  // How far a value is from the headline's ideal, 0 at the ideal; null where the statistic's
+  // definition gives no bound to measure against (a "higher is better" number without a maximum).
+  function distanceToIdeal(h, v) {
+    const ideal = h.ideal || {};
+    if (ideal.kind === 'target') {
+      if (ideal.scale === 'ratio') return v > 0 && ideal.target > 0 ? Math.abs(Math.log(v / ideal.target)) : Infinity;
+      return Math.abs(v - ideal.target);
+    }
+    if (ideal.kind === 'higher') return h.unit === 'share' ? 1 - v : null;
+    return h.unit === 'share' || v >= 0 ? v : null;
+  }
+  const GREEN = [201, 236, 210], NEUTRAL = [244, 244, 244], AMBER = [252, 228, 179], RED = [247, 199, 193];
+  function blend(a, b, t) { return a.map((x, k) => Math.round(x + (b[k] - x) * Math.min(1, Math.max(0, t)))); }
+  function rgb(c) { return `rgb(${c[0]},${c[1]},${c[2]})`; }
+  // The verdict's check of this headline for this candidate, when the policy has one.
+  function checkFor(h, candidate) {
+    const v = doc.verdict;
+    if (!v || !v.policy) return null;
+    const ids = (v.policy.criteria || []).filter((c) => c.metric === h.metric && c.statistic === h.statistic &&
+      (c.scope || 'all') === (h.scope || 'all')).map((c) => c.id);
+    const entry = (v.candidates || []).find((c) => c.name === candidate);
+    return entry ? (entry.checks || []).find((k) => ids.includes(k.criterion) && k.status !== 'not_evaluated') || null : null;
+  }
+  // Colour of a headline cell, absolute (never relative to the candidates' spread):
+  //  - the verdict's check of this headline when the policy has one (pass green, review amber,
+  //    fail red);
+  //  - else, with a baseline: at or better than the baseline green, worse towards red, red at
+  //    twice the baseline's distance to the ideal ("materially worse");
+  //  - else a share by its value (0 and 1 are the ends of its scale), a target statistic by its
+  //    distance to the target (a linear target on a 0-1 statistic: the farthest possible value is
+  //    red; a ratio target: a factor of 10 is red);
+  //  - else no colour: the statistic's definition gives no scale.
   function cellColor(h, i) {
-    const vals = h.values.filter((v) => typeof v === 'number');
     const v = h.values[i];
-    if (typeof v !== 'number' || vals.length < 2) return null;
-    // By rank (distance to the statistic's ideal), so a target statistic is coloured by how far
-    // it is from its target, not by its raw value.
-    const ranks = h.ranks.filter((r) => typeof r === 'number');
-    const best = Math.min(...ranks), worst = Math.max(...ranks);
-    if (best === worst || typeof h.ranks[i] !== 'number') return '#f4f4f4';
-    const t = (h.ranks[i] - best) / (worst - best);  // 0 best .. 1 worst
-    const mix = (a, b, s) => Math.round(a + (b - a) * s);
-    const [g, n, r] = [[201, 236, 210], [244, 244, 244], [247, 199, 193]];
-    const c = t < 0.5 ? g.map((x, k) => mix(x, n[k], t * 2)) : n.map((x, k) => mix(x, r[k], (t - 0.5) * 2));
-    return `rgb(${c[0]},${c[1]},${c[2]})`;
+    if (typeof v !== 'number' || !isFinite(v)) return null;
+    const check = checkFor(h, card.candidates[i]);
+    if (check) return rgb(check.status === 'pass' ? GREEN : check.status === 'review' ? AMBER : RED);
+    const d = distanceToIdeal(h, v);
+    const b = h.baseline && typeof h.baseline.value === 'number' ? h.baseline.value : null;
+    if (b !== null && !(distanceToIdeal(h, b) === 0 && (h.ideal || {}).kind === 'target')) {
+      const db = distanceToIdeal(h, b);
+      if (d !== null && db !== null && !(db === 0 && (h.ideal || {}).kind === 'target')) {
+        if (d <= db) return rgb(GREEN);
+        if (db === 0) return rgb(RED);
+        const t = (d - db) / db;  // 0 at the baseline, 1 at twice its distance
+        return rgb(t < 0.5 ? blend(NEUTRAL, AMBER, t * 2) : blend(AMBER, RED, (t - 0.5) * 2));
+      }
+      // Higher is better without a bound: the relative shortfall from the baseline.
+      if (v >= b) return rgb(GREEN);
+      const t = b !== 0 ? (b - v) / Math.abs(b) : 1;
+      return rgb(t < 0.5 ? blend(NEUTRAL, AMBER, t * 2) : blend(AMBER, RED, (t - 0.5) * 2));
+    }
+    let t = null;
+    const ideal = h.ideal || {};
+    if (h.unit === 'share' && d !== null) t = d;
+    else if (ideal.kind === 'target' && ideal.scale === 'ratio') t = d / Math.log(10);
+    else if (ideal.kind === 'target' && ideal.target > 0 && ideal.target < 1) t = d / Math.max(ideal.target, 1 - ideal.target);
+    if (t === null || !isFinite(t) && t !== Infinity) return null;
+    return rgb(t < 0.5 ? blend(GREEN, NEUTRAL, t * 2) : blend(NEUTRAL, RED, (t - 0.5) * 2));
+  }
+  function colorLegend() {
+    return el('p', {class: 'note'}, 'Colours are fixed by each statistic\'s definition, never by the candidates\' spread: ',
+      el('span', {class: 'swatch', style: `background:${rgb(GREEN)}`}), ' passes the policy, or at least as good as the baseline; ',
+      el('span', {class: 'swatch', style: `background:${rgb(AMBER)}`}), ' for review, or worse than the baseline; ',
+      el('span', {class: 'swatch', style: `background:${rgb(RED)}`}), ' fails, or twice as far from the ideal as the baseline. ',
+      'Without a baseline a share is coloured by its value and a target statistic by its distance to the target; other cells stay white.');
+  }
+
+  // ---------- the executive page ----------
+  // The engine's warning "candidate 'NAME', column 'COL': N level(s) not in the WHICH data: A, B"
+  // becomes one line per candidate and direction.
+  function levelFindings() {
+    const out = new Map();
+    const pattern = /^candidate '(.*)', column '(.*)': (\d+) level\(s\) not in the (.*) data: (.*)$/;
+    for (const w of doc.warnings || []) {
+      const m = typeof w === 'string' ? w.match(pattern) : null;
+      if (!m) continue;
+      const key = m[1] + '\u0000' + m[4];
+      const f = out.get(key) || {candidate: m[1], which: m[4], levels: 0, columns: [], first: ''};
+      f.levels += Number(m[3]);
+      f.columns.push(m[2]);
+      if (!f.first) {
+        const levels = m[5].split(',').map((x) => x.trim());
+        f.first = `${m[2]}: ${levels.slice(0, 3).join(', ')}${levels.length > 3 ? ', …' : ''}`;
+      }
+      out.set(key, f);
+    }
+    return [...out.values()].map((f) => ({candidate: f.candidate,
+      text: `${f.levels} ${f.which === 'confidential' ? 'synthetic level(s)' : 'level(s)'} not in the ${f.which} data` +
+        (f.columns.length > 1 ? `, in ${f.columns.length} columns` : '') + ` (${f.first})`}));
+  }
+
+  function headlineLabel(h) {
+    const base = h.statistic + (h.scope && h.scope !== 'all' ? ` [${h.scope}]` : '');
+    return base;
+  }
+
+  // The executive page shows each candidate's first reasons (full sentences with their numbers);
+  // the rest open with a click and are all in the release-policy section.
+  const REASONS_SHOWN = 2;
+  function executiveSection() {
+    const sec = el('section', {id: 'executive'});
+    const verdict = doc.verdict;
+    const findings = levelFindings();
+    if (verdict) {
+      const policy = verdict.policy && verdict.policy.source ? ` (${verdict.policy.source === 'default' ? 'default policy' : 'policy: ' + verdict.policy.source})` : '';
+      sec.append(el('div', {class: 'recommendation ' + (verdict.recommended ? 'has-pick' : 'no-pick')},
+        verdict.recommended ? el('span', null, 'Recommended: ', el('strong', null, verdict.recommended)) : el('strong', null, 'No candidate is recommended'),
+        el('span', {class: 'muted'}, policy)));
+      const cards = el('div', {class: 'verdicts'});
+      for (const c of verdict.candidates || []) {
+        const mine = findings.filter((f) => f.candidate === c.name);
+        cards.append(el('div', {class: 'verdict status-' + c.status, 'data-candidate': c.name},
+          el('div', {class: 'verdict-head'}, el('span', {class: 'candidate-name'}, c.name), el('span', {class: 'status'}, c.status)),
+          (c.reasons || []).length || mine.length ? el('ul', null, (c.reasons || []).slice(0, REASONS_SHOWN).map((r) => el('li', null, r)),
+            mine.map((f) => el('li', {class: 'finding'}, f.text))) : null,
+          (c.reasons || []).length > REASONS_SHOWN ? el('details', {class: 'more-reasons'},
+            el('summary', null, `${c.reasons.length - REASONS_SHOWN} more reason(s)`),
+            el('ul', null, c.reasons.slice(REASONS_SHOWN).map((r) => el('li', null, r)))) : null));
+      }
+      sec.append(cards);
+    } else {
+      sec.append(el('div', {class: 'recommendation no-pick'}, 'These results carry no verdict (written before verdicts existed).'));
+      if (findings.length) sec.append(el('ul', null, findings.map((f) => el('li', {class: 'finding'}, `${f.candidate}: ${f.text}`))));
+    }
+
+    if (!card.headlines.length) {
+      sec.append(el('p', {class: 'note'}, 'No metric in these results declares a headline.'));
+      return sec;
+    }
+    const anyBaseline = card.headlines.some((h) => h.baseline);
+    const table = el('table', {class: 'headlines'});
+    table.append(el('thead', null, el('tr', null, el('th', null, 'Headline'), el('th', null, 'Better'),
+      card.candidates.map((c) => el('th', {class: 'candidate'}, c)), anyBaseline ? el('th', null, 'Baseline') : null)));
+    const body = el('tbody');
+    for (const axis of ['risk', 'utility']) {
+      const rows = card.headlines.filter((h) => (h.axis === 'risk') === (axis === 'risk'));
+      if (!rows.length) continue;
+      body.append(el('tr', {class: 'axis-row'}, el('th', {colspan: String(2 + card.candidates.length + (anyBaseline ? 1 : 0))},
+        axis === 'risk' ? 'Disclosure risk' : 'Utility')));
+      for (const h of rows) {
+        const b = h.baseline;
+        body.append(el('tr', null,
+          el('td', {title: h.reading || ''}, el('a', {href: '#metric-' + slug(h.metric)}, headlineLabel(h)), el('div', {class: 'better'}, h.metric)),
+          el('td', {class: 'ideal', title: betterText(h)}, idealShort(h)),
+          h.values.map((v, i) => el('td', {class: 'num', style: cellColor(h, i) ? `background:${cellColor(h, i)}` : null,
+            title: (h.replicates[i] || []).length > 1 ? 'replicates: ' + h.replicates[i].map((x) => fmtUnit(x, h.unit)).join(', ') : null},
+            fmtUnit(v, h.unit))),
+          anyBaseline ? el('td', {class: 'baseline', title: b && b.note ? b.note : null},
+            b ? `${b.name} ${fmtUnit(b.value, h.unit)}` : '—') : null));
+      }
+    }
+    table.append(body);
+    sec.append(el('h2', null, 'Headlines'), table, colorLegend());
+    if ((doc.baselines || []).length)
+      sec.append(el('p', {class: 'note'}, 'Baselines: ', doc.baselines.flatMap((b, i) => [i ? ' · ' : '', el('strong', null, b.name), ': ', b.description || ''])));
+    else if (anyBaseline === false)
+      sec.append(el('p', {class: 'note'}, 'No baselines in these results (give a holdout file to compare with a fresh real sample).'));
+    return sec;
+  }
+
+  // A collapsed detail section: the summary line is its heading.
+  function detailSection(id, title, children) {
+    return el('details', {class: 'section', id: id}, el('summary', null, el('h2', null, title)), children);
   }
 
   function scorecardSection() {
-    const sec = el('section', {id: 'scorecard'}, el('h2', null, 'Scorecard'));
+    const sec = detailSection('scorecard', 'Scorecard: every headline with its rank and how to read it');
     if (!card.headlines.length) {
       sec.append(el('p', {class: 'note'}, 'No metric in these results declares a headline.'));
       return sec;
     }
     sec.append(el('p', {class: 'note'},
-      'Each cell is the candidate\'s mean over its replicates (or the value combined over them). ',
-      'Colours compare the candidates on each line: ', el('span', {class: 'legend-swatch'}), ' best → worst. #k is the rank.'));
+      'Each cell is the candidate\'s mean over its replicates (or the value combined over them); #k is its rank by distance to the ideal (#1 closest). ',
+      'Colours as on the summary page.'));
     const table = el('table', {class: 'scorecard'});
     table.append(el('thead', null, el('tr', null, el('th', null, 'Axis'), el('th', null, 'Metric · headline'),
       card.candidates.map((c) => el('th', {class: 'candidate'}, c)), el('th', null, 'What it says'))));
@@ -368,8 +547,8 @@
         el('td', null, el('a', {href: '#metric-' + slug(h.metric)}, h.metric), ' · ', name,
           el('div', {class: 'better'}, betterText(h))),
         h.values.map((v, i) => el('td', {class: 'num', style: cellColor(h, i) ? `background:${cellColor(h, i)}` : null,
-          title: (h.replicates[i] || []).length > 1 ? 'replicates: ' + h.replicates[i].map(fmt).join(', ') : null},
-          fmt(v), h.ranks[i] !== null ? el('span', {class: 'rank'}, '#' + fmt(h.ranks[i])) : null)),
+          title: (h.replicates[i] || []).length > 1 ? 'replicates: ' + h.replicates[i].map((x) => fmtUnit(x, h.unit)).join(', ') : null},
+          fmtUnit(v, h.unit), h.ranks[i] !== null ? el('span', {class: 'rank'}, '#' + fmt(h.ranks[i])) : null)),
         el('td', {class: 'reading'}, h.reading || '')));
     }
     table.append(body);
@@ -377,13 +556,25 @@
     return sec;
   }
 
+  // The map's default risk axis is a record-level risk headline: among the risk headlines with a
+  // value, first one of the distance-disclosure family that is a share (e.g. records copied
+  // exactly), then any distance-disclosure one or any share, then the first.
+  function defaultRiskHeadline(risk) {
+    const score = (h) => (h.family === 'distance-disclosure' ? 2 : 0) + (h.unit === 'share' ? 1 : 0) +
+      (h.values.some((v) => typeof v === 'number') ? 4 : 0);
+    let best = 0;
+    risk.forEach((h, i) => { if (score(h) > score(risk[best])) best = i; });
+    return best;
+  }
+
   function comparisonSection() {
-    const sec = el('section', {id: 'comparison'}, el('h2', null, 'Candidate comparison'));
+    const sec = detailSection('comparison', 'Candidate comparison: ranks and the risk–utility map');
     if (card.candidates.length === 0) { sec.append(el('p', {class: 'note'}, 'No candidates.')); return sec; }
     sec.append(el('h3', null, 'Ranking'),
-      el('p', {class: 'note'}, 'Mean rank over the scorecard headlines (1 = best on every one), and separately over the utility and the risk headlines.'));
-    const rows = card.ranking.map((r, k) => row([k + 1, r.candidate, r.mean_rank, r.utility_rank, r.risk_rank, r.ranked], r.candidate));
-    sec.append(pagedTable(['Place', 'Candidate', 'Mean rank', 'Utility rank', 'Risk rank', 'Headlines ranked'], rows, {className: 'ranking'}));
+      el('p', {class: 'note'}, 'Mean rank over the utility headlines and, separately, over the risk headlines (1 = closest to the ideal on every one); utility and risk are never averaged into one number.'));
+    const ranked = (r, key, legacy) => (typeof r[key] === 'number' ? r[key] : (typeof r[legacy] === 'number' ? r[legacy] : null));
+    const rows = card.ranking.map((r) => row([r.candidate, r.utility_rank, r.risk_rank, ranked(r, 'ranked_utility', 'ranked'), ranked(r, 'ranked_risk', 'ranked')], r.candidate));
+    sec.append(pagedTable(['Candidate', 'Utility rank', 'Risk rank', 'Utility headlines', 'Risk headlines'], rows, {className: 'ranking'}));
 
     sec.append(el('h3', null, 'Risk–utility map'));
     const utility = card.headlines.filter((h) => h.axis !== 'risk');
@@ -396,6 +587,7 @@
     const select = (list, name) => el('select', {name: name}, list.map((h, i) => el('option', {value: String(i)}, label(h))));
     const xs = utility.length ? select(utility, 'utility') : null;
     const ys = risk.length ? select(risk, 'risk') : null;
+    if (ys) ys.value = String(defaultRiskHeadline(risk));
     const controls = el('div', {class: 'controls'},
       xs ? el('label', null, 'utility (x): ', xs) : null, ys ? el('label', null, 'risk (y): ', ys) : null);
     const note = el('p', {class: 'note'});
@@ -470,24 +662,51 @@
         }))};
     });
     if (!rows.length) return el('p', {class: 'note'}, 'No values.');
-    const head = ['Statistic', 'Scope'].concat(metric.candidates.map((c) => c.name));
+    const head = ['Statistic', 'Scope'].concat(metric.candidates.map(entryName));
     const hover = perCandidate.some((p) => [...p.reps.values()].some((r) => r.length > 1));
     const source = metric.granularity === 'per-candidate' ? 'combined over replicates'
       : 'mean over replicates' + (hover ? ' (hover for each replicate)' : '; each replicate\'s values are in results.tsv');
     return el('div', null, el('div', {class: 'note'}, `Values: ${source}.`), pagedTable(head, rows, {className: 'values'}));
   }
 
-  // Details other than plots: arrays of records become tables, anything else a JSON block.
+  // Any JSON value as people read it, never as JSON: scalars as text, lists of scalars joined,
+  // objects as a two-column table, lists of records as a table.
+  function valueText(v) {
+    if (v === null || v === undefined) return '—';
+    if (typeof v === 'number') return fmt(v);
+    if (typeof v === 'boolean') return v ? 'yes' : 'no';
+    if (Array.isArray(v)) return v.every((x) => x === null || typeof x !== 'object') ? v.map(valueText).join(', ') : `${v.length} entries`;
+    if (typeof v === 'object') return Object.entries(v).map(([k, x]) => `${k}: ${valueText(x)}`).join('; ');
+    return String(v);
+  }
+  function isRecords(v) { return Array.isArray(v) && v.length && v.every((r) => r && typeof r === 'object' && !Array.isArray(r)); }
+  function renderValue(v, depth) {
+    depth = depth || 0;
+    if (v === null || typeof v !== 'object' || depth > 3) return document.createTextNode(depth > 3 ? valueText(v) : valueText(v));
+    if (Array.isArray(v) && !isRecords(v)) {
+      if (v.every((x) => x === null || typeof x !== 'object')) return document.createTextNode(valueText(v));
+      return el('ul', {class: 'value-list'}, v.map((x) => el('li', null, renderValue(x, depth + 1))));
+    }
+    if (isRecords(v)) {
+      const cols = [...new Set(v.flatMap((r) => Object.keys(r)))].slice(0, 12);
+      return pagedTable(cols, v.map((r) => ({text: cols.map((c) => valueText(r[c])).join(' '),
+        node: () => el('tr', null, cols.map((c) => (r[c] !== null && typeof r[c] === 'object'
+          ? el('td', null, renderValue(r[c], depth + 1))
+          : el('td', {class: typeof r[c] === 'number' ? 'num' : null}, valueText(r[c])))))})));
+    }
+    return el('table', {class: 'kv'}, el('tbody', null, Object.entries(v).map(([k, x]) =>
+      el('tr', null, el('th', null, k), el('td', {class: typeof x === 'number' ? 'num' : null}, renderValue(x, depth + 1))))));
+  }
+
+  // Details other than plots: tables of records, key-value tables and lists (never raw JSON).
   function detailsBlocks(details) {
     const out = [];
     for (const [key, value] of Object.entries(details || {})) {
       if (key === 'plots') continue;
-      if (Array.isArray(value) && value.length && value.every((r) => r && typeof r === 'object' && !Array.isArray(r))) {
-        const cols = [...new Set(value.flatMap((r) => Object.keys(r)))].slice(0, 12);
-        const rows = value.map((r) => row(cols.map((c) => (typeof r[c] === 'object' && r[c] !== null ? JSON.stringify(r[c]) : (r[c] === undefined ? '' : r[c]))), cols.map((c) => String(r[c])).join(' ')));
-        out.push(el('details', {class: 'definition', open: value.length <= PAGE_ROWS}, el('summary', null, `${key} (${value.length} rows)`), pagedTable(cols, rows)));
+      if (isRecords(value)) {
+        out.push(el('details', {class: 'definition', open: value.length <= PAGE_ROWS}, el('summary', null, `${key} (${value.length} rows)`), renderValue(value)));
       } else {
-        out.push(el('details', {class: 'definition'}, el('summary', null, key), el('pre', null, JSON.stringify(value, null, 1).slice(0, 20000))));
+        out.push(el('details', {class: 'definition'}, el('summary', null, key), renderValue(value)));
       }
     }
     return out;
@@ -508,7 +727,7 @@
     sec.append(el('p', null, metric.summary || ''));
     const def = el('details', {class: 'definition', id: 'def-' + slug(metric.name)}, el('summary', null, 'Definition: formula, how to read it, reference'), markdown(metric.doc));
     const params = Object.entries(metric.params || {});
-    if (params.length) def.append(el('div', {class: 'note'}, 'Parameters used: '), pagedTable(['Parameter', 'Value'], params.map(([k, v]) => row([k, JSON.stringify(v)], k))));
+    if (params.length) def.append(el('div', {class: 'note'}, 'Parameters used: '), pagedTable(['Parameter', 'Value'], params.map(([k, v]) => ({text: k + ' ' + valueText(v), node: () => el('tr', null, el('td', null, k), el('td', null, renderValue(v)))}))));
     sec.append(def);
     if (metric.skipped) { sec.append(el('p', {class: 'warning'}, 'Skipped: ' + metric.skipped)); return sec; }
     for (const c of metric.candidates) {
@@ -526,7 +745,7 @@
     let ci = 0, ri = 0;
     const controls = el('div', {class: 'controls'});
     const area = el('div');
-    const candButtons = metric.candidates.map((c, i) => el('button', {type: 'button', onclick: () => { ci = i; ri = 0; draw(); }}, c.name));
+    const candButtons = metric.candidates.map((c, i) => el('button', {type: 'button', onclick: () => { ci = i; ri = 0; draw(); }}, entryName(c)));
     const repSelect = el('select', {onchange: (e) => { ri = Number(e.target.value); draw(); }});
     controls.append(el('span', {class: 'muted'}, 'Candidate: '), ...candButtons, el('label', null, ' replicate: ', repSelect));
     function draw() {
@@ -571,24 +790,64 @@
       .sort((a, b) => (order.indexOf(a) < 0 ? 99 : order.indexOf(a)) - (order.indexOf(b) < 0 ? 99 : order.indexOf(b)));
     return {families: families, nodes: families.map((f) => {
       const info = FAMILIES.find((e) => e[0] === f);
-      return el('section', {id: 'family-' + slug(f)}, el('h2', null, familyLabel(f)),
-        info ? el('p', {class: 'note'}, info[2]) : null,
+      return detailSection('family-' + slug(f), familyLabel(f) + (info ? ': ' + info[2].charAt(0).toLowerCase() + info[2].slice(1) : ''),
         metrics.filter((m) => m.family === f).map(metricSection));
     })};
   }
 
+  // The release policy: its criteria and every check behind the verdict.
+  function policySection() {
+    const v = doc.verdict;
+    if (!v) return null;
+    const sec = detailSection('policy', 'Release policy: criteria and every check');
+    const criteria = (v.policy && v.policy.criteria) || [];
+    sec.append(el('p', {class: 'note'}, `Policy: ${v.policy && v.policy.source ? v.policy.source : 'not stated'}.`));
+    if (criteria.length) sec.append(el('ul', null, criteria.map((c) => el('li', null, el('strong', null, c.id), ': ', c.text || ''))));
+    const unitOf = (id) => {
+      const c = criteria.find((x) => x.id === id);
+      const h = c ? card.headlines.find((x) => x.metric === c.metric && x.statistic === c.statistic && (x.scope || 'all') === (c.scope || 'all')) : null;
+      return h ? h.unit : undefined;
+    };
+    const rows = [];
+    for (const c of v.candidates || []) {
+      for (const r of c.reasons || []) rows.push(row([c.name, c.status, r], c.name + ' ' + r));
+    }
+    if (rows.length) sec.append(el('h3', null, 'Reasons'), pagedTable(['Candidate', 'Status', 'Reason'], rows));
+    const checks = [];
+    for (const c of v.candidates || []) for (const k of c.checks || []) {
+      const u = unitOf(k.criterion);
+      checks.push(row([c.name, k.criterion, fmtUnit(k.value, u), fmtUnit(k.baseline, u), fmtUnit(k.limit, u), k.status, k.reason || ''], c.name + ' ' + k.criterion + ' ' + k.status));
+    }
+    if (checks.length) sec.append(el('h3', null, 'Checks'), pagedTable(['Candidate', 'Criterion', 'Value', 'Baseline', 'Limit', 'Status', 'Why'], checks));
+    return sec;
+  }
+
   function warningsSection() {
     if (!(doc.warnings || []).length) return null;
-    return el('section', {id: 'warnings'}, el('h2', null, 'Warnings'), doc.warnings.map((w) => el('div', {class: 'warning'}, String(w))));
+    return detailSection('warnings', `Warnings (${doc.warnings.length})`, doc.warnings.map((w) => el('div', {class: 'warning'}, valueText(w))));
   }
 
   function build() {
     const app = document.getElementById('app');
     const fam = familySections();
     app.replaceChildren(header(), toc(fam.families),
-      el('main', null, scorecardSection(), comparisonSection(), fam.nodes, warningsSection(),
+      el('main', null, executiveSection(),
+        el('h2', {class: 'details-title'}, 'Details'),
+        el('p', {class: 'note no-print'}, 'Each section opens with a click.'),
+        policySection(), scorecardSection(), comparisonSection(), fam.nodes, warningsSection(),
         el('p', {class: 'note'}, 'All numbers are also in results.json and results.tsv next to this file.')));
   }
+
+  // A link into a collapsed section opens it (and the sections around it).
+  function openTarget(id) {
+    let node = id ? document.getElementById(id) : null;
+    for (let n = node; n; n = n.parentElement) if (n.tagName === 'DETAILS') n.open = true;
+    if (node) node.scrollIntoView();
+  }
+  document.addEventListener('click', (e) => {
+    const a = e.target.closest ? e.target.closest('a[href^="#"]') : null;
+    if (a) { e.preventDefault(); openTarget(a.getAttribute('href').slice(1)); }
+  });
 
   try {
     build();

@@ -5,6 +5,10 @@
 //   - every plot container holds a rendered SVG or canvas, and there are as many as the
 //     embedded results document says there should be for the default view;
 //   - the scorecard shows every candidate;
+//   - the page opens on the executive summary: the recommendation and each candidate's status as
+//     the embedded verdict says, the detail sections collapsed, and in print layout the summary
+//     fits one A4 page;
+//   - no text on the page is raw JSON;
 //   - a screenshot is saved.
 // Usage: node browser-test.js SCREENSHOT_DIR NAME=REPORT.html [NAME=REPORT.html ...]
 // Options per report: NAME=REPORT.html:all-kinds:click (every plot kind must be drawn; click every
@@ -82,7 +86,20 @@ async function checkReport(context, name, file, options, outDir) {
       marks: p.querySelectorAll('svg.marks path, svg.marks rect, svg.marks line, svg.marks text').length,
     }));
     const scorecardCandidates = [...document.querySelectorAll('#scorecard table.scorecard th.candidate')].map((th) => th.textContent);
-    return {doc, card, plots, scorecardCandidates, injected: window.__fixtureInjected === 1};
+    const recommendation = (document.querySelector('#executive .recommendation') || {}).textContent || '';
+    const statuses = [...document.querySelectorAll('#executive .verdict')].map((v) => ({
+      name: v.dataset.candidate, status: v.querySelector('.status').textContent}));
+    const sections = [...document.querySelectorAll('details.section')].map((d) => ({id: d.id, open: d.open}));
+    const firstSection = (document.querySelector('main > *') || {}).id;
+    // Every text node outside the embedded data and scripts, open or collapsed.
+    const rawJson = [];
+    const walker = document.createTreeWalker(document.getElementById('app'), NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const t = n.textContent.trim();
+      if (/^(\{"|\[\{|\[\[|\[")/.test(t) || t.includes('[object Object]')) rawJson.push(t.slice(0, 80));
+    }
+    return {doc, card, plots, scorecardCandidates, recommendation, statuses, sections, firstSection, rawJson,
+      injected: window.__fixtureInjected === 1};
   });
   const expected = expectedPlots(facts.doc, facts.card);
   if (facts.plots.length !== expected.count)
@@ -93,6 +110,36 @@ async function checkReport(context, name, file, options, outDir) {
   if (JSON.stringify(facts.scorecardCandidates) !== JSON.stringify(names))
     problems.push(`scorecard shows candidates ${JSON.stringify(facts.scorecardCandidates)}, expected ${JSON.stringify(names)}`);
   if (facts.injected) problems.push('markup from a metric doc was executed');
+  if (facts.firstSection !== 'executive') problems.push(`the page opens on '${facts.firstSection}', not the executive summary`);
+  const verdict = facts.doc.verdict;
+  if (verdict) {
+    const expected = verdict.recommended ? 'Recommended: ' + verdict.recommended : 'No candidate is recommended';
+    if (!facts.recommendation.startsWith(expected))
+      problems.push(`recommendation reads '${facts.recommendation}', expected it to start with '${expected}'`);
+    const want = JSON.stringify(verdict.candidates.map((c) => ({name: c.name, status: c.status})));
+    if (JSON.stringify(facts.statuses) !== want)
+      problems.push(`candidate statuses ${JSON.stringify(facts.statuses)}, expected ${want}`);
+  }
+  if (!facts.sections.length) problems.push('no collapsible detail sections');
+  for (const d of facts.sections) if (d.open) problems.push(`detail section '${d.id}' is open on load`);
+  for (const t of facts.rawJson) problems.push(`raw JSON shown on the page: ${t}`);
+  // The committee paper: in print layout the executive page fits one A4 page (210 x 297 mm less
+  // 12 mm margins, at 96 px per inch).
+  await page.emulateMedia({media: 'print'});
+  await page.setViewportSize({width: Math.round((210 - 24) / 25.4 * 96), height: 1000});
+  const printHeight = await page.evaluate(() => {
+    const header = document.querySelector('header.top').getBoundingClientRect();
+    const exec = document.getElementById('executive').getBoundingClientRect();
+    return exec.bottom - Math.min(header.top, exec.top);
+  });
+  const a4 = (297 - 24) / 25.4 * 96;
+  if (printHeight > a4) problems.push(`the executive page is ${Math.round(printHeight)} px tall in print layout; one A4 page holds ${Math.round(a4)}`);
+  const printShot = path.join(outDir, name + '-print.png');
+  await page.locator('#executive').screenshot({path: printShot});
+  await page.emulateMedia({media: 'screen'});
+  await page.setViewportSize({width: 1360, height: 900});
+  // A person opens the details to click through them.
+  await page.evaluate(() => document.querySelectorAll('details.section').forEach((d) => { d.open = true; }));
   // A person clicks through: every candidate of every metric, then every 'show more' button;
   // the plots must draw each time.
   const allDrawn = () => [...document.querySelectorAll('.plot')].every((p) => p.querySelector('svg.marks, canvas.marks'));
@@ -131,11 +178,12 @@ async function checkReport(context, name, file, options, outDir) {
   // The viewport only: a full-page screenshot of every plot was the test's slowest step.
   const shot = path.join(outDir, name + '.png');
   await page.screenshot({path: shot});
-  const scorecardShot = path.join(outDir, name + '-scorecard.png');
-  await page.locator('#scorecard').screenshot({path: scorecardShot});
+  const summaryShot = path.join(outDir, name + '-summary.png');
+  await page.locator('#executive').screenshot({path: summaryShot});
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`browser-test: ${name}: ${facts.plots.length} plots drawn (${[...new Set(facts.plots.map((p) => p.kind))].join(', ')}), ` +
-    `scorecard candidates ${facts.scorecardCandidates.join(', ')}, ${clicks} buttons clicked, ${seconds} s; screenshot ${shot}`);
+    `scorecard candidates ${facts.scorecardCandidates.join(', ')}, ${facts.statuses.map((v) => v.name + ' ' + v.status).join(', ') || 'no verdict'}, ` +
+    `executive page ${Math.round(printHeight)} of ${Math.round(a4)} px in print, ${clicks} buttons clicked, ${seconds} s; screenshot ${shot}`);
   for (const p of problems) fail(`${name}: ${p}`);
   await page.close();
 }

@@ -294,13 +294,18 @@ std::string render_summary(const json& document, const OutputPaths& paths) {
   std::ostringstream out;
   out << view.tool_line << "\n";
 
-  // The verdict: status and reasons per candidate, at most three reasons each on the terminal.
-  constexpr std::size_t kReasonsShown = 3;
+  // The verdict: status and the first reason per candidate (a reason is a full sentence with its
+  // numbers; the rest are in the report), so that three candidates fit a terminal screen.
+  constexpr std::size_t kReasonsShown = 1;
   std::size_t name_width = 0;
   for (const auto& c : view.candidates) name_width = std::max(name_width, width(c.name));
   if (view.has_verdict) {
     out << "\nVerdict";
-    if (!view.policy_source.empty()) out << " (" << view.policy_source << " policy)";
+    if (view.policy_source == "default" || view.policy_source == "spec")
+      out << " (" << (view.policy_source == "default" ? "default policy" : "the spec's policy")
+          << ")";
+    else if (!view.policy_source.empty())
+      out << " (policy " << view.policy_source << ")";
     out << ": "
         << (view.recommended.empty() ? "no candidate is recommended"
                                      : "recommended " + view.recommended)
@@ -316,8 +321,7 @@ std::string render_summary(const json& document, const OutputPaths& paths) {
     for (std::size_t i = 0; i < c.reasons.size() && i < kReasonsShown; ++i)
       lines.push_back(c.reasons[i]);
     if (c.reasons.size() > kReasonsShown)
-      lines.push_back("(" + std::to_string(c.reasons.size() - kReasonsShown) +
-                      " more reason(s) in the report)");
+      lines.back() += " [+" + std::to_string(c.reasons.size() - kReasonsShown) + " more]";
     for (const auto& f : c.level_findings) lines.push_back(f);
     if (!view.has_verdict)
       for (const auto& r : view.ranking_lines)

@@ -64,7 +64,9 @@ TEST(TerminalSummary, VerdictReasonsHeadlinesWarningsAndPaths) {
   // Risk headlines come first; a share is a percentage; the ideal is in words.
   EXPECT_LT(text.find("  Risk\n"), text.find("  Utility\n"));
   EXPECT_TRUE(contains(text, "share_at_risk")) << text;
-  EXPECT_TRUE(contains(text, "2.625 %  1.05 %      21 %  lower\n")) << text;
+  EXPECT_TRUE(contains(text, "2.625 %  1.05 %      21 %  holdout 2.1 %     lower\n")) << text;
+  EXPECT_TRUE(contains(text, "resample 0.01685")) << text;
+  EXPECT_TRUE(contains(text, "analytic 1 ")) << text;
   EXPECT_TRUE(contains(text, "near 1 (ratio)\n")) << text;
   EXPECT_TRUE(contains(text, "3 warning(s) (2 about the data, 1 from metrics)")) << text;
   EXPECT_TRUE(contains(text, "Report:  out/report.html\n")) << text;
