@@ -482,37 +482,49 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
       }
       if (size_matched != nullptr) {
         // Statistics such as replicated uniques grow with the number of synthetic rows, so the
-        // verdict compares the holdout with the candidate at the holdout's size.
-        std::vector<Table> subsamples;
-        for (std::size_t r = 0; r < candidate.replicates.size(); ++r) {
-          const Table& t = candidate.replicates[r];
-          subsamples.push_back(
-              t.rows() <= size_matched->rows
-                  ? t
-                  : select_rows(
-                        t,
-                        draw_without_replacement(t.rows(), size_matched->rows,
-                                                 derive_seed(spec.context.seed, "size-matched rows",
-                                                             candidate.name, r + 1)),
-                        t.source()));
-        }
+        // verdict compares the holdout with the candidate at the holdout's size: the mean over
+        // subsamples of N rows, whose spread (rescaled by 1 / sqrt(1 - N / n) for drawing without
+        // replacement from n rows) is the candidate's own sampling noise at that size.
+        const std::size_t draws = static_cast<std::size_t>(std::max(2, spec.baseline_draws));
         std::vector<MetricResult> results;
-        if (metric->granularity == MetricGranularity::kPerReplicate) {
-          for (std::size_t r = 0; r < subsamples.size(); ++r)
-            results.push_back(run_one({&subsamples[r]}, r + 1,
-                                      "at the holdout's size " + std::to_string(r + 1) + "/" +
-                                          std::to_string(subsamples.size()))
-                                  .first);
-        } else {
-          std::vector<const Table*> tables;
-          for (const auto& t : subsamples) tables.push_back(&t);
-          results.push_back(run_one(tables, 0, "at the holdout's size").first);
+        double scale_sum = 0.0;
+        std::size_t scale_count = 0;
+        auto subsample = [&](const Table& t, std::size_t r, std::size_t d) {
+          return select_rows(
+              t,
+              draw_without_replacement(t.rows(), size_matched->rows,
+                                       derive_seed(spec.context.seed, "size-matched rows",
+                                                   candidate.name, r * 1000 + d)),
+              t.source());
+        };
+        for (const auto& t : candidate.replicates) {
+          scale_sum += 1.0 / std::sqrt(1.0 - static_cast<double>(size_matched->rows) /
+                                                 static_cast<double>(t.rows()));
+          ++scale_count;
         }
-        cand["at_baseline_size"] = {
-            {"baseline", "holdout"},
-            {"rows", size_matched->rows},
-            {"values", values_to_json(results.size() == 1 ? results.front().values
-                                                          : mean_over_replicates(results))}};
+        for (std::size_t d = 1; d <= draws; ++d) {
+          const std::string label =
+              "at the holdout's size, draw " + std::to_string(d) + "/" + std::to_string(draws);
+          if (metric->granularity == MetricGranularity::kPerReplicate) {
+            for (std::size_t r = 0; r < candidate.replicates.size(); ++r) {
+              const Table drawn = subsample(candidate.replicates[r], r + 1, d);
+              results.push_back(run_one({&drawn}, r + 1, label).first);
+            }
+          } else {
+            std::vector<Table> drawn;
+            for (std::size_t r = 0; r < candidate.replicates.size(); ++r)
+              drawn.push_back(subsample(candidate.replicates[r], r + 1, d));
+            std::vector<const Table*> tables;
+            for (const auto& t : drawn) tables.push_back(&t);
+            results.push_back(run_one(tables, 0, label).first);
+          }
+        }
+        const double scale = scale_sum / static_cast<double>(scale_count);
+        cand["at_baseline_size"] = {{"baseline", "holdout"},
+                                    {"rows", size_matched->rows},
+                                    {"draws", results.size()},
+                                    {"values", values_to_json(mean_over_replicates(results))},
+                                    {"sd", values_to_json(spread_over_results(results, scale))}};
       }
       entry["candidates"].push_back(cand);
     }

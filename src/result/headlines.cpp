@@ -148,14 +148,16 @@ HeadlineTable headline_table(const json& document) {
                 reps.push_back(find_value(r.value("values", json()), row.statistic, row.scope));
             value = entry_value(*entry, row.statistic, row.scope, &source);
           }
-          std::optional<double> matched, matched_rows;
+          std::optional<double> matched, matched_sd, matched_rows;
           if (entry != nullptr && entry->contains("at_baseline_size")) {
             const json& at = (*entry)["at_baseline_size"];
             matched = find_value(at.value("values", json()), row.statistic, row.scope);
+            matched_sd = find_value(at.value("sd", json()), row.statistic, row.scope);
             if (at.contains("rows") && at["rows"].is_number())
               matched_rows = at["rows"].get<double>();
           }
           row.size_matched_values.push_back(matched);
+          row.size_matched_sd.push_back(matched_sd);
           row.size_matched_rows.push_back(matched_rows);
           row.values.push_back(value);
           row.sources.push_back(source);

@@ -35,6 +35,7 @@ struct HeadlineRow {
   // Per candidate: its value on subsamples of the holdout's size, when the holdout is smaller
   // than the synthetic data (the engine's "at_baseline_size"), and that size.
   std::vector<std::optional<double>> size_matched_values;
+  std::vector<std::optional<double>> size_matched_sd;  // the candidate's noise at that size
   std::vector<std::optional<double>> size_matched_rows;
 };
 

@@ -155,10 +155,14 @@ Check default_check(const HeadlineRow& row, std::size_t candidate, const RiskMar
   // The noise of a difference: a baseline drawn by the engine is one sample and the candidate
   // another of the same size, so their difference spreads sqrt(2) times as much; the noise
   // statistics a metric declares already describe the candidate's spread around the baseline.
+  // When the candidate was scored on subsamples at the holdout's size, its own spread over
+  // those draws is the candidate's side of the difference.
   const bool two_samples = baseline->kind == "holdout" || baseline->kind == "resample";
-  const double sd = baseline->sd && std::isfinite(*baseline->sd)
-                        ? *baseline->sd * (two_samples ? std::sqrt(2.0) : 1.0)
-                        : 0.0;
+  const double baseline_sd = baseline->sd && std::isfinite(*baseline->sd) ? *baseline->sd : 0.0;
+  const auto& candidate_sd = row.size_matched_sd[candidate];
+  const double sd = size_matched && candidate_sd && std::isfinite(*candidate_sd)
+                        ? std::sqrt(baseline_sd * baseline_sd + *candidate_sd * *candidate_sd)
+                        : baseline_sd * (two_samples ? std::sqrt(2.0) : 1.0);
   const double excess = row.ideal.badness(v) - row.ideal.badness(b);
   const double review_at = margins.review_sd * sd;
   const double fail_at = std::max(margins.fail_sd * sd, margins.fail_relative * std::fabs(b));
