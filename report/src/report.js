@@ -426,7 +426,8 @@
       el('span', {class: 'swatch', style: `background:${rgb(GREEN)}`}), ' passes the policy, or at least as good as the baseline; ',
       el('span', {class: 'swatch', style: `background:${rgb(AMBER)}`}), ' for review, or worse than the baseline; ',
       el('span', {class: 'swatch', style: `background:${rgb(RED)}`}), ' fails, or twice as far from the ideal as the baseline. ',
-      'Without a baseline a share is coloured by its value and a target statistic by its distance to the target; other cells stay white.');
+      'Without a baseline a share is coloured by its value and a target statistic by its distance to the target; other cells stay white. ',
+      '* The policy compared this candidate on subsamples of the baseline\'s size, so its colour follows those numbers (hover the cell for them).');
   }
 
   // ---------- the executive page ----------
@@ -506,9 +507,19 @@
         body.append(el('tr', null,
           el('td', {title: h.reading || ''}, el('a', {href: '#metric-' + slug(h.metric)}, headlineLabel(h)), el('div', {class: 'better'}, h.metric)),
           el('td', {class: 'ideal', title: betterText(h)}, idealShort(h)),
-          h.values.map((v, i) => el('td', {class: 'num', style: cellColor(h, i) ? `background:${cellColor(h, i)}` : null,
-            title: (h.replicates[i] || []).length > 1 ? 'replicates: ' + h.replicates[i].map((x) => fmtUnit(x, h.unit)).join(', ') : null},
-            fmtUnit(v, h.unit))),
+          h.values.map((v, i) => {
+            const check = checkFor(h, card.candidates[i]);
+            // The policy may compare at the baseline's size (subsamples of the holdout's size):
+            // then the colour follows numbers other than the cell's, marked and given on hover.
+            const other = check && typeof check.value === 'number' && typeof v === 'number' &&
+              Math.abs(check.value - v) > 1e-9 * Math.max(1, Math.abs(v));
+            const notes = [];
+            if ((h.replicates[i] || []).length > 1) notes.push('replicates: ' + h.replicates[i].map((x) => fmtUnit(x, h.unit)).join(', '));
+            if (check) notes.push(`policy check (${check.status}): ${fmtUnit(check.value, h.unit)} against baseline ${fmtUnit(check.baseline, h.unit)}` +
+              (typeof check.limit === 'number' ? `, limit ${fmtUnit(check.limit, h.unit)}` : '') + (check.reason ? ` — ${check.reason}` : ''));
+            return el('td', {class: 'num', style: cellColor(h, i) ? `background:${cellColor(h, i)}` : null, title: notes.length ? notes.join('\n') : null},
+              fmtUnit(v, h.unit), other ? el('sup', {class: 'check-mark'}, '*') : null);
+          }),
           anyBaseline ? el('td', {class: 'baseline', title: b && b.note ? b.note : null},
             b ? `${b.name} ${fmtUnit(b.value, h.unit)}` : '—') : null));
       }

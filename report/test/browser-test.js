@@ -157,6 +157,10 @@ async function checkReport(context, name, file, options, outDir) {
         break;  // one is enough; keep a failing run short
       }
     }
+    // Back to each metric's first candidate (the last button may be a baseline without plots),
+    // then every 'show more'.
+    for (const first of await page.$$('.metric .controls button:not(.more-plots):first-of-type')) await first.click();
+    await page.waitForFunction(allDrawn, null, {timeout: 15000}).catch(() => problems.push('plots did not render again'));
     for (let guard = 0; guard < 50 && (await page.locator('button.more-plots').count()) > 0; guard++) {
       await page.locator('button.more-plots').first().click();
       clicks++;
@@ -171,10 +175,6 @@ async function checkReport(context, name, file, options, outDir) {
     if (!drawnKinds.has('risk-utility-map')) problems.push('no risk–utility map was drawn');
   }
 
-  if (clicks) {  // back to each metric's first candidate for the screenshot
-    for (const first of await page.$$('.metric .controls button:not(.more-plots):first-of-type')) await first.click();
-    await page.waitForFunction(allDrawn, null, {timeout: WAIT_MS}).catch(() => problems.push('plots did not render again'));
-  }
   // The viewport only: a full-page screenshot of every plot was the test's slowest step.
   const shot = path.join(outDir, name + '.png');
   await page.screenshot({path: shot});

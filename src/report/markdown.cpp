@@ -59,17 +59,20 @@ void executive_summary(std::ostringstream& out, const ExecutiveView& view) {
     out << (view.recommended.empty() ? "**No candidate is recommended.**"
                                      : "**Recommended: " + view.recommended + "**");
     if (!view.policy_source.empty()) out << " (policy: " << view.policy_source << ")";
-    out << "\n\n| Candidate | Status | Reasons |\n|---|---|---|\n";
-    for (const auto& c : view.candidates)
-      out << "| " << cell(c.name) << " | " << status_word(c.status) << " | "
-          << cell(c.reasons.empty() ? std::string("—") : join(c.reasons, " ")) << " |\n";
+    out << "\n\n";
+    for (const auto& c : view.candidates) {
+      out << "- **" << c.name << "**: " << status_word(c.status) << "\n";
+      for (const auto& r : c.reasons) out << "  - " << r << "\n";
+    }
     out << "\n";
   }
-  for (const auto& c : view.candidates)
-    for (const auto& f : c.level_findings) out << "- " << c.name << ": " << f << "\n";
   if (std::any_of(view.candidates.begin(), view.candidates.end(),
-                  [](const auto& c) { return !c.level_findings.empty(); }))
+                  [](const auto& c) { return !c.level_findings.empty(); })) {
+    out << "Categorical levels one side has and the other lacks:\n\n";
+    for (const auto& c : view.candidates)
+      for (const auto& f : c.level_findings) out << "- " << c.name << ": " << f << "\n";
     out << "\n";
+  }
 
   out << "## Headlines\n\n";
   if (view.headlines.empty()) {

@@ -111,7 +111,7 @@ TEST(MarkdownReport, OpensOnTheExecutiveSummary) {
   EXPECT_LT(verdict, headlines);
   EXPECT_LT(headlines, details);
   EXPECT_TRUE(contains(md, "**Recommended: alpha** (policy: default)")) << md;
-  EXPECT_TRUE(contains(md, "| gamma | **fail** | 21 % of records are at risk;")) << md;
+  EXPECT_TRUE(contains(md, "- **gamma**: **fail**\n  - 21 % of records are at risk;")) << md;
   EXPECT_TRUE(contains(md,
                        "| risk | fixture_attribute_risk | share_at_risk | lower | 2.625 % | "
                        "1.05 % | 21 % |"))
