@@ -114,10 +114,7 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
     progress = [](const std::string& line) { std::cerr << "synthaudit: " << line << "\n"; };
   if (progress) progress("reading data");
   const EvaluationData data = load_evaluation_data(spec);
-  nlohmann::json document = evaluate(spec, data, progress);
-  add_verdict(document, spec.policy,
-              spec.policy.source == "spec" || spec.policy.source == "default" ? spec.origin
-                                                                              : spec.policy.source);
+  const nlohmann::json document = audit(spec, data, progress);
   std::error_code ec;
   fs::create_directories(spec.output_dir, ec);
   if (ec) throw InputError(spec.output_dir + ": cannot create output folder: " + ec.message());

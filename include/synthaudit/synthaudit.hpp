@@ -25,6 +25,7 @@
 #include "engine/evaluate.hpp"
 #include "metrics/metric.hpp"
 #include "result/document.hpp"
+#include "result/verdict.hpp"
 #include "spec/spec.hpp"
 
 namespace synthaudit {
@@ -81,6 +82,11 @@ struct Evaluation {
   SynthesisType synthesis = SynthesisType::kFull;
   std::uint64_t seed = 1;
   std::string plots = "first";  // replicates whose plot data the document keeps: first|all|none
+  // The release policy the verdict applies (docs/config.md); the default record-level risk rule
+  // when it has no criteria. load_policy() reads one from a YAML file.
+  ReleasePolicy policy;
+  // Draws of the holdout and resample baselines and of their sampling noise (0 = none).
+  int baseline_draws = 5;
   // This call's threads; 0 = omp_get_max_threads() of the calling thread.
   int threads = 0;
   // Prefix of error messages about these options (a binding may name itself here).
@@ -90,6 +96,11 @@ struct Evaluation {
 // Runs the evaluation: make_spec, then make_evaluation_data, then evaluate(spec, data, progress).
 // The columns are moved out of `evaluation` (pass std::move(e) to avoid copying the data).
 nlohmann::json evaluate(Evaluation evaluation, const ProgressFn& progress = {});
+
+// The evaluation proper, for callers that already hold a spec and encoded tables (the command
+// line): the metrics, then the verdict of spec.policy. evaluate(Evaluation) ends here too.
+nlohmann::json audit(const EvaluationSpec& spec, const EvaluationData& data,
+                     const ProgressFn& progress = {});
 
 // The options of `evaluation` as a validated spec (its tables are named, not read).
 EvaluationSpec make_spec(const Evaluation& evaluation);

@@ -224,6 +224,10 @@ EvaluationSpec make_spec(const Evaluation& evaluation) {
   for (std::size_t i = 0; i < evaluation.analyses.size(); ++i)
     spec.context.analyses.push_back(parse_analysis(evaluation.analyses[i], i, "--analysis"));
   spec.plots = evaluation.plots;
+  spec.policy = evaluation.policy;
+  if (evaluation.baseline_draws < 0)
+    throw InputError(evaluation.origin + ": baseline_draws must be 0 (none) or more");
+  spec.baseline_draws = evaluation.baseline_draws;
   validate_spec(spec);
   return spec;
 }
@@ -252,7 +256,16 @@ EvaluationData make_evaluation_data(Evaluation&& evaluation) {
 nlohmann::json evaluate(Evaluation evaluation, const ProgressFn& progress) {
   const EvaluationSpec spec = make_spec(evaluation);
   const EvaluationData data = make_evaluation_data(std::move(evaluation));
-  return evaluate(spec, data, progress);
+  return audit(spec, data, progress);
+}
+
+nlohmann::json audit(const EvaluationSpec& spec, const EvaluationData& data,
+                     const ProgressFn& progress) {
+  nlohmann::json document = evaluate(spec, data, progress);
+  // Errors about the policy name where it came from: its file, or the spec that holds it.
+  const bool inline_policy = spec.policy.source == "spec" || spec.policy.source == "default";
+  add_verdict(document, spec.policy, inline_policy ? spec.origin : spec.policy.source);
+  return document;
 }
 
 const std::vector<MetricSpec>& list_metrics() { return all_metrics(); }

@@ -169,9 +169,10 @@ void add_null_spreads(MetricResult& result, std::vector<double> holdout_dcr,
   // holdout copies no record.
   const double p = (static_cast<double>(zeros) + 1.0) / (n_h + 2.0);
   result.add("exact_copy_share_null_sd", "all", std::sqrt(p * (1.0 - p)) * sizes);
-  const double median = stats::quantile_sorted(holdout_dcr, 0.5);
+  const double median = stats::quantile_type7(holdout_dcr, 0.5, stats::QuantileArithmetic::kNumpy);
   const double spacing =
-      stats::quantile_sorted(holdout_dcr, 0.55) - stats::quantile_sorted(holdout_dcr, 0.45);
+      stats::quantile_type7(holdout_dcr, 0.55, stats::QuantileArithmetic::kNumpy) -
+      stats::quantile_type7(holdout_dcr, 0.45, stats::QuantileArithmetic::kNumpy);
   result.add("dcr_median_ratio_null_sd", "all",
              median > 0.0 ? sizes * (spacing / 0.1) / (2.0 * median) : NAN);
 }
