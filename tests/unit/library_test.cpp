@@ -116,6 +116,9 @@ TEST(Library, SameDocumentForOneAndTwoThreadsAndCallerOpenMpSettingsUnchanged) {
   EXPECT_EQ(omp_get_dynamic(), 0);
   EXPECT_EQ(doc1["threads"], 1);
   EXPECT_EQ(doc2["threads"], 2);
+  // The library's evaluate ends as the command line's does: with the verdict.
+  ASSERT_TRUE(doc1.contains("verdict"));
+  EXPECT_EQ(doc1["verdict"], doc2["verdict"]);
 
   // Every registered metric ran, except those for partial synthesis (holdout, scenarios and
   // analyses are given).
