@@ -188,6 +188,15 @@ int describe_metric(const std::string& name) {
   if (m.needs_row_correspondence) std::cout << "\nNeeds partial synthesis (rows correspond).\n";
   if (m.needs_scenarios) std::cout << "\nNeeds disclosure keys and targets.\n";
   if (m.needs_analyses) std::cout << "\nNeeds declared analyses.\n";
+  std::cout << "\nHeadlines:" << (m.headlines.empty() ? " none\n" : "\n");
+  for (const auto& h : m.headlines)
+    std::cout << "  " << h.statistic << (h.scope == "all" ? "" : " [" + h.scope + "]") << " ("
+              << h.axis << "): " << describe_ideal(h.ideal) << "; baseline: "
+              << (h.baseline.kind == BaselineKind::kNone
+                      ? "none"
+                      : to_string(h.baseline.kind) +
+                            std::string(h.baseline.note.empty() ? "" : " — " + h.baseline.note))
+              << "\n";
   std::cout << "\nParameters:" << (m.params.empty() ? " none\n" : "\n");
   for (const auto& p : m.params) {
     std::cout << "  " << p.name << " (" << to_string(p.type) << ", default "
