@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps build test demo bench fuzz format clean
+.PHONY: all deps build test demo bench fuzz format docs clean
 
 all: build
 
@@ -29,6 +29,11 @@ bench: deps
 
 fuzz: deps
 	./scripts/run-fuzz
+
+# docs/metrics.md: the generated parameter, statistic and reference tables from the registry.
+docs: deps $(BUILD_DIR)/CMakeCache.txt
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target synthaudit_docgen
+	./$(BUILD_DIR)/synthaudit_docgen --write docs/metrics.md
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
