@@ -163,7 +163,8 @@ enum class ScopeKind {
   kColumnLevel,   // one level of a categorical column: "sex=F" (missing is "NA")
   kFeature,       // a model feature: a column, or a missing indicator "income_NA", "income_cna_1"
   kTableOrder,    // all tables of one order: "one-way", "two-way", "three-way"
-  kScenario,      // one disclosure scenario and target: "keys=age,sex;target=income"
+  kScenario,      // a disclosure key set, with its target(s) where the statistic has them:
+                  // "keys=age,sex", "keys=age,sex;target=income", "keys=age;targets=a,b"
   kAnalysis,      // one declared analysis: its name
   kEstimand,      // one estimand of an analysis: "ANALYSIS:ESTIMAND"
 };

@@ -254,6 +254,7 @@ Reference urban_institute_2023() {
 
 Reference kulik_lecture_notes() {
   return {.authors = "Kulik, R.",
+          .year = 2025,
           .title =
               "Measuring data utility and information loss (MAT 4376 Foundations of Data "
               "Privacy, lectures 7–9)",

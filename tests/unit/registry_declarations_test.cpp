@@ -79,8 +79,7 @@ std::optional<ScopeKind> scope_kind(const std::string& scope, const Tables& t,
   if (scope == "all") return ScopeKind::kAll;
   if (scope == "one-way" || scope == "two-way" || scope == "three-way")
     return ScopeKind::kTableOrder;
-  if (scope.rfind("keys=", 0) == 0 && scope.find(";target=") != std::string::npos)
-    return ScopeKind::kScenario;
+  if (scope.rfind("keys=", 0) == 0) return ScopeKind::kScenario;
   for (const auto& analysis : context.analyses) {
     if (scope == analysis.name) return ScopeKind::kAnalysis;
     if (scope.rfind(analysis.name + ":", 0) == 0) return ScopeKind::kEstimand;
@@ -190,12 +189,14 @@ TEST(RegistryDeclarations, HeadlinesAgreeWithTheirStatistics) {
           << to_json(*declared->ideal).dump();
       EXPECT_TRUE(h.axis == "utility" || h.axis == "risk") << h.axis;
       // Headlines are summaries: over everything, or over the tables of one order.
-      const bool table_order = h.scope == "one-way" || h.scope == "two-way" || h.scope == "three-way";
+      const bool table_order =
+          h.scope == "one-way" || h.scope == "two-way" || h.scope == "three-way";
       EXPECT_TRUE(h.scope == "all" || table_order) << "scope " << h.scope;
       const ScopeKind kind = table_order ? ScopeKind::kTableOrder : ScopeKind::kAll;
       EXPECT_NE(std::find(declared->scopes.begin(), declared->scopes.end(), kind),
                 declared->scopes.end())
-          << "the headline's scope '" << h.scope << "' is not among the statistic's declared scopes";
+          << "the headline's scope '" << h.scope
+          << "' is not among the statistic's declared scopes";
     }
 }
 
