@@ -5,7 +5,7 @@ CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 
 SANITIZE_BUILD_DIR ?= build-sanitize
 
-.PHONY: all deps build test test-sanitize demo bench fuzz format clean
+.PHONY: all deps build test test-sanitize demo bench fuzz format docs clean
 
 all: build
 
@@ -49,6 +49,11 @@ bench: deps
 
 fuzz: deps
 	./scripts/run-fuzz
+
+# docs/metrics.md: the generated parameter, statistic and reference tables from the registry.
+docs: deps $(BUILD_DIR)/CMakeCache.txt
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target synthaudit_docgen
+	./$(BUILD_DIR)/synthaudit_docgen --write docs/metrics.md
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -170,43 +170,18 @@ int rerender_report(const std::string& input, const std::string& out, const std:
   return 0;
 }
 
-void print_metric_list() {
+void print_metric_list(bool as_json) {
+  if (as_json) {
+    std::cout << registry_to_json().dump(2) << "\n";
+    return;
+  }
   for (const auto& m : list_metrics())
     std::cout << m.name << "\t" << to_string(m.family) << "\t" << m.summary << "\n";
 }
 
-int describe_metric(const std::string& name) {
+int describe_metric(const std::string& name, bool as_json) {
   const MetricSpec& m = describe(name);
-  std::cout << m.name << " (" << to_string(m.family) << ", "
-            << (m.granularity == MetricGranularity::kPerReplicate
-                    ? "per replicate"
-                    : "per candidate, all replicates combined")
-            << ")\n\n"
-            << m.summary << "\n\n"
-            << m.doc << "\n";
-  if (m.needs_holdout) std::cout << "\nNeeds a holdout file.\n";
-  if (m.needs_row_correspondence) std::cout << "\nNeeds partial synthesis (rows correspond).\n";
-  if (m.needs_scenarios) std::cout << "\nNeeds disclosure keys and targets.\n";
-  if (m.needs_analyses) std::cout << "\nNeeds declared analyses.\n";
-  std::cout << "\nHeadlines:" << (m.headlines.empty() ? " none\n" : "\n");
-  for (const auto& h : m.headlines)
-    std::cout << "  " << h.statistic << (h.scope == "all" ? "" : " [" + h.scope + "]") << " ("
-              << h.axis << "): " << describe_ideal(h.ideal) << "; baseline: "
-              << (h.baseline.kind == BaselineKind::kNone
-                      ? "none"
-                      : to_string(h.baseline.kind) +
-                            std::string(h.baseline.note.empty() ? "" : " — " + h.baseline.note))
-              << "\n";
-  std::cout << "\nParameters:" << (m.params.empty() ? " none\n" : "\n");
-  for (const auto& p : m.params) {
-    std::cout << "  " << p.name << " (" << to_string(p.type) << ", default "
-              << param_value_to_json(p.default_value).dump();
-    if (p.min || p.max)
-      std::cout << ", range [" << (p.min ? format_number(*p.min) : "-inf") << ", "
-                << (p.max ? format_number(*p.max) : "inf") << "]";
-    if (!p.choices.empty()) std::cout << ", one of " << join(p.choices, "|");
-    std::cout << "): " << p.doc << "\n";
-  }
+  std::cout << (as_json ? metric_to_json(m).dump(2) + "\n" : describe_text(m));
   return 0;
 }
 
@@ -240,11 +215,16 @@ int main(int argc, char** argv) {
                    "html (write the report), md (print Markdown) or text (print the summary)")
       ->check(CLI::IsMember({"html", "md", "text"}));
 
+  bool list_json = false;
   auto* list_cmd = app.add_subcommand("list-metrics", "list every metric: name, family, summary");
+  list_cmd->add_flag("--json", list_json,
+                     "print the whole registry as JSON: parameters, statistics, references");
   std::string describe_name;
-  auto* describe_cmd =
-      app.add_subcommand("describe", "show a metric's formula, reference and parameters");
+  bool describe_json = false;
+  auto* describe_cmd = app.add_subcommand(
+      "describe", "show a metric's formula, parameters, statistics and references");
   describe_cmd->add_option("metric", describe_name, "metric name")->required();
+  describe_cmd->add_flag("--json", describe_json, "print the metric's declaration as JSON");
 
   SimulationOptions sim;
   auto* simulate_cmd = app.add_subcommand(
@@ -294,10 +274,10 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*list_cmd) {
-      print_metric_list();
+      print_metric_list(list_json);
       return 0;
     }
-    if (*describe_cmd) return describe_metric(describe_name);
+    if (*describe_cmd) return describe_metric(describe_name, describe_json);
     if (*simulate_cmd) {
       const auto files = simulate(sim);
       std::cout << "wrote " << files.spec_path << " (and the CSV files beside it)\n";

@@ -24,6 +24,8 @@
 #include "core/error.hpp"
 #include "engine/evaluate.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/registry_docs.hpp"
+#include "metrics/registry_json.hpp"
 #include "result/document.hpp"
 #include "result/verdict.hpp"
 #include "spec/spec.hpp"
@@ -115,5 +117,7 @@ EvaluationData make_evaluation_data(Evaluation&& evaluation);
 const std::vector<MetricSpec>& list_metrics();
 // The metric named `name`; InputError with a did-you-mean hint when there is none.
 const MetricSpec& describe(const std::string& name);
+// A declaration as JSON: metric_to_json(), and the whole registry: registry_to_json()
+// (metrics/registry_json.hpp); in words: describe_text() (metrics/registry_docs.hpp).
 
 }  // namespace synthaudit

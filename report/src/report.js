@@ -731,6 +731,24 @@
     return r ? {label: `replicate ${r.replicate}`, result: r} : null;
   }
 
+  // The published works a metric follows, as the registry declares them (results.json carries
+  // them in metrics[].references).
+  function referencesList(metric) {
+    const refs = metric.references || [];
+    if (!refs.length) return null;
+    return el('div', {class: 'references'}, el('div', {class: 'note'}, 'References:'),
+      el('ul', null, refs.map((r) => el('li', null, r.text || `${r.authors} (${r.year}). ${r.title}.`,
+        r.used_for ? ` — ${r.used_for}` : ''))));
+  }
+
+  // Every statistic the metric can report, with its meaning and which value is good.
+  function statisticsTable(metric) {
+    const stats = metric.statistics || [];
+    if (!stats.length) return null;
+    return pagedTable(['Statistic', 'Ideal', 'Meaning'],
+      stats.map((s) => row([s.name + (s.headline ? ' (headline)' : ''), s.ideal_text || '', s.meaning || ''], s.name)));
+  }
+
   function metricSection(metric) {
     const sec = el('div', {class: 'metric', id: 'metric-' + slug(metric.name)});
     sec.append(el('h3', null, metric.name, el('span', {class: 'family-tag'}, metric.family),
@@ -739,7 +757,11 @@
     const def = el('details', {class: 'definition', id: 'def-' + slug(metric.name)}, el('summary', null, 'Definition: formula, how to read it, reference'), markdown(metric.doc));
     const params = Object.entries(metric.params || {});
     if (params.length) def.append(el('div', {class: 'note'}, 'Parameters used: '), pagedTable(['Parameter', 'Value'], params.map(([k, v]) => ({text: k + ' ' + valueText(v), node: () => el('tr', null, el('td', null, k), el('td', null, renderValue(v)))}))));
+    const stats = statisticsTable(metric);
+    if (stats) def.append(el('div', {class: 'note'}, 'Statistics: '), stats);
     sec.append(def);
+    const refs = referencesList(metric);
+    if (refs) sec.append(refs);
     if (metric.skipped) { sec.append(el('p', {class: 'warning'}, 'Skipped: ' + metric.skipped)); return sec; }
     for (const c of metric.candidates) {
       const all = (c.replicates || []).flatMap((r) => (r.warnings || []).map((w) => `replicate ${r.replicate}: ${w}`))

@@ -12,6 +12,7 @@
 #include "core/text.hpp"
 #include "core/threads.hpp"
 #include "metrics/registry.hpp"
+#include "metrics/registry_json.hpp"
 
 namespace synthaudit {
 
@@ -76,20 +77,6 @@ std::vector<MetricValue> mean_over_replicates(const std::vector<MetricResult>& r
       mean.push_back({v.statistic, v.scope, s.first / static_cast<double>(results.size())});
   }
   return mean;
-}
-
-nlohmann::json headlines_to_json(const std::vector<Headline>& headlines) {
-  auto out = nlohmann::json::array();
-  for (const auto& h : headlines)
-    out.push_back({{"statistic", h.statistic},
-                   {"scope", h.scope},
-                   {"ideal", to_json(h.ideal)},
-                   {"ideal_text", describe_ideal(h.ideal)},
-                   {"reading", h.reading},
-                   {"axis", h.axis},
-                   {"unit", to_string(h.unit)},
-                   {"baseline", to_json(h.baseline)}});
-  return out;
 }
 
 // A baseline's data: draws of row numbers from a pool table (the holdout or the confidential
@@ -406,6 +393,8 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
         {"params", params.to_json()},
         {"doc", metric->doc},
         {"headlines", headlines_to_json(metric->headlines)},
+        {"statistics", statistics_to_json(*metric)},
+        {"references", references_to_json(*metric)},
         {"candidates", nlohmann::json::array()}};
     std::string skip;
     if (metric->needs_holdout && !data.holdout) skip = "needs a holdout file (--holdout)";

@@ -126,6 +126,65 @@ const char* to_string(Unit unit) {
   return "?";
 }
 
+const char* to_string(ScopeKind kind) {
+  switch (kind) {
+    case ScopeKind::kAll:
+      return "all";
+    case ScopeKind::kColumn:
+      return "column";
+    case ScopeKind::kColumnPair:
+      return "column pair";
+    case ScopeKind::kColumnTriple:
+      return "column triple";
+    case ScopeKind::kColumnLevel:
+      return "column level";
+    case ScopeKind::kFeature:
+      return "model feature";
+    case ScopeKind::kTableOrder:
+      return "table order";
+    case ScopeKind::kScenario:
+      return "scenario";
+    case ScopeKind::kAnalysis:
+      return "analysis";
+    case ScopeKind::kEstimand:
+      return "estimand";
+  }
+  return "?";
+}
+
+std::vector<std::string> expand_statistic_name(const std::string& pattern) {
+  const auto open = pattern.find('{');
+  if (open == std::string::npos) return {pattern};
+  const auto close = pattern.find('}', open);
+  if (close == std::string::npos) return {pattern};
+  const std::string head = pattern.substr(0, open);
+  const std::vector<std::string> tails = expand_statistic_name(pattern.substr(close + 1));
+  std::vector<std::string> names;
+  std::size_t start = open + 1;
+  while (start <= close) {
+    std::size_t bar = pattern.find('|', start);
+    if (bar == std::string::npos || bar > close) bar = close;
+    for (const auto& tail : tails)
+      names.push_back(head + pattern.substr(start, bar - start) + tail);
+    start = bar + 1;
+  }
+  return names;
+}
+
+std::string format_reference(const Reference& r) {
+  std::string text = r.authors + " (" +
+                     (r.year > 0 ? std::to_string(r.year) : std::string("n.d.")) + "). " + r.title +
+                     ".";
+  if (!r.venue.empty()) text += " " + r.venue + ".";
+  if (!r.software.empty())
+    text += " Software: " + r.software + (r.version.empty() ? "" : " " + r.version) + ".";
+  if (!r.doi.empty())
+    text += " doi:" + r.doi;
+  else if (!r.url.empty())
+    text += " " + r.url;
+  return text;
+}
+
 nlohmann::json make_plot(const std::string& kind, const std::string& title,
                          const std::string& x_label, const std::string& y_label,
                          const std::string& scope) {

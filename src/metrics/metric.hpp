@@ -216,6 +216,50 @@ struct Headline {
   Unit unit = Unit::kNumber;
 };
 
+// What a statistic's scope string names (the `scope` column of results.tsv).
+enum class ScopeKind {
+  kAll,           // "all": the whole data set, or a summary over columns or scenarios
+  kColumn,        // one column: "age"
+  kColumnPair,    // two columns: "age:income"
+  kColumnTriple,  // three columns: "age:sex:region"
+  kColumnLevel,   // one level of a categorical column: "sex=F" (missing is "NA")
+  kFeature,       // a model feature: a column, or a missing indicator "income_NA", "income_cna_1"
+  kTableOrder,    // all tables of one order: "one-way", "two-way", "three-way"
+  kScenario,      // a disclosure key set, with its target(s) where the statistic has them:
+                  // "keys=age,sex", "keys=age,sex;target=income", "keys=age;targets=a,b"
+  kAnalysis,      // one declared analysis: its name
+  kEstimand,      // one estimand of an analysis: "ANALYSIS:ESTIMAND"
+};
+const char* to_string(ScopeKind kind);
+
+// A statistic a metric can emit. `name` is the exact statistic name, or a pattern whose
+// {a|b|c} groups each stand for one of the listed alternatives (for families such as
+// "{conf|syn}_{mean|sd}"); `expand_statistic_name` lists the names a pattern stands for.
+// `ideal` is empty for a descriptive number that has no better value (an estimate, a count, a
+// fitted parameter): it is reported to be read, not ranked.
+struct StatisticSpec {
+  std::string name;
+  std::string meaning;  // plain language, one sentence
+  std::optional<Ideal> ideal;
+  std::vector<ScopeKind> scopes = {ScopeKind::kAll};
+};
+std::vector<std::string> expand_statistic_name(const std::string& pattern);
+
+// A published work (or, where parity with it is the point, a software release) a metric follows.
+struct Reference {
+  std::string authors;  // "Snoke, J., Raab, G. M., Nowok, B., Dibben, C. and Slavković, A."
+  int year = 0;         // 0: undated (a software repository without releases)
+  std::string title;
+  std::string venue;     // journal with volume, issue and pages; proceedings; publisher
+  std::string doi;       // without the https://doi.org/ prefix
+  std::string url;       // when there is no DOI
+  std::string software;  // software whose numbers are reproduced, e.g. "synthpop"
+  std::string version;   // the version the tests compare against, e.g. "1.9-3"
+  std::string used_for;  // what the metric takes from it, e.g. "pMSE and S_pMSE"
+};
+// "Authors (year). Title. Venue. doi:..." in one line, for people.
+std::string format_reference(const Reference& reference);
+
 using ComputeFn = std::function<MetricResult(const MetricInput&, const Params&)>;
 
 struct MetricSpec {
@@ -231,6 +275,11 @@ struct MetricSpec {
   bool needs_analyses = false;            // needs declared analyses
   std::vector<Headline> headlines;        // at most two or three per metric
   ComputeFn compute;
+  // Every statistic the metric can emit (the registry test holds each metric to it) and the
+  // published works it follows; list-metrics, describe, docs/metrics.md, results.json and the
+  // report read them from here.
+  std::vector<StatisticSpec> statistics;
+  std::vector<Reference> references;
 };
 
 }  // namespace synthaudit

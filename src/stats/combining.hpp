@@ -1,7 +1,7 @@
 #pragma once
 // Inference from m synthetic replicates (combining rules) and interval comparisons.
-// Seed 000 (Drechsler 2011 ch. 6–7; Reiter 2002, 2003), seed 001 (Snoke et al. 2018; Barrientos
-// et al. 2021).
+// Reiter 2002 and 2003, Raghunathan, Reiter & Rubin 2003 (combining rules); Karr et al. 2006,
+// Snoke et al. 2018 and Barrientos et al. 2024 (interval comparisons).
 #include <cstddef>
 #include <limits>
 #include <span>
@@ -63,7 +63,7 @@ double ci_overlap_signed(Interval confidential, Interval synthetic);
 // Significance of an estimate: its interval excludes 0.
 bool significant(Interval interval);
 
-// Sign, significance and overlap match (Barrientos et al. 2021): same sign of the two estimates,
+// Sign, significance and overlap match (Barrientos et al. 2024): same sign of the two estimates,
 // both significant or both not (interval excludes 0), intervals overlap.
 bool sso_match(double confidential_estimate, Interval confidential, double synthetic_estimate,
                Interval synthetic);

@@ -1,7 +1,7 @@
 #pragma once
 // Columns coded for contingency tables (numeric ones binned as synthpop utility.tab or SDMetrics
 // do, with stats/binning.hpp), joint (contingency) counts and the table-comparison statistics of
-// synthpop's utility.tab and seed 004. No knowledge of metrics.
+// synthpop's utility.tab and a few more. No knowledge of metrics.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -52,14 +52,14 @@ struct TableComparison {
   double df = 0;           // cells − 1
   double dfG = 0;          // cells non-empty in both − 1
   double VW_synthpop = 0;  // Σ diff²/expect, diff = s − d·c/(1−c), expect = (s + d)c
-  double VW_over_synthetic_counts = 0;  // seed 004: Σ (d − s)²/s (∞ when a cell has s = 0 < d)
+  double VW_over_synthetic_counts = 0;  // Σ (d − s)²/s (∞ when a cell has s = 0 < d)
   double FT = 0;                        // 4 Σ (√s − √(d·c/(1−c)))²
   double G = 0;                         // 2 Σ s log((s/Σs)/(d/Σd)) over cells with s, d > 0
   double JSD_log2 = 0;                  // Jensen–Shannon divergence, log base 2 (synthpop)
-  double JSD_ln = 0;                    // the same in natural log (seed 004)
+  double JSD_ln = 0;                    // the same in natural log
   double KL_ln = 0;  // Σ p_d log(p_d/p_s), natural log; ∞ when a cell has p_s = 0 < p_d
   double KL_infinite_cells = 0;    // cells with p_s = 0 < p_d
-  double table_KS_cumulative = 0;  // seed 004: max over cells (table order) of |cum p_d − cum p_s|
+  double table_KS_cumulative = 0;  // max over cells (table order) of |cum p_d − cum p_s|
   double SPECKS =
       0;         // KS between the cell propensities s/(s+d) of synthetic and confidential records
   double U = 0;  // Wilcoxon/Mann–Whitney statistic of the same (synthetic sample first)

@@ -30,7 +30,7 @@ struct CorrelationMatrices {
 CorrelationMatrices correlation_matrices(const std::vector<std::span<const double>>& columns,
                                          bool with_spearman = true);
 
-// Summaries of b − a over the strict lower triangle of two k×k matrices (seed 001): mean absolute
+// Summaries of b − a over the strict lower triangle of two k×k matrices: mean absolute
 // difference, root mean squared difference and the sum of absolute differences; pairs where either
 // is NaN are left out (and counted in `undefined`).
 struct DifferenceSummary {

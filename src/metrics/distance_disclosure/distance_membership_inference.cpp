@@ -1,4 +1,4 @@
-// D7 — membership inference by distance to the synthetic data (Urban Institute syntheval's
+// Membership inference by distance to the synthetic data (Urban Institute syntheval's
 // disc_mit), exact on the full data.
 #include <algorithm>
 #include <cmath>
@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "metrics/distance_disclosure/distance_params.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/references.hpp"
 #include "stats/nearest_neighbours.hpp"
 #include "stats/quantile.hpp"
 #include "stats/roc.hpp"
@@ -116,6 +117,8 @@ MetricResult compute_mia(const MetricInput& in, const Params& params) {
 }  // namespace
 
 MetricSpec distance_membership_inference_metric() {
+  using enum ScopeKind;
+  using namespace references;
   return MetricSpec{
       .name = "distance_membership_inference",
       .family = MetricFamily::kDistanceDisclosure,
@@ -138,8 +141,7 @@ MetricSpec distance_membership_inference_metric() {
           "sweep_points quantiles and the ROC plot data. Distance as in "
           "distance_to_closest_record (Gower by default, ranges from the confidential data; "
           "disc_mit uses R gower::gower_topn, whose ranges come from both tables and which "
-          "skips missing values instead of counting them). Reference: METRICS.md D7; seed 001; "
-          "UrbanInstitute/syntheval R/disc_mit.R.",
+          "skips missing values instead of counting them).",
       .params = distance_metrics::selection_params(
           {{.name = "threshold_percentile",
             .type = ParamType::kDouble,
@@ -168,6 +170,36 @@ MetricSpec distance_membership_inference_metric() {
                 "null standard deviation for these numbers of members and non-members"),
             .unit = Unit::kNumber}},
       .compute = compute_mia,
+      .statistics =
+          {{"{threshold|threshold_percentile}",
+            "the distance threshold and the quantile it was taken at",
+            std::nullopt,
+            {kAll}},
+           {"{tp|fp|tn|fn}",
+            "members and non-members called members or not at the threshold",
+            std::nullopt,
+            {kAll}},
+           {"precision",
+            "share of records called members that are members; compare with precision_baseline",
+            Ideal::lower(),
+            {kAll}},
+           {"{recall|accuracy}",
+            "recall and accuracy of the attack at the threshold",
+            std::nullopt,
+            {kAll}},
+           {"precision_baseline",
+            "n_train / (n_train + n_holdout): the precision of calling everyone a member",
+            std::nullopt,
+            {kAll}},
+           {"auc",
+            "AUC of the attack over all thresholds: 0.5 = guessing; far from 0.5 either way "
+            "informs an attacker",
+            Ideal::at(0.5),
+            {kAll}}},
+      .references = {cite(mendelevitch_lesh_2021(),
+                          "membership inference by distance to the synthetic data"),
+                     cite(syntheval_software(), "disc_mit: threshold rule, counts and AUC"),
+                     cite(gower_1971(), "the Gower distance")},
   };
 }
 

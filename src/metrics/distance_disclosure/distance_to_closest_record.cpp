@@ -1,4 +1,4 @@
-// D6 — distance to closest record (DCR), nearest-neighbour distance ratio, exact copies, the
+// Distance to closest record (DCR), nearest-neighbour distance ratio, exact copies, the
 // holdout baseline and SDMetrics' DCRBaselineProtection / DCROverfittingProtection, all exact on
 // the full data (stats/nearest_neighbours).
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include "core/random.hpp"
 #include "metrics/distance_disclosure/distance_params.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/references.hpp"
 #include "stats/binning.hpp"
 #include "stats/nearest_neighbours.hpp"
 #include "stats/quantile.hpp"
@@ -272,6 +273,8 @@ MetricResult compute_dcr(const MetricInput& in, const Params& params) {
 }  // namespace
 
 MetricSpec distance_to_closest_record_metric() {
+  using enum ScopeKind;
+  using namespace references;
   return MetricSpec{
       .name = "distance_to_closest_record",
       .family = MetricFamily::kDistanceDisclosure,
@@ -305,8 +308,7 @@ MetricSpec distance_to_closest_record_metric() {
           "random table drawn from the metric seed) and, with a holdout, "
           "DCROverfittingProtection = min(2 (1 − share of synthetic records strictly closer to "
           "the training than to the holdout data), 1), each reference with its own ranges, as "
-          "SDMetrics does. References: METRICS.md D6; seed 001; SDMetrics 0.29 dcr_utils, "
-          "DCRBaselineProtection, DCROverfittingProtection.",
+          "SDMetrics does.",
       .params = distance_metrics::selection_params(
           {{.name = "bins",
             .type = ParamType::kInt,
@@ -342,6 +344,74 @@ MetricSpec distance_to_closest_record_metric() {
                          "medians of these sizes"),
                      .unit = Unit::kNumber}},
       .compute = compute_dcr,
+      .statistics =
+          {{"{syn_to_conf|conf_to_syn}_dcr_{mean|median|p05|p25|p75|p95|min|max}",
+            "summary of the distance from each synthetic record to its closest confidential record "
+            "(syn_to_conf), or from each confidential record to its closest synthetic record "
+            "(conf_to_syn); compare with the holdout",
+            Ideal::higher(),
+            {kAll}},
+           {"holdout_to_conf_dcr_{mean|median|p05|p25|p75|p95|min|max}",
+            "the same distances from holdout records: what unrelated real people score",
+            std::nullopt,
+            {kAll}},
+           {"{syn_to_conf|conf_to_syn}_exact_copy_share",
+            "share at distance 0: synthetic records that copy a real record on every compared "
+            "column (syn_to_conf), real records reproduced (conf_to_syn)",
+            Ideal::lower(),
+            {kAll}},
+           {"holdout_to_conf_exact_copy_share",
+            "share of holdout records identical to a confidential record: the baseline for exact "
+            "copies",
+            std::nullopt,
+            {kAll}},
+           {"syn_to_conf_nndr_{mean|median|p05}",
+            "nearest-neighbour distance ratio, closest over second-closest confidential record; "
+            "near 0 singles out one real record",
+            Ideal::higher(),
+            {kAll}},
+           {"holdout_to_conf_nndr_{mean|median|p05}",
+            "the same ratio for holdout records",
+            std::nullopt,
+            {kAll}},
+           {"dcr_median_ratio_syn_vs_holdout",
+            "median synthetic DCR / median holdout DCR (below 1: synthetic records sit closer to "
+            "the real records than unrelated real people do)",
+            Ideal::higher(),
+            {kAll}},
+           {"syn_closer_than_holdout_p05_share",
+            "share of synthetic records closer to a real record than the holdout's 5th percentile "
+            "(about 0.05 for a fresh sample)",
+            Ideal::lower(),
+            {kAll}},
+           {"sdmetrics_median_dcr_synthetic",
+            "median synthetic-to-real DCR with SDMetrics' Gower rule",
+            Ideal::higher(),
+            {kAll}},
+           {"sdmetrics_median_dcr_random_baseline",
+            "the same for a random table drawn as SDMetrics does",
+            std::nullopt,
+            {kAll}},
+           {"sdmetrics_dcr_baseline_protection",
+            "min(synthetic median / random median, 1), SDMetrics' DCRBaselineProtection",
+            Ideal::higher(),
+            {kAll}},
+           {"sdmetrics_closer_to_training_share",
+            "share of synthetic records strictly closer to the training than to the holdout data",
+            Ideal::lower(),
+            {kAll}},
+           {"sdmetrics_dcr_overfitting_protection",
+            "min(2(1 − closer_to_training_share), 1), SDMetrics' DCROverfittingProtection",
+            Ideal::higher(),
+            {kAll}}},
+      .references = {cite(mendelevitch_lesh_2021(),
+                          "distance to closest record and nearest-neighbour distance ratio"),
+                     cite(gower_1971(), "the Gower distance"),
+                     cite(urban_institute_2023(),
+                          "the holdout as the baseline for copy protection"),
+                     cite(sdmetrics_software(),
+                          "dcr_utils, DCRBaselineProtection and DCROverfittingProtection, "
+                          "reproduced on SD2011")},
   };
 }
 

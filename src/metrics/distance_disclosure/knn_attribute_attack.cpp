@@ -1,11 +1,12 @@
-// D4 — classifier attribute attack with k nearest neighbours (seed 002): the intruder trains on
-// the synthetic data (keys -> target) and predicts each confidential record's target; the same
-// attack trained on the confidential data (leave-one-out) is the baseline.
+// Classifier attribute attack with k nearest neighbours (Hittmeir, Mayer & Ekelhart 2020): the
+// intruder trains on the synthetic data (keys -> target) and predicts each confidential record's
+// target; the same attack trained on the confidential data (leave-one-out) is the baseline.
 #include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/references.hpp"
 #include "stats/column_lookup.hpp"
 #include "stats/nearest_neighbours.hpp"
 
@@ -178,6 +179,8 @@ MetricResult compute_attack(const MetricInput& in, const Params& params) {
 }  // namespace
 
 MetricSpec knn_attribute_attack_metric() {
+  using enum ScopeKind;
+  using namespace references;
   return MetricSpec{
       .name = "knn_attribute_attack",
       .family = MetricFamily::kDistanceDisclosure,
@@ -197,7 +200,7 @@ MetricSpec knn_attribute_attack_metric() {
           "share of records predicted less accurately from the synthetic data than from the "
           "confidential data (larger absolute error; categorical: wrong from synthetic, right "
           "from confidential); a high share and synthetic errors well above the baseline mean "
-          "low risk. Reference: METRICS.md D4; seed 002 (Hu, classification-based risk).",
+          "low risk.",
       .params = {{.name = "k",
                   .type = ParamType::kInt,
                   .default_value = std::int64_t{3},
@@ -207,6 +210,32 @@ MetricSpec knn_attribute_attack_metric() {
       .granularity = MetricGranularity::kPerReplicate,
       .needs_scenarios = true,
       .compute = compute_attack,
+      .statistics =
+          {{"{mse_synthetic|mean_relative_abs_error_synthetic}",
+            "error of a numeric target predicted from the synthetic data (larger is safer)",
+            Ideal::higher(),
+            {kScenario}},
+           {"accuracy_synthetic",
+            "share of categorical targets predicted correctly from the synthetic data",
+            Ideal::lower(),
+            {kScenario}},
+           {"{mse_confidential|mean_relative_abs_error_confidential|accuracy_confidential}",
+            "the same attack trained on the confidential data leaving the record out: the baseline",
+            std::nullopt,
+            {kScenario}},
+           {"share_less_accurate_from_synthetic",
+            "share of records predicted less accurately from the synthetic than from the "
+            "confidential data",
+            Ideal::higher(),
+            {kScenario}},
+           {"records_attacked", "confidential records with a target", std::nullopt, {kScenario}}},
+      .references = {cite(hittmeir_2020(),
+                          "attribute attack trained on the synthetic data against a baseline "
+                          "trained on the original"),
+                     cite(choi_2017(), "classification-based attribute disclosure"),
+                     cite(gower_1971(), "the Gower distance"),
+                     cite(scikit_learn_2011(),
+                          "KNeighborsRegressor and KNeighborsClassifier, reproduced")},
   };
 }
 

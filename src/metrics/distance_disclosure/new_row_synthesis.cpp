@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/references.hpp"
 
 namespace synthaudit {
 
@@ -95,6 +96,8 @@ MetricResult compute_new_rows(const MetricInput& in, const Params& params) {
 }  // namespace
 
 MetricSpec new_row_synthesis_metric() {
+  using enum ScopeKind;
+  using namespace references;
   return MetricSpec{
       .name = "new_row_synthesis",
       .family = MetricFamily::kDistanceDisclosure,
@@ -109,8 +112,7 @@ MetricSpec new_row_synthesis_metric() {
           "synthetic rows without a match (SDMetrics' score; 1 = all rows new), "
           "matched_row_share = 1 − new_row_share. Exact on all rows (no synthetic_sample_size "
           "subsampling). Unlike syn_to_conf_exact_copy_share of distance_to_closest_record, a "
-          "numeric value within 1% counts as a copy. Reference: SDMetrics 0.29 "
-          "single_table/new_row_synthesis.py.",
+          "numeric value within 1% counts as a copy.",
       .params = {{.name = "numerical_match_tolerance",
                   .type = ParamType::kDouble,
                   .default_value = 0.01,
@@ -119,6 +121,17 @@ MetricSpec new_row_synthesis_metric() {
                   .max = 1e9}},
       .granularity = MetricGranularity::kPerReplicate,
       .compute = compute_new_rows,
+      .statistics =
+          {{"new_row_share",
+            "share of synthetic rows that match no confidential row (SDMetrics' NewRowSynthesis)",
+            Ideal::higher(),
+            {kAll}},
+           {"matched_row_share", "1 − new_row_share", Ideal::lower(), {kAll}},
+           {"matched_rows",
+            "synthetic rows that match a confidential row",
+            Ideal::lower(),
+            {kAll}}},
+      .references = {cite(sdmetrics_software(), "NewRowSynthesis, reproduced on SD2011")},
   };
 }
 

@@ -1,4 +1,4 @@
-// G1 — column summaries: moments, percentiles and level shares, confidential vs synthetic.
+// Column summaries: moments, percentiles and level shares, confidential vs synthetic.
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "metrics/general/marginal_plots.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/references.hpp"
 #include "stats/level_counts.hpp"
 #include "stats/quantile.hpp"
 #include "stats/summary.hpp"
@@ -165,6 +166,8 @@ MetricResult compute_column_summaries(const MetricInput& in, const Params& param
 }  // namespace
 
 MetricSpec column_summaries_metric() {
+  using enum ScopeKind;
+  using namespace references;
   return MetricSpec{
       .name = "column_summaries",
       .family = MetricFamily::kGeneral,
@@ -186,9 +189,7 @@ MetricSpec column_summaries_metric() {
           "per column. Summary: mean_abs_std_mean_difference over numeric columns (|SMD| < 0.1 is "
           "the usual 'negligible' reading) and mean_max_abs_std_share_difference over "
           "categorical columns. Plots: histogram (30 bins) and Gaussian KDE (128 points) overlays "
-          "per numeric column (category bars are in total_variation). Reference: METRICS.md G1, "
-          "seed 001 "
-          "'Univariate'.",
+          "per numeric column (category bars are in total_variation).",
       .params = {{.name = "plots",
                   .type = ParamType::kBool,
                   .default_value = true,
@@ -207,6 +208,54 @@ MetricSpec column_summaries_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kNumber}},
       .compute = compute_column_summaries,
+      .statistics =
+          {{"{conf|syn}_{n|missing|missing_share|mean|sd|skewness_g1|excess_kurtosis_g2|min|p01|"
+            "p05|p10|p25|p50|p75|p90|p95|p99|max|zeros|zero_share}",
+            "the summary of a numeric column in the confidential (conf_) or synthetic (syn_) data",
+            std::nullopt,
+            {kColumn}},
+           {"diff_{n|missing|missing_share|mean|sd|skewness_g1|excess_kurtosis_g2|min|p01|p05|p10|"
+            "p25|p50|p75|p90|p95|p99|max|zeros|zero_share}",
+            "synthetic − confidential value of the summary",
+            Ideal::at(0.0),
+            {kColumn}},
+           {"std_diff_{missing_share|mean|sd|min|p01|p05|p10|p25|p50|p75|p90|p95|p99|max|zero_"
+            "share}",
+            "standardised difference: the standardised mean difference for the mean, the "
+            "difference in confidential standard deviations for sd, min, max and the percentiles, "
+            "the pooled-binomial form for a share",
+            Ideal::at(0.0),
+            {kColumn}},
+           {"{conf|syn}_{count|share}",
+            "count and share of a level of a categorical column in one dataset",
+            std::nullopt,
+            {kColumnLevel}},
+           {"diff_share",
+            "synthetic − confidential share of the level",
+            Ideal::at(0.0),
+            {kColumnLevel}},
+           {"std_diff_share",
+            "standardised difference of the level's share",
+            Ideal::at(0.0),
+            {kColumnLevel}},
+           {"max_abs_std_diff_share",
+            "largest absolute standardised share difference over the column's levels",
+            Ideal::lower(),
+            {kColumn}},
+           {"mean_abs_std_mean_difference",
+            "mean absolute standardised mean difference over the numeric columns (below 0.1 is "
+            "usually read as negligible)",
+            Ideal::lower(),
+            {kAll}},
+           {"mean_max_abs_std_share_difference",
+            "mean of max_abs_std_diff_share over the categorical columns",
+            Ideal::lower(),
+            {kAll}}},
+      .references = {cite(urban_institute_2023(),
+                          "univariate comparisons: moments, percentiles, zeros, level shares"),
+                     cite(austin_2009(), "standardised mean difference and its 0.1 reading"),
+                     cite(hyndman_fan_1996(), "type-7 percentiles"),
+                     cite(scipy_2020(), "skew, kurtosis and gaussian_kde, reproduced")},
   };
 }
 

@@ -1,5 +1,5 @@
-// G7 — correlation fit: Pearson/Spearman matrices and their difference (seed 001), SDMetrics
-// CorrelationSimilarity and ContingencySimilarity, Cramér's V difference; G13 correlation-
+// Correlation fit: Pearson/Spearman matrices and their difference, SDMetrics
+// CorrelationSimilarity and ContingencySimilarity, Cramér's V difference; correlation-
 // difference heatmap and 2-D KDE contour grids of numeric pairs.
 #include <algorithm>
 #include <cmath>
@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/threads.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/references.hpp"
 #include "stats/contingency.hpp"
 #include "stats/correlation.hpp"
 #include "stats/kde2d.hpp"
@@ -197,6 +198,8 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
 }  // namespace
 
 MetricSpec correlation_fit_metric() {
+  using enum ScopeKind;
+  using namespace references;
   return MetricSpec{
       .name = "correlation_fit",
       .family = MetricFamily::kGeneral,
@@ -206,7 +209,7 @@ MetricSpec correlation_fit_metric() {
       .doc =
           "Numeric columns: Pearson and Spearman (average ranks) correlations on pairwise-"
           "complete rows for every pair, confidential and synthetic, difference syn − conf, and "
-          "over the lower triangle the MAE, RMSE and sum of absolute differences (seed 001); "
+          "over the lower triangle the MAE, RMSE and sum of absolute differences; "
           "correlation_similarity = 1 − |ρ_conf − ρ_syn|/2 per pair (SDMetrics "
           "CorrelationSimilarity). Every pair of columns: contingency_similarity = 1 − ½Σ|p_conf − "
           "p_syn| over the joint table (SDMetrics ContingencySimilarity), numeric columns cut into "
@@ -215,8 +218,7 @@ MetricSpec correlation_fit_metric() {
           "Cramér's V = √(χ²/(n(min(r,c) − 1))) (no bias correction, missing as a level), per "
           "dataset and the difference. Plots: correlation-difference "
           "heatmaps and 2-D KDE contour grids (MASS::kde2d, bandwidth.nrd) for the "
-          "`contour_pairs` numeric pairs whose correlation moved most. Reference: METRICS.md G7, "
-          "G13; seeds 001, 004; SDMetrics 0.29.",
+          "`contour_pairs` numeric pairs whose correlation moved most.",
       .params = {{.name = "spearman",
                   .type = ParamType::kBool,
                   .default_value = true,
@@ -255,6 +257,63 @@ MetricSpec correlation_fit_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kNumber}},
       .compute = compute_correlation_fit,
+      .statistics = {{"{pearson|spearman}_{confidential|synthetic}",
+                      "correlation of the pair in one dataset, over its pairwise-complete rows",
+                      std::nullopt,
+                      {kColumnPair}},
+                     {"{pearson|spearman}_difference",
+                      "synthetic − confidential correlation of the pair",
+                      Ideal::at(0.0),
+                      {kColumnPair}},
+                     {"correlation_similarity_{pearson|spearman}",
+                      "1 − |ρ_conf − ρ_syn|/2, SDMetrics' CorrelationSimilarity",
+                      Ideal::higher(),
+                      {kColumnPair}},
+                     {"{pearson|spearman}_mae",
+                      "mean absolute correlation difference over the lower triangle",
+                      Ideal::lower(),
+                      {kAll}},
+                     {"{pearson|spearman}_rmse",
+                      "root mean squared correlation difference over the lower triangle",
+                      Ideal::lower(),
+                      {kAll}},
+                     {"{pearson|spearman}_sum_abs_difference",
+                      "sum of absolute correlation differences over the lower triangle",
+                      Ideal::lower(),
+                      {kAll}},
+                     {"mean_correlation_similarity_{pearson|spearman}",
+                      "mean CorrelationSimilarity over the numeric pairs",
+                      Ideal::higher(),
+                      {kAll}},
+                     {"contingency_similarity",
+                      "1 − ½Σ|p_conf − p_syn| over the joint table of the pair, SDMetrics' "
+                      "ContingencySimilarity",
+                      Ideal::higher(),
+                      {kColumnPair}},
+                     {"cramers_v_{confidential|synthetic}",
+                      "Cramér's V of a categorical pair in one dataset (no bias correction)",
+                      std::nullopt,
+                      {kColumnPair}},
+                     {"cramers_v_difference",
+                      "synthetic − confidential Cramér's V",
+                      Ideal::at(0.0),
+                      {kColumnPair}},
+                     {"mean_contingency_similarity",
+                      "mean ContingencySimilarity over every pair of columns",
+                      Ideal::higher(),
+                      {kAll}},
+                     {"cramers_v_mae",
+                      "mean absolute Cramér's V difference over the categorical pairs",
+                      Ideal::lower(),
+                      {kAll}}},
+      .references = {cite(urban_institute_2023(),
+                          "correlation-difference matrix summarised by MAE, RMSE and the sum of "
+                          "absolute differences"),
+                     cite(sdmetrics_software(),
+                          "CorrelationSimilarity and ContingencySimilarity, reproduced on SD2011"),
+                     cite(cramer_1946(), "Cramér's V"),
+                     cite(venables_ripley_2002(),
+                          "MASS::kde2d and bandwidth.nrd for the contour grids")},
   };
 }
 

@@ -1,9 +1,10 @@
-// G11 — coverage and validity diagnostics (SDMetrics RangeCoverage, CategoryCoverage,
+// Coverage and validity diagnostics (SDMetrics RangeCoverage, CategoryCoverage,
 // BoundaryAdherence, CategoryAdherence, MissingValueSimilarity).
 #include <algorithm>
 #include <cmath>
 
 #include "metrics/metric.hpp"
+#include "metrics/references.hpp"
 #include "stats/level_counts.hpp"
 
 namespace synthaudit {
@@ -124,6 +125,8 @@ MetricResult compute_coverage(const MetricInput& in, const Params&) {
 }  // namespace
 
 MetricSpec coverage_and_validity_metric() {
+  using enum ScopeKind;
+  using namespace references;
   return MetricSpec{
       .name = "coverage_and_validity",
       .family = MetricFamily::kGeneral,
@@ -144,7 +147,7 @@ MetricSpec coverage_and_validity_metric() {
           "CategoryAdherence), new_categories = number of levels only in the synthetic data "
           "and new_category_row_share. Means over columns and the total of new categories "
           "(scope all); details list the new levels. All are 1 (0 for new categories) at "
-          "best. Reference: METRICS.md G11; SDMetrics diagnostic and quality metrics.",
+          "best.",
       .params = {},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "mean_range_coverage",
@@ -160,6 +163,54 @@ MetricSpec coverage_and_validity_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kShare}},
       .compute = compute_coverage,
+      .statistics =
+          {{"{conf|syn}_missing_share",
+            "share of missing values in one dataset",
+            std::nullopt,
+            {kColumn}},
+           {"diff_missing_share",
+            "synthetic − confidential missing share",
+            Ideal::at(0.0),
+            {kColumn}},
+           {"missing_value_similarity",
+            "1 − |diff_missing_share|, SDMetrics' MissingValueSimilarity",
+            Ideal::higher(),
+            {kColumn}},
+           {"range_coverage",
+            "how much of the confidential range the synthetic values span, SDMetrics' "
+            "RangeCoverage as documented",
+            Ideal::higher(),
+            {kColumn}},
+           {"boundary_adherence",
+            "share of synthetic values inside the confidential range, SDMetrics' BoundaryAdherence",
+            Ideal::higher(),
+            {kColumn}},
+           {"category_coverage",
+            "share of the confidential levels that occur in the synthetic data, SDMetrics' "
+            "CategoryCoverage as documented",
+            Ideal::higher(),
+            {kColumn}},
+           {"category_adherence",
+            "share of synthetic rows whose level occurs in the confidential data, SDMetrics' "
+            "CategoryAdherence",
+            Ideal::higher(),
+            {kColumn}},
+           {"new_categories",
+            "levels that occur only in the synthetic data (per column, and in total)",
+            Ideal::lower(),
+            {kColumn, kAll}},
+           {"new_category_row_share",
+            "share of synthetic rows with a level the confidential data lack",
+            Ideal::lower(),
+            {kColumn}},
+           {"mean_{missing_value_similarity|range_coverage|boundary_adherence|category_coverage|"
+            "category_adherence}",
+            "mean of the per-column score over the columns it applies to",
+            Ideal::higher(),
+            {kAll}}},
+      .references = {cite(sdmetrics_software(),
+                          "MissingValueSimilarity, RangeCoverage, BoundaryAdherence, "
+                          "CategoryCoverage and CategoryAdherence (the documented formulas)")},
   };
 }
 

@@ -1,8 +1,9 @@
-// G3 — Kolmogorov–Smirnov distance per numeric column.
+// Kolmogorov–Smirnov distance per numeric column.
 #include <cmath>
 
 #include "metrics/general/marginal_plots.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/references.hpp"
 #include "stats/ecdf.hpp"
 #include "stats/summary.hpp"
 
@@ -57,13 +58,15 @@ MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
   if (with_pvalue)
     result.warnings.push_back(
         "ks_pvalue_independent assumes independent samples; synthetic data are generated from "
-        "the confidential data, so the p-value is not valid as a test (seed 004)");
+        "the confidential data, so the p-value is not valid as a test");
   return result;
 }
 
 }  // namespace
 
 MetricSpec ks_distance_metric() {
+  using enum ScopeKind;
+  using namespace references;
   return MetricSpec{
       .name = "ks_distance",
       .family = MetricFamily::kGeneral,
@@ -74,8 +77,8 @@ MetricSpec ks_distance_metric() {
           "D = sup_t |F_conf(t) − F_syn(t)| over the empirical CDFs of the non-missing values "
           "(0 = identical, 1 = disjoint). Also 1 − D, SDMetrics' KSComplement, and the mean "
           "over numeric columns. The optional asymptotic p-value assumes independent samples, "
-          "which synthetic and confidential data are not (seed 004): report D, not the "
-          "p-value. Plot: ECDF overlay per column. Reference: METRICS.md G3; scipy.stats.ks_2samp.",
+          "which synthetic and confidential data are not: report D, not the p-value. Plot: "
+          "ECDF overlay per column.",
       .params = {{.name = "pvalue",
                   .type = ParamType::kBool,
                   .default_value = false,
@@ -93,6 +96,24 @@ MetricSpec ks_distance_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kNumber}},
       .compute = compute_ks_distance,
+      .statistics =
+          {{"ks_distance",
+            "Kolmogorov–Smirnov distance D between the two marginals (0 = identical, 1 = disjoint)",
+            Ideal::lower(),
+            {kColumn}},
+           {"ks_complement",
+            "1 − D, SDMetrics' KSComplement (1 = identical)",
+            Ideal::higher(),
+            {kColumn}},
+           {"ks_pvalue_independent",
+            "asymptotic two-sample p-value, valid only for independent samples, which synthetic "
+            "and confidential data are not (parameter pvalue)",
+            std::nullopt,
+            {kColumn}},
+           {"mean_ks_distance", "mean of D over the numeric columns", Ideal::lower(), {kAll}},
+           {"mean_ks_complement", "1 − mean_ks_distance", Ideal::higher(), {kAll}}},
+      .references = {cite(sdmetrics_software(), "KSComplement, reproduced on SD2011"),
+                     cite(scipy_2020(), "scipy.stats.ks_2samp: D and the asymptotic p-value")},
   };
 }
 

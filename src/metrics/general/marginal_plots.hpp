@@ -1,5 +1,5 @@
 #pragma once
-// Plot data for comparing one column's confidential and synthetic marginals (METRICS.md G13),
+// Plot data for comparing one column's confidential and synthetic marginals,
 // shared by the univariate metrics. Each function returns one plot object in the convention of
 // metric.hpp (make_plot), summarised to a bounded number of records.
 #include <nlohmann/json.hpp>

@@ -1,8 +1,9 @@
-// G10 — is each synthetic mean inside the confidential confidence interval; paired t-test when
+// Is each synthetic mean inside the confidential confidence interval; paired t-test when
 // rows correspond.
 #include <cmath>
 
 #include "metrics/metric.hpp"
+#include "metrics/references.hpp"
 #include "stats/distribution.hpp"
 
 namespace synthaudit {
@@ -87,6 +88,8 @@ MetricResult compute_mean_in_ci(const MetricInput& in, const Params& params) {
 }  // namespace
 
 MetricSpec mean_in_confidence_interval_metric() {
+  using enum ScopeKind;
+  using namespace references;
   return MetricSpec{
       .name = "mean_in_confidence_interval",
       .family = MetricFamily::kGeneral,
@@ -96,17 +99,17 @@ MetricSpec mean_in_confidence_interval_metric() {
       .doc =
           "Per numeric column, over non-missing values: the confidential interval x̄ ± "
           "t_{n−1}(1 − α/2)·s/√n (interval = t, default; interval = normal uses z_{1−α/2} as "
-          "seed 004's R example with qnorm) and syn_mean_inside_conf_ci = 1 when the synthetic "
+          "R's qnorm) and syn_mean_inside_conf_ci = 1 when the synthetic "
           "mean lies inside it (bounds included), else 0; mean_difference_in_conf_se = "
           "(x̄_syn − x̄_conf)/(s/√n). When rows correspond (synthesis: partial and equal row "
           "counts) also the paired t-test on d = syn − conf over rows where both are "
           "non-missing: t = d̄/(s_d/√n), df = n − 1, two-sided p-value "
           "(scipy.stats.ttest_rel). Summary: share_of_means_inside_conf_ci (higher is "
           "better) and share_paired_tests_rejecting at level α. A synthetic mean outside the "
-          "interval signals information loss for the mean (seed 004); with large n the "
+          "interval signals information loss for the mean; with large n the "
           "interval is narrow, so read it with the standardised difference of "
           "column_summaries. Plot: forest plot per column (confidential and synthetic "
-          "intervals). Reference: METRICS.md G10, seed 004 'Basic statistics'.",
+          "intervals).",
       .params = {{.name = "alpha",
                   .type = ParamType::kDouble,
                   .default_value = 0.05,
@@ -130,6 +133,41 @@ MetricSpec mean_in_confidence_interval_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kShare}},
       .compute = compute_mean_in_ci,
+      .statistics =
+          {{"{conf_mean|conf_ci_lower|conf_ci_upper|syn_mean}",
+            "confidential mean and its confidence interval, and the synthetic mean",
+            std::nullopt,
+            {kColumn}},
+           {"syn_mean_inside_conf_ci",
+            "1 when the synthetic mean lies inside the confidential interval, else 0",
+            Ideal::higher(),
+            {kColumn}},
+           {"mean_difference_in_conf_se",
+            "(x̄_syn − x̄_conf) in confidential standard errors",
+            Ideal::at(0.0),
+            {kColumn}},
+           {"{paired_n|paired_df}",
+            "records in the paired t-test and its degrees of freedom (rows correspond)",
+            std::nullopt,
+            {kColumn}},
+           {"{paired_mean_difference|paired_t}",
+            "mean of syn − conf over the same records, and its t statistic",
+            Ideal::at(0.0),
+            {kColumn}},
+           {"paired_p_value", "two-sided p-value of the paired t-test", std::nullopt, {kColumn}},
+           {"share_of_means_inside_conf_ci",
+            "share of numeric columns whose synthetic mean lies inside the confidential interval",
+            Ideal::higher(),
+            {kAll}},
+           {"share_paired_tests_rejecting",
+            "share of paired t-tests rejecting at level alpha",
+            Ideal::lower(),
+            {kAll}}},
+      .references =
+          {cite(
+               kulik_lecture_notes(),
+               "synthetic mean inside the confidential interval; paired test when rows correspond"),
+           cite(scipy_2020(), "scipy.stats.t and ttest_rel, reproduced")},
   };
 }
 

@@ -1,9 +1,10 @@
-// G8 — means, variances, covariance and correlation matrices, confidential vs synthetic.
+// Means, variances, covariance and correlation matrices, confidential vs synthetic.
 #include <cmath>
 
 #include "core/error.hpp"
 #include "core/threads.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/references.hpp"
 #include "stats/summary.hpp"
 
 namespace synthaudit {
@@ -128,6 +129,8 @@ MetricResult compute_moments_and_covariance(const MetricInput& in, const Params&
 }  // namespace
 
 MetricSpec moments_and_covariance_metric() {
+  using enum ScopeKind;
+  using namespace references;
   return MetricSpec{
       .name = "moments_and_covariance",
       .family = MetricFamily::kGeneral,
@@ -138,14 +141,14 @@ MetricSpec moments_and_covariance_metric() {
           "Per numeric column: mean and sample variance (divisor n − 1, as R var/cov and "
           "numpy.cov) over its non-missing values, as conf_, syn_ and diff_ (syn − conf), and "
           "variance_ratio = var_syn/var_conf. Per pair a:b of numeric columns: covariance "
-          "(divisor n − 1; seed 004 writes 1/n, its R example uses cov() with n − 1) and "
+          "(divisor n − 1, as R cov() and every reference tool) and "
           "Pearson correlation over the rows where both are non-missing (R "
           "use = \"pairwise.complete.obs\", pandas DataFrame.cov/corr), with differences. "
           "Summary: relative_covariance_difference = ‖C_syn − C_conf‖_F / ‖C_conf‖_F over the "
           "full matrices (diagonal = variances), max_abs_correlation_difference and "
           "mean_abs_correlation_difference over pairs. Independent noise keeps covariances "
-          "but shrinks correlations (seed 004), so read both. Plot: heatmap of the correlation "
-          "difference. Reference: METRICS.md G8, seed 004 'Basic statistics'.",
+          "but shrinks correlations, so read both. Plot: heatmap of the correlation "
+          "difference.",
       .params = {{.name = "plots",
                   .type = ParamType::kBool,
                   .default_value = true,
@@ -158,6 +161,43 @@ MetricSpec moments_and_covariance_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kNumber}},
       .compute = compute_moments_and_covariance,
+      .statistics =
+          {{"{conf|syn}_{mean|variance}",
+            "mean and sample variance (divisor n − 1) of a numeric column in one dataset",
+            std::nullopt,
+            {kColumn}},
+           {"diff_{mean|variance}",
+            "synthetic − confidential mean or variance",
+            Ideal::at(0.0),
+            {kColumn}},
+           {"variance_ratio",
+            "synthetic variance / confidential variance",
+            Ideal::at(1.0, TargetScale::kRatio),
+            {kColumn}},
+           {"{conf|syn}_{covariance|correlation}",
+            "covariance (divisor n − 1) and Pearson correlation of a numeric pair in one dataset",
+            std::nullopt,
+            {kColumnPair}},
+           {"diff_{covariance|correlation}",
+            "synthetic − confidential covariance or correlation",
+            Ideal::at(0.0),
+            {kColumnPair}},
+           {"relative_covariance_difference",
+            "‖C_syn − C_conf‖_F / ‖C_conf‖_F over the covariance matrices",
+            Ideal::lower(),
+            {kAll}},
+           {"max_abs_correlation_difference",
+            "largest absolute correlation difference over the pairs",
+            Ideal::lower(),
+            {kAll}},
+           {"mean_abs_correlation_difference",
+            "mean absolute correlation difference over the pairs",
+            Ideal::lower(),
+            {kAll}}},
+      .references = {cite(urban_institute_2023(),
+                          "means, variances and the variance–covariance matrix as general utility"),
+                     cite(kulik_lecture_notes(),
+                          "basic statistics; noise keeps covariances and shrinks correlations")},
   };
 }
 

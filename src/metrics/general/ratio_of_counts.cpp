@@ -1,9 +1,11 @@
-// G2 — ratio of counts (Taub et al.; cmf ROC_score / ROC_numeric), per column and averaged.
+// Ratio of counts (Taub, Elliot & Sakshaug 2020; cmf ROC_score / ROC_numeric), per column and
+// averaged.
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
 #include "metrics/metric.hpp"
+#include "metrics/references.hpp"
 #include "stats/level_counts.hpp"
 
 namespace synthaudit {
@@ -100,6 +102,8 @@ MetricResult compute_ratio_of_counts(const MetricInput& in, const Params& params
 }  // namespace
 
 MetricSpec ratio_of_counts_metric() {
+  using enum ScopeKind;
+  using namespace references;
   return MetricSpec{
       .name = "ratio_of_counts",
       .family = MetricFamily::kGeneral,
@@ -109,14 +113,14 @@ MetricSpec ratio_of_counts_metric() {
       .doc =
           "ROC_j = (1/L_j) Σ_l min(p_o(l), p_s(l)) / max(p_o(l), p_s(l)) over the L_j levels l "
           "of column j that occur in at least one of the two datasets, p = share of rows "
-          "(Taub et al. 2019; cmf ROC_score). A level that occurs in only one dataset "
+          "(Taub, Elliot & Sakshaug 2020; cmf ROC_score). A level that occurs in only one dataset "
           "contributes 0 (and is counted in levels_in_one_dataset_only); levels in neither "
           "are ignored. 1 = identical shares, 0 = no common level. Numeric columns "
           "(cmf ROC_numeric) are first rounded half away from zero to `digits` decimal "
           "places (negative digits round to tens, hundreds, ...), each distinct rounded "
           "value being a level. Missing values are a level of their own by default "
           "(missing = level), or left out of numerators and denominators (missing = exclude). "
-          "mean_ratio_of_counts averages over the columns. Reference: METRICS.md G2, seed 003.",
+          "mean_ratio_of_counts averages over the columns.",
       .params = {{.name = "digits",
                   .type = ParamType::kInt,
                   .default_value = std::int64_t{0},
@@ -142,6 +146,25 @@ MetricSpec ratio_of_counts_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kNumber}},
       .compute = compute_ratio_of_counts,
+      .statistics = {{"ratio_of_counts",
+                      "mean over the column's levels of min(p_conf, p_syn)/max(p_conf, p_syn) (1 = "
+                      "identical shares)",
+                      Ideal::higher(),
+                      {kColumn}},
+                     {"levels",
+                      "levels (or rounded values) that occur in at least one dataset",
+                      std::nullopt,
+                      {kColumn}},
+                     {"levels_in_one_dataset_only",
+                      "levels that occur in only one of the two datasets",
+                      Ideal::lower(),
+                      {kColumn}},
+                     {"mean_ratio_of_counts",
+                      "mean ratio of counts over the columns",
+                      Ideal::higher(),
+                      {kAll}}},
+      .references = {cite(taub_elliot_sakshaug_2020(), "ratio of counts"),
+                     cite(cmf_software(), "ROC_score and ROC_numeric")},
   };
 }
 

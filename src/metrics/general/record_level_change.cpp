@@ -1,10 +1,11 @@
-// G9 — record-level change when synthetic rows correspond to confidential rows (partial
-// synthesis, perturbation): records changed per variable, MSE_i and R²_i (seed 004).
+// Record-level change when synthetic rows correspond to confidential rows (partial
+// synthesis, perturbation): records changed per variable, MSE_i and R²_i.
 #include <cmath>
 #include <limits>
 
 #include "core/error.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/references.hpp"
 
 namespace synthaudit {
 
@@ -45,7 +46,7 @@ MetricResult compute_record_level_change(const MetricInput& in, const Params&) {
           both += 1;
         }
       }
-      // MSE_i and R²_i over the rows where both values are present (seed 004).
+      // MSE_i and R²_i over the rows where both values are present.
       double sse = 0, sst = 0;
       const double mean = both > 0 ? sum / both : std::numeric_limits<double>::quiet_NaN();
       for (std::size_t r = 0; r < n; ++r) {
@@ -76,6 +77,8 @@ MetricResult compute_record_level_change(const MetricInput& in, const Params&) {
 }  // namespace
 
 MetricSpec record_level_change_metric() {
+  using enum ScopeKind;
+  using namespace references;
   return MetricSpec{
       .name = "record_level_change",
       .family = MetricFamily::kGeneral,
@@ -88,8 +91,7 @@ MetricSpec record_level_change_metric() {
           "declared missing code, counts as a change) and share_changed = records_changed/n. "
           "Numeric columns, over the rows where both values are present: MSE_i = (1/n)Σ(x_j − "
           "y_j)² and R²_i = 1 − Σ(x_j − y_j)²/Σ(x_j − x̄)² (1 = unchanged; can be negative). "
-          "More change means less utility and, usually, less disclosure risk. Reference: "
-          "METRICS.md G9; seed 004 ('Trivial measure', 'MSE and coefficient of determination').",
+          "More change means less utility and, usually, less disclosure risk.",
       .params = {},
       .granularity = MetricGranularity::kPerReplicate,
       .needs_row_correspondence = true,
@@ -100,6 +102,31 @@ MetricSpec record_level_change_metric() {
                      .baseline = Baseline::none(),
                      .unit = Unit::kNumber}},
       .compute = compute_record_level_change,
+      .statistics =
+          {{"records_changed",
+            "records whose value differs from the confidential value of the same record",
+            std::nullopt,
+            {kColumn}},
+           {"share_changed", "records_changed / n", std::nullopt, {kColumn}},
+           {"mse",
+            "mean squared difference between the synthetic and confidential values of the same "
+            "records",
+            Ideal::lower(),
+            {kColumn}},
+           {"r_squared",
+            "1 − Σ(x − y)²/Σ(x − x̄)²: how much of the confidential variation the synthetic values "
+            "keep (1 = unchanged)",
+            Ideal::higher(),
+            {kColumn}},
+           {"rows_compared", "records with both values present", std::nullopt, {kColumn}},
+           {"mean_share_changed",
+            "mean share of changed records over the columns",
+            std::nullopt,
+            {kAll}},
+           {"mean_r_squared", "mean R² over the numeric columns", Ideal::higher(), {kAll}}},
+      .references = {cite(kulik_lecture_notes(),
+                          "records changed, MSE and coefficient of determination per variable"),
+                     cite(hundepool_2012(), "information loss measures for perturbed microdata")},
   };
 }
 

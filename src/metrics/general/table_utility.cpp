@@ -1,5 +1,6 @@
-// G6 — table statistics over every one-way and two-way table (three-way on request), synthpop
-// utility.tab definitions plus seed 004's VW, JSD (natural log), KL and cumulative table KS.
+// Table statistics over every one-way and two-way table (three-way on request), synthpop
+// utility.tab definitions plus a second VW (over synthetic counts), JSD in natural log, KL and
+// the cumulative table KS.
 #include <omp.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/threads.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/references.hpp"
 #include "stats/column_lookup.hpp"
 #include "stats/contingency.hpp"
 
@@ -236,12 +238,14 @@ MetricResult compute_table_utility(const MetricInput& in, const Params& params) 
 }  // namespace
 
 MetricSpec table_utility_metric() {
+  using enum ScopeKind;
+  using namespace references;
   return MetricSpec{
       .name = "table_utility",
       .family = MetricFamily::kGeneral,
       .summary =
           "synthpop utility.tab statistics (VW, FT, G, JSD, SPECKS, pMSE, S_pMSE...) over "
-          "every one-way and two-way table, plus seed 004's VW, KL and cumulative KS",
+          "every one-way and two-way table, plus VW over synthetic counts, KL and cumulative KS",
       .doc =
           "For each table (every column, every pair; every triple with max_way = 3) the "
           "confidential counts d and synthetic counts s per cell, numeric columns cut into "
@@ -250,19 +254,18 @@ MetricSpec table_utility_metric() {
           "as levels of their own (synthpop utility.tab / group_num). Cells empty in both are "
           "dropped; c = Σs/N, N = Σs + Σd, diff = s − d·c/(1−c), expect = (s + d)c. "
           "VW_synthpop = Σ diff²/expect; FT = 4Σ(√s − √(d·c/(1−c)))²; G = 2Σ s·log((s/Σs)/(d/Σd)) "
-          "over cells non-empty in both; JSD_log2 (synthpop) and JSD_ln (seed 004) the "
+          "over cells non-empty in both; JSD_log2 (synthpop) and JSD_ln (natural log) the "
           "Jensen–Shannon divergence of the cell shares; KL_ln = Σ p_d log(p_d/p_s) (+∞ when a "
           "cell has p_s = 0 < p_d, counted in KL_infinite_cells); VW_over_synthetic_counts = "
-          "Σ(d − s)²/s (seed 004; +∞ when a cell has s = 0 < d); table_KS_cumulative = max over "
-          "cells in table order of |Σp_d − Σp_s| (seed 004); SPECKS and U = KS distance and "
+          "Σ(d − s)²/s (+∞ when a cell has s = 0 < d); table_KS_cumulative = max over "
+          "cells in table order of |Σp_d − Σp_s|; SPECKS and U = KS distance and "
           "Mann–Whitney U between the cell propensities s/(s+d) of synthetic and confidential "
           "records; PO50 = % records whose dataset is predicted by p_s > p_d, minus 50; pMSE = "
           "VW_synthpop·c(1−c)²/N; MabsDD = Σ|diff|/Σs; WMabsDD = Σ|diff|/√expect/√(2/π); "
           "dBhatt = √(1 − Σ√(p_d p_s)). Standardised: S_VW = S_pMSE = VW/df, S_FT = FT/df, "
           "S_G = G/dfG, S_JSD = JSD_log2·2N/df/ln 2, S_WMabsDD = WMabsDD/df, df = cells − 1, "
           "dfG = cells non-empty in both − 1. S_ values near 1 are what chance gives; larger is "
-          "worse. Also means over the one-way and two-way tables and the worst tables. "
-          "Reference: METRICS.md G6; synthpop utility.tab (Raab, Nowok & Dibben); seed 004.",
+          "worse. Also means over the one-way and two-way tables and the worst tables.",
       .params = {{.name = "ngroups",
                   .type = ParamType::kInt,
                   .default_value = std::int64_t{5},
@@ -309,6 +312,110 @@ MetricSpec table_utility_metric() {
                 "the standardised pMSE is scaled so that data from the same distribution score 1"),
             .unit = Unit::kNumber}},
       .compute = compute_table_utility,
+      .statistics =
+          {{"VW_synthpop",
+            "synthpop's VW: Σ diff²/expect over the cells of the table",
+            Ideal::lower(),
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"VW_over_synthetic_counts",
+            "Σ (d − s)²/s over the cells (+∞ when a cell has s = 0 < d)",
+            Ideal::lower(),
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"FT",
+            "Freeman–Tukey statistic 4Σ(√s − √(d·c/(1−c)))²",
+            Ideal::lower(),
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"G",
+            "likelihood-ratio statistic 2Σ s·log((s/Σs)/(d/Σd)) over the cells non-empty in both",
+            Ideal::lower(),
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"JSD_log2",
+            "Jensen–Shannon divergence of the cell shares, log base 2 (synthpop)",
+            Ideal::lower(),
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"JSD_ln",
+            "Jensen–Shannon divergence of the cell shares, natural log",
+            Ideal::lower(),
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"KL_ln",
+            "Kullback–Leibler divergence Σ p_d log(p_d/p_s), confidential ‖ synthetic (+∞ when a "
+            "cell has p_s = 0 < p_d)",
+            Ideal::lower(),
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"KL_infinite_cells",
+            "cells with p_s = 0 < p_d, which make KL_ln infinite",
+            Ideal::lower(),
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"table_KS_cumulative",
+            "largest difference of the cumulative cell shares in table order",
+            Ideal::lower(),
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"SPECKS",
+            "Kolmogorov–Smirnov distance between the cell propensities s/(s+d) of synthetic and "
+            "confidential records",
+            Ideal::lower(),
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"U",
+            "Mann–Whitney U of the synthetic records' cell propensities against the confidential "
+            "records' (ties ½); its chance value depends on the two sizes",
+            std::nullopt,
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"PO50",
+            "percentage of records whose dataset the cell propensity predicts, minus 50 (0 = "
+            "chance)",
+            Ideal::at(0.0),
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"pMSE",
+            "propensity mean squared error of the table: VW_synthpop·c(1−c)²/N",
+            Ideal::lower(),
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"MabsDD",
+            "Σ|diff|/Σs: mean absolute difference of the counts",
+            Ideal::lower(),
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"WMabsDD",
+            "Σ|diff|/√expect/√(2/π): absolute differences weighted by their expected spread",
+            Ideal::lower(),
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"dBhatt",
+            "Bhattacharyya distance √(1 − Σ√(p_d p_s)) of the cell shares",
+            Ideal::lower(),
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"{S_VW|S_pMSE|S_FT|S_G|S_JSD|S_WMabsDD}",
+            "the statistic divided by its degrees of freedom (its expectation by chance): about 1 "
+            "for a correct synthesis, far below 1 for a near-copy, above 1 for a poor fit",
+            Ideal::at(1.0, TargetScale::kRatio),
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"df",
+            "degrees of freedom: non-empty cells − 1",
+            std::nullopt,
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"dfG",
+            "degrees of freedom of G: cells non-empty in both − 1",
+            std::nullopt,
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"cells",
+            "non-empty cells of the table",
+            std::nullopt,
+            {kColumn, kColumnPair, kColumnTriple}},
+           {"mean_{S_pMSE|S_VW|S_FT|S_G|S_JSD|S_WMabsDD}",
+            "mean of the standardised statistic over the tables of one order",
+            Ideal::at(1.0, TargetScale::kRatio),
+            {kTableOrder}},
+           {"mean_{pMSE|JSD_log2|dBhatt|SPECKS}",
+            "mean of the statistic over the tables of one order",
+            Ideal::lower(),
+            {kTableOrder}}},
+      .references =
+          {cite(raab_nowok_dibben_2021(),
+                "utility.tab: VW, FT, G, JSD, SPECKS, PO50, pMSE, MabsDD, WMabsDD, dBhatt and "
+                "their standardised forms"),
+           cite(synthpop_software(),
+                "utility.tab reproduced on SD2011 (28 tables × 19 statistics)"),
+           cite(snoke_2018(), "pMSE and its standardisation S_pMSE"),
+           cite(voas_williamson_2001(), "goodness-of-fit statistics for synthetic tables"),
+           cite(kulik_lecture_notes(),
+                "VW over synthetic counts, JSD in natural log, KL and the cumulative table KS")},
   };
 }
 

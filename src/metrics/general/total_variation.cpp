@@ -1,8 +1,9 @@
-// G4 — total variation distance per categorical column.
+// Total variation distance per categorical column.
 #include <cmath>
 
 #include "metrics/general/marginal_plots.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/references.hpp"
 #include "stats/level_counts.hpp"
 
 namespace synthaudit {
@@ -63,6 +64,8 @@ MetricResult compute_total_variation(const MetricInput& in, const Params& params
 }  // namespace
 
 MetricSpec total_variation_metric() {
+  using enum ScopeKind;
+  using namespace references;
   return MetricSpec{
       .name = "total_variation",
       .family = MetricFamily::kGeneral,
@@ -74,8 +77,7 @@ MetricSpec total_variation_metric() {
           "missing counted as a level of its own by default (0 = identical shares, 1 = "
           "disjoint). With missing = exclude the shares are over non-missing values only, "
           "which is SDMetrics' TVComplement (pandas value_counts drops NaN). Also 1 − TV and "
-          "the mean over categorical columns. Plot: category bars per column. Reference: "
-          "METRICS.md G4.",
+          "the mean over categorical columns. Plot: category bars per column.",
       .params = {{.name = "missing",
                   .type = ParamType::kString,
                   .default_value = std::string("level"),
@@ -94,6 +96,22 @@ MetricSpec total_variation_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kNumber}},
       .compute = compute_total_variation,
+      .statistics = {{"total_variation",
+                      "total variation distance ½Σ|p_conf − p_syn| between the level shares (0 = "
+                      "identical, 1 = disjoint)",
+                      Ideal::lower(),
+                      {kColumn}},
+                     {"tv_complement",
+                      "1 − total_variation, SDMetrics' TVComplement",
+                      Ideal::higher(),
+                      {kColumn}},
+                     {"mean_total_variation",
+                      "mean total variation over the categorical columns",
+                      Ideal::lower(),
+                      {kAll}},
+                     {"mean_tv_complement", "1 − mean_total_variation", Ideal::higher(), {kAll}}},
+      .references = {cite(sdmetrics_software(),
+                          "TVComplement, reproduced on SD2011 with missing: exclude")},
   };
 }
 

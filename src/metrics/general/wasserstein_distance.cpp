@@ -1,8 +1,9 @@
-// G5 — Wasserstein-1 distance per numeric column, raw and scaled.
+// Wasserstein-1 distance per numeric column, raw and scaled.
 #include <cmath>
 
 #include "metrics/general/marginal_plots.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/references.hpp"
 #include "stats/distribution.hpp"
 #include "stats/quantile.hpp"
 #include "stats/summary.hpp"
@@ -68,6 +69,8 @@ MetricResult compute_wasserstein(const MetricInput& in, const Params& params) {
 }  // namespace
 
 MetricSpec wasserstein_distance_metric() {
+  using enum ScopeKind;
+  using namespace references;
   return MetricSpec{
       .name = "wasserstein_distance",
       .family = MetricFamily::kGeneral,
@@ -82,7 +85,7 @@ MetricSpec wasserstein_distance_metric() {
           "(max − min)_conf, so columns on different scales can be averaged "
           "(mean_wasserstein_iqr_scaled, mean_wasserstein_range_scaled); a scaled value is "
           "NaN when the confidential IQR or range is 0. 0 = identical marginals. Plot: QQ "
-          "pairs (100 type-7 quantiles per column). Reference: METRICS.md G5.",
+          "pairs (100 type-7 quantiles per column).",
       .params = {{.name = "plots",
                   .type = ParamType::kBool,
                   .default_value = true,
@@ -95,6 +98,29 @@ MetricSpec wasserstein_distance_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kNumber}},
       .compute = compute_wasserstein,
+      .statistics = {{"wasserstein",
+                      "Wasserstein-1 distance between the marginals, in the column's units",
+                      Ideal::lower(),
+                      {kColumn}},
+                     {"wasserstein_iqr_scaled",
+                      "Wasserstein-1 distance divided by the confidential interquartile range",
+                      Ideal::lower(),
+                      {kColumn}},
+                     {"wasserstein_range_scaled",
+                      "Wasserstein-1 distance divided by the confidential range",
+                      Ideal::lower(),
+                      {kColumn}},
+                     {"mean_wasserstein_iqr_scaled",
+                      "mean IQR-scaled distance over the numeric columns",
+                      Ideal::lower(),
+                      {kAll}},
+                     {"mean_wasserstein_range_scaled",
+                      "mean range-scaled distance over the numeric columns",
+                      Ideal::lower(),
+                      {kAll}}},
+      .references = {cite(vallender_1974(),
+                          "W1 as the area between the two distribution functions"),
+                     cite(scipy_2020(), "scipy.stats.wasserstein_distance, reproduced")},
   };
 }
 

@@ -1,4 +1,4 @@
-// D1 — correct attribution probability (CAP) of every confidential record, its averages, the
+// Correct attribution probability (CAP) of every confidential record, its averages, the
 // confidential baseline and the DCAP ratio, from one group-by of (key, target) cells.
 #include <algorithm>
 #include <cmath>
@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "metrics/key_disclosure/key_scenarios.hpp"
+#include "metrics/references.hpp"
 
 namespace synthaudit {
 
@@ -161,6 +162,8 @@ MetricResult compute_cap(const MetricInput& in, const Params& params) {
 }  // namespace
 
 MetricSpec correct_attribution_probability_metric() {
+  using enum ScopeKind;
+  using namespace references;
   auto params = keydisc::coding_params("exact", 5);
   params.push_back({.name = "missing",
                     .type = ParamType::kString,
@@ -191,14 +194,14 @@ MetricSpec correct_attribution_probability_metric() {
           "(absent keys count 0); cap_mean_v2 = mean over records whose key occurs in the "
           "synthetic data; cap_confidential = the same with Z = the confidential data (the "
           "upper-bound baseline); dcap_ratio_v1/v2 = cap_mean_v1/v2 ÷ cap_confidential (cmf's "
-          "DCAP, seed 003). absent_key_share = share of records whose key is absent from Z; "
+          "DCAP; Taub et al. 2018). absent_key_share = share of records whose key is absent from "
+          "Z; "
           "risk_rose_share = share with CAP_syn > CAP_conf. Plot: (CAP_conf, CAP_syn) pairs "
-          "binned to 0.02 with counts (seed 002's scatter). Keys and targets: missing is a "
+          "binned to 0.02 with counts. Keys and targets: missing is a "
           "level unless missing = exclude; numeric coded by `numeric`, or a numeric target "
           "matched within target_tolerance. Reading: mean CAP is the expected share of correct "
           "guesses by an intruder drawing the target from the synthetic records that share the "
-          "key; a ratio near 1 means the synthetic data disclose as much as the real data. "
-          "References: seeds 002 and 003; Elliot 2014; Taub et al. 2018; METRICS.md D1.",
+          "key; a ratio near 1 means the synthetic data disclose as much as the real data.",
       .params = params,
       .granularity = MetricGranularity::kPerReplicate,
       .needs_scenarios = true,
@@ -218,6 +221,41 @@ MetricSpec correct_attribution_probability_metric() {
                      .baseline = Baseline::holdout(kHoldoutNote),
                      .unit = Unit::kNumber}},
       .compute = compute_cap,
+      .statistics =
+          {{"{cap_mean_v1|cap_mean_v2}",
+            "mean correct attribution probability over the confidential records (v1: records whose "
+            "key is absent from the synthetic data count 0; v2: they are left out)",
+            Ideal::lower(),
+            {kScenario}},
+           {"cap_confidential",
+            "mean CAP of the confidential data against itself: the baseline an intruder with the "
+            "real data would reach",
+            std::nullopt,
+            {kScenario}},
+           {"{dcap_ratio_v1|dcap_ratio_v2}",
+            "mean CAP from the synthetic data divided by cap_confidential (differential CAP)",
+            Ideal::lower(),
+            {kScenario}},
+           {"absent_key_share",
+            "share of confidential records whose key no synthetic record has",
+            std::nullopt,
+            {kScenario}},
+           {"risk_rose_share",
+            "share of records whose CAP from the synthetic data exceeds their CAP from the "
+            "confidential data",
+            Ideal::lower(),
+            {kScenario}},
+           {"records", "confidential records attacked", std::nullopt, {kScenario}},
+           {"{cap_mean_v1_max|dcap_ratio_v1_max}",
+            "the largest cap_mean_v1 or dcap_ratio_v1 over the scenarios and targets",
+            Ideal::lower(),
+            {kAll}}},
+      .references = {cite(elliot_2014(), "correct attribution probability"),
+                     cite(taub_2018(),
+                          "differential CAP and its baseline from the confidential data"),
+                     cite(baillargeon_charest_2020(),
+                          "CAP with absent keys counted as 0 or left out"),
+                     cite(cmf_software(), "DCAP")},
   };
 }
 

@@ -1,10 +1,11 @@
-// D3 — SDMetrics' DisclosureProtection (and its CategoricalCAP / 0CAP scores) on the full data,
+// SDMetrics' DisclosureProtection (and its CategoricalCAP / 0CAP scores) on the full data,
 // from one group-by of (key, joint target) cells.
 #include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
 #include "metrics/key_disclosure/key_scenarios.hpp"
+#include "metrics/references.hpp"
 
 namespace synthaudit {
 
@@ -65,6 +66,8 @@ MetricResult compute_disclosure_protection(const MetricInput& in, const Params& 
 }  // namespace
 
 MetricSpec disclosure_protection_metric() {
+  using enum ScopeKind;
+  using namespace references;
   auto params = keydisc::coding_params("exact", 10);
   params.push_back({.name = "computation_method",
                     .type = ParamType::kString,
@@ -90,8 +93,7 @@ MetricSpec disclosure_protection_metric() {
           "is 0). Computed exactly on all rows (SDMetrics' DisclosureProtectionEstimate "
           "subsamples 1000 rows). Numeric columns as `numeric` says (equal_width with bins = 10 "
           "is SDMetrics' discretisation of continuous columns). Reading: 1 = an intruder "
-          "learns no more than by guessing uniformly; higher is safer. Reference: SDMetrics "
-          "DisclosureProtection / CategoricalCAP; METRICS.md D3.",
+          "learns no more than by guessing uniformly; higher is safer.",
       .params = params,
       .granularity = MetricGranularity::kPerReplicate,
       .needs_scenarios = true,
@@ -103,6 +105,35 @@ MetricSpec disclosure_protection_metric() {
                      .baseline = Baseline::holdout(kHoldoutNote),
                      .unit = Unit::kNumber}},
       .compute = compute_disclosure_protection,
+      .statistics = {{"categorical_cap",
+                      "1 − mean CAP over the confidential records whose key occurs in the "
+                      "synthetic data (SDMetrics' CategoricalCAP)",
+                      Ideal::higher(),
+                      {kScenario}},
+                     {"zero_cap",
+                      "1 − mean CAP with absent keys scoring 0 (SDMetrics' 0CAP)",
+                      Ideal::higher(),
+                      {kScenario}},
+                     {"cap_protection",
+                      "the protection chosen by computation_method",
+                      Ideal::higher(),
+                      {kScenario}},
+                     {"baseline_protection",
+                      "1 − 1/∏(levels of each target): the protection of a uniform guess",
+                      std::nullopt,
+                      {kScenario}},
+                     {"disclosure_protection",
+                      "min(cap_protection / baseline_protection, 1), SDMetrics' "
+                      "DisclosureProtection (1 = no better than guessing)",
+                      Ideal::higher(),
+                      {kScenario}},
+                     {"disclosure_protection_min",
+                      "the lowest disclosure_protection over the scenarios",
+                      Ideal::higher(),
+                      {kAll}}},
+      .references = {cite(sdmetrics_software(),
+                          "DisclosureProtection and CategoricalCAP, reproduced on SD2011"),
+                     cite(taub_2018(), "correct attribution probability")},
   };
 }
 

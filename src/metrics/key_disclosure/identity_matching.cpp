@@ -1,4 +1,4 @@
-// D5 — identity disclosure by matching for partial synthesis with row correspondence: for each
+// Identity disclosure by matching for partial synthesis with row correspondence: for each
 // confidential record, the synthetic records that match its keys; expected match risk, true and
 // false match rates.
 #include <algorithm>
@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "metrics/key_disclosure/key_scenarios.hpp"
+#include "metrics/references.hpp"
 
 namespace synthaudit {
 
@@ -151,6 +152,8 @@ MetricResult compute_identity_matching(const MetricInput& in, const Params& para
 }  // namespace
 
 MetricSpec identity_matching_metric() {
+  using enum ScopeKind;
+  using namespace references;
   auto params = keydisc::coding_params("exact", 5);
   params.push_back({.name = "radius",
                     .type = ParamType::kDouble,
@@ -175,8 +178,7 @@ MetricSpec identity_matching_metric() {
           "expected_match_rate = that / n); true_match_rate = #{c_i = 1, T_i = 1} / n; "
           "false_match_rate = #{c_i = 1, T_i = 0} / #{c_i = 1}; no_match_share = share with "
           "c_i = 0. Missing key values are a level of their own. Reading: higher expected and "
-          "true match rates and a lower false match rate mean more identity risk. "
-          "References: seed 001; Reiter & Mitra 2009; Hornby & Hu 2021; METRICS.md D5.",
+          "true match rates and a lower false match rate mean more identity risk.",
       .params = params,
       .granularity = MetricGranularity::kPerReplicate,
       .needs_row_correspondence = true,
@@ -189,6 +191,37 @@ MetricSpec identity_matching_metric() {
                      .baseline = Baseline::holdout(kHoldoutNote),
                      .unit = Unit::kShare}},
       .compute = compute_identity_matching,
+      .statistics =
+          {{"expected_match_risk",
+            "Σ T_i/c_i: expected correct re-identifications by an intruder picking uniformly in "
+            "each candidate set",
+            Ideal::lower(),
+            {kScenario}},
+           {"expected_match_rate", "expected_match_risk / n", Ideal::lower(), {kScenario}},
+           {"true_match_rate",
+            "share of confidential records matched uniquely and correctly",
+            Ideal::lower(),
+            {kScenario}},
+           {"false_match_rate",
+            "share of unique matches that are wrong",
+            Ideal::higher(),
+            {kScenario}},
+           {"unique_matches",
+            "confidential records with exactly one candidate",
+            std::nullopt,
+            {kScenario}},
+           {"true_unique_matches", "unique matches that are correct", Ideal::lower(), {kScenario}},
+           {"no_match_share",
+            "share of confidential records with no candidate",
+            Ideal::higher(),
+            {kScenario}},
+           {"true_match_rate_max",
+            "the largest true_match_rate over the scenarios",
+            Ideal::lower(),
+            {kAll}}},
+      .references = {cite(reiter_mitra_2009(), "expected match risk, true and false match rates"),
+                     cite(hornby_hu_2021(), "matching within a radius on continuous keys"),
+                     cite(urban_institute_2023(), "worked example of the three rates")},
   };
 }
 

@@ -1,4 +1,4 @@
-// D2 — synthpop's disclosure() measures for each key set × target, on codes: one group-by of
+// synthpop's disclosure() measures for each key set × target, on codes: one group-by of
 // (key, target) cells over the confidential and synthetic data, then sums over cells.
 #include <algorithm>
 #include <cmath>
@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "metrics/key_disclosure/key_scenarios.hpp"
+#include "metrics/references.hpp"
 #include "stats/column_lookup.hpp"
 
 namespace synthaudit {
@@ -210,6 +211,8 @@ MetricResult compute_synthpop_disclosure(const MetricInput& in, const Params& pa
 }  // namespace
 
 MetricSpec synthpop_disclosure_metric() {
+  using enum ScopeKind;
+  using namespace references;
   auto params = keydisc::coding_params("exact", 5);
   params.push_back({.name = "denom_lim",
                     .type = ParamType::kInt,
@@ -270,8 +273,7 @@ MetricSpec synthpop_disclosure_metric() {
           "table cells as synthpop's tab_exclude does, after the disclosive cells were found. "
           "Numeric keys are used as exact values unless `numeric` says otherwise (synthpop "
           "makes every remaining numeric a factor). Reading: repU and DiSCO are synthpop's "
-          "headline identity and attribute risks (lower is safer). Reference: synthpop "
-          "disclosure() (Raab, Nowok & Dibben), METRICS.md D2.",
+          "headline identity and attribute risks (lower is safer).",
       .params = params,
       .granularity = MetricGranularity::kPerReplicate,
       .needs_scenarios = true,
@@ -290,6 +292,75 @@ MetricSpec synthpop_disclosure_metric() {
                      .baseline = Baseline::holdout(kHoldoutNote),
                      .unit = Unit::kPercent}},
       .compute = compute_synthpop_disclosure,
+      .statistics =
+          {{"UiO", "% of confidential records unique on the keys", std::nullopt, {kScenario}},
+           {"UiS", "% of synthetic records unique on the keys", std::nullopt, {kScenario}},
+           {"UiOiS",
+            "% of confidential records unique on the keys whose key occurs in the synthetic data",
+            Ideal::lower(),
+            {kScenario}},
+           {"repU",
+            "replicated uniques: % of confidential records unique on the keys whose key is also "
+            "unique in the synthetic data",
+            Ideal::lower(),
+            {kScenario}},
+           {"Dorig",
+            "% of confidential records whose key's records all share one target level in the "
+            "confidential data",
+            std::nullopt,
+            {kScenario}},
+           {"Dsyn",
+            "% of synthetic records whose key's records all share one target level in the "
+            "synthetic data",
+            std::nullopt,
+            {kScenario}},
+           {"iS",
+            "% of confidential records whose key occurs in the synthetic data",
+            std::nullopt,
+            {kScenario}},
+           {"DiS",
+            "% of confidential records whose key is disclosive in the synthetic data",
+            Ideal::lower(),
+            {kScenario}},
+           {"DiSCO",
+            "% of confidential records whose key is disclosive in the synthetic data and gives "
+            "their correct target",
+            Ideal::lower(),
+            {kScenario}},
+           {"DiSDiO",
+            "DiSCO further restricted to keys disclosive in the confidential data too",
+            Ideal::lower(),
+            {kScenario}},
+           {"{max_denom|mean_denom}",
+            "largest and mean size of a positive DiSCO cell",
+            std::nullopt,
+            {kScenario}},
+           {"{baseCAPd|CAPd|CAPs}",
+            "CAP baselines: target shares alone, and CAP within the confidential and within the "
+            "synthetic data (%)",
+            std::nullopt,
+            {kScenario}},
+           {"DCAP",
+            "% CAP of the confidential targets predicted from the synthetic data",
+            Ideal::lower(),
+            {kScenario}},
+           {"TCAP",
+            "targeted CAP: DiSCO cells as % of the records whose key occurs in the synthetic data",
+            Ideal::lower(),
+            {kScenario}},
+           {"{excluded_original|excluded_synthetic}",
+            "records left out by the exclusion parameters",
+            std::nullopt,
+            {kScenario}},
+           {"{repU_max|DiSCO_max}",
+            "the largest repU or DiSCO over the scenarios and targets",
+            Ideal::lower(),
+            {kAll}}},
+      .references =
+          {cite(raab_nowok_dibben_2024(),
+                "the identity and attribute measures of disclosure(); repU and DiSCO recommended"),
+           cite(synthpop_software(), "disclosure() reproduced on SD2011"),
+           cite(taub_2018(), "DCAP and TCAP")},
   };
 }
 

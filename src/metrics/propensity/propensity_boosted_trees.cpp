@@ -1,4 +1,4 @@
-// G12 — propensity-score discrimination with gradient-boosted trees (libxgboost).
+// Propensity-score discrimination with gradient-boosted trees (libxgboost).
 #include <cmath>
 #include <numeric>
 
@@ -6,6 +6,7 @@
 #include "core/random.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/propensity/propensity_common.hpp"
+#include "metrics/references.hpp"
 #include "stats/boosted_trees.hpp"
 
 namespace synthaudit {
@@ -119,6 +120,14 @@ MetricSpec propensity_boosted_trees_metric() {
   for (auto& p : propensity::null_params("none", {"permutation", "bootstrap", "none"}))
     params.push_back(std::move(p));
   for (auto& p : propensity::validation_params("kfold")) params.push_back(std::move(p));
+  auto statistics = propensity::common_statistics();
+  statistics.push_back({"importance",
+                        "the column's share (%) of the total split gain",
+                        std::nullopt,
+                        {ScopeKind::kFeature}});
+  auto works = propensity::common_references();
+  works.push_back(references::cite(references::chen_guestrin_2016(),
+                                   "gradient-boosted trees (libxgboost through its C API)"));
   return MetricSpec{
       .name = "propensity_boosted_trees",
       .family = MetricFamily::kPropensity,
@@ -136,7 +145,7 @@ MetricSpec propensity_boosted_trees_metric() {
           "in propensity_logistic; `null` = permutation or bootstrap adds S_pMSE from `nperms` "
           "label permutations (with synthpop's halving; S_pMSE_independent without it) or `nboot` "
           "bootstrap refits (as propensity_cart), each a full refit; `importance` per column = its "
-          "share (%) of the total split gain. Reference: METRICS.md G12; seed 001.",
+          "share (%) of the total split gain.",
       .params = std::move(params),
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "AUC_oos",
@@ -148,6 +157,8 @@ MetricSpec propensity_boosted_trees_metric() {
                          "a classifier that cannot tell synthetic from real scores an AUC of 0.5"),
                      .unit = Unit::kNumber}},
       .compute = compute_propensity_boosted,
+      .statistics = std::move(statistics),
+      .references = std::move(works),
   };
 }
 

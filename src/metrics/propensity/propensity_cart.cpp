@@ -1,4 +1,4 @@
-// G12 — propensity-score discrimination with a classification tree (synthpop utility.gen,
+// Propensity-score discrimination with a classification tree (synthpop utility.gen,
 // method cart with rpart).
 #include <algorithm>
 #include <cmath>
@@ -9,6 +9,7 @@
 #include "core/threads.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/propensity/propensity_common.hpp"
+#include "metrics/references.hpp"
 #include "stats/cart.hpp"
 
 namespace synthaudit {
@@ -130,6 +131,24 @@ MetricSpec propensity_cart_metric() {
   for (auto& p : propensity::null_params("permutation", {"permutation", "bootstrap", "none"}))
     params.push_back(std::move(p));
   for (auto& p : propensity::validation_params("kfold")) params.push_back(std::move(p));
+  auto statistics = propensity::common_statistics();
+  statistics.push_back({"refits_without_split",
+                        "null refits whose tree has no split",
+                        std::nullopt,
+                        {ScopeKind::kAll}});
+  statistics.push_back({"leaves", "leaves of the fitted tree", std::nullopt, {ScopeKind::kAll}});
+  statistics.push_back({"importance",
+                        "the column's share (%) of rpart's variable importance, surrogates "
+                        "included: which columns give the synthetic records away",
+                        std::nullopt,
+                        {ScopeKind::kFeature}});
+  auto works = propensity::common_references();
+  works.push_back(
+      references::cite(references::breiman_1984(), "CART: Gini splits, cost-complexity"));
+  works.push_back(references::cite(references::rpart_software(),
+                                   "trees, propensities and variable importance reproduced"));
+  works.push_back(references::cite(references::synthpop_software(),
+                                   "utility.gen(method = \"cart\") reproduced on SD2011"));
   return MetricSpec{
       .name = "propensity_cart",
       .family = MetricFamily::kPropensity,
@@ -153,8 +172,7 @@ MetricSpec propensity_cart_metric() {
           "where it is one of a split's 5 best surrogates, that improvement times the surrogate's "
           "adjusted agreement (so a column that could stand in for a chosen one gets credit too). "
           "Out-of-sample versions (suffix _oos) by k-fold cross-validation "
-          "by default, because a tree memorises its training records (seed 001). Reference: "
-          "METRICS.md G12; synthpop utility.gen(method = \"cart\"); rpart.",
+          "by default, because a tree memorises its training records.",
       .params = std::move(params),
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "S_pMSE",
@@ -175,6 +193,8 @@ MetricSpec propensity_cart_metric() {
                          "a classifier that cannot tell synthetic from real scores an AUC of 0.5"),
                      .unit = Unit::kNumber}},
       .compute = compute_propensity_cart,
+      .statistics = std::move(statistics),
+      .references = std::move(works),
   };
 }
 

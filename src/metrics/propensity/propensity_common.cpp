@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/random.hpp"
 #include "core/threads.hpp"
+#include "metrics/references.hpp"
 #include "stats/binning.hpp"
 #include "stats/column_lookup.hpp"
 #include "stats/level_counts.hpp"
@@ -375,6 +376,61 @@ Stacked bootstrap_stack(const Stacked& data, std::uint64_t seed, std::size_t k) 
     out.features.push_back(std::move(g));
   }
   return out;
+}
+
+std::vector<StatisticSpec> common_statistics() {
+  using enum ScopeKind;
+  return {
+      {"pMSE{|_oos}",
+       "propensity mean squared error Σ(p̂ − c)²/N (suffix _oos: records scored by models fitted "
+       "without them)",
+       Ideal::lower(),
+       {kAll}},
+      {"SPECKS{|_oos}",
+       "Kolmogorov–Smirnov distance between the two groups' propensities",
+       Ideal::lower(),
+       {kAll}},
+      {"PO50{|_oos}",
+       "percentage of records classified correctly at 0.5, minus 50 (0 = chance)",
+       Ideal::at(0.0),
+       {kAll}},
+      {"U{|_oos}",
+       "Mann–Whitney U of the synthetic records' propensities (R's wilcox.test W); its chance "
+       "value n0·n1/2 depends on the sizes",
+       std::nullopt,
+       {kAll}},
+      {"AUC{|_oos}",
+       "area under the ROC curve of the propensities: 0.5 = indistinguishable; far below 0.5 "
+       "means synthetic records are taken for real ones (copies)",
+       Ideal::at(0.5),
+       {kAll}},
+      {"detection_score{|_oos}",
+       "1 − (2·max(AUC, 0.5) − 1), SDMetrics' LogisticDetection form (1 = indistinguishable)",
+       Ideal::higher(),
+       {kAll}},
+      {"detection_score_folds",
+       "the detection score averaged over the validation rounds, as SDMetrics computes it",
+       Ideal::higher(),
+       {kAll}},
+      {"S_pMSE",
+       "pMSE divided by its expectation under a correct synthesis: about 1 is right, far below "
+       "1 a near-copy, above 1 distinguishable",
+       Ideal::at(1.0, TargetScale::kRatio),
+       {kAll}},
+      {"S_pMSE_independent",
+       "pMSE divided by its expectation for an independent sample of the same population",
+       Ideal::at(1.0, TargetScale::kRatio),
+       {kAll}},
+      {"null_pMSE", "the null expectation of pMSE that S_pMSE divides by", std::nullopt, {kAll}},
+  };
+}
+
+std::vector<Reference> common_references() {
+  using namespace references;
+  return {cite(woo_2009(), "propensity-score utility (pMSE)"),
+          cite(snoke_2018(), "pMSE, its null distribution and S_pMSE"),
+          cite(raab_nowok_dibben_2021(), "utility.gen: SPECKS, PO50, U and the null by refits"),
+          cite(sdmetrics_software(), "detection score (LogisticDetection form)")};
 }
 
 void add_null_ratio(MetricResult& result, double pmse, NullMethod method,

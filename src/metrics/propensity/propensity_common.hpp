@@ -94,6 +94,11 @@ Stacked bootstrap_stack(const Stacked& data, std::uint64_t seed, std::size_t k);
 void add_null_ratio(MetricResult& result, double pmse, NullMethod method,
                     const std::vector<double>& refit_pmse);
 
+// The statistics add_measures, add_out_of_sample and add_null_ratio emit, for every propensity
+// metric's declaration, and the works all three follow.
+std::vector<StatisticSpec> common_statistics();
+std::vector<Reference> common_references();
+
 // The common parameters: columns, and out-of-sample evaluation.
 std::vector<ParamSpec> validation_params(const std::string& default_validation);
 

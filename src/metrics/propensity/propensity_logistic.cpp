@@ -1,4 +1,4 @@
-// G12 — propensity-score discrimination with a logistic model (synthpop utility.gen, method logit).
+// Propensity-score discrimination with a logistic model (synthpop utility.gen, method logit).
 // GCC 12 reports a false -Wmaybe-uninitialized inside Eigen's AVX-512 kernels
 // (_mm512_extractf64x4_pd) when built with -march=native; nothing here is uninitialised.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -8,6 +8,7 @@
 #include "core/threads.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/propensity/propensity_common.hpp"
+#include "metrics/references.hpp"
 #include "stats/logistic.hpp"
 
 namespace synthaudit {
@@ -177,6 +178,22 @@ MetricSpec propensity_logistic_metric() {
        propensity::null_params("analytic", {"analytic", "permutation", "bootstrap", "none"}))
     params.push_back(std::move(p));
   for (auto& p : propensity::validation_params("none")) params.push_back(std::move(p));
+  auto statistics = propensity::common_statistics();
+  statistics.push_back({"df",
+                        "estimated (non-aliased) coefficients other than the intercept",
+                        std::nullopt,
+                        {ScopeKind::kAll}});
+  statistics.push_back({"parameters",
+                        "coefficients of the model before aliased ones are dropped",
+                        std::nullopt,
+                        {ScopeKind::kAll}});
+  statistics.push_back(
+      {"iterations", "IRLS iterations of the fit", std::nullopt, {ScopeKind::kAll}});
+  auto works = propensity::common_references();
+  works.push_back(references::cite(references::synthpop_software(),
+                                   "utility.gen(method = \"logit\") reproduced on SD2011"));
+  works.push_back(references::cite(references::statsmodels_software(),
+                                   "Logit coefficients, standard errors and fitted probabilities"));
   return MetricSpec{
       .name = "propensity_logistic",
       .family = MetricFamily::kPropensity,
@@ -198,8 +215,7 @@ MetricSpec propensity_logistic_metric() {
           "detection_score = 1 − (2·max(AUC, 0.5) − 1) (SDMetrics LogisticDetection style, 1 = "
           "indistinguishable). `validation` adds out-of-sample versions (suffix _oos) and "
           "detection_score_folds, SDMetrics' form averaged over the rounds (with validation "
-          "kfold, folds 3 and maxorder 0, SDMetrics' LogisticDetection). "
-          "Reference: METRICS.md G12; Snoke et al. (2018); synthpop utility.gen.",
+          "kfold, folds 3 and maxorder 0, SDMetrics' LogisticDetection).",
       .params = std::move(params),
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "S_pMSE",
@@ -212,6 +228,8 @@ MetricSpec propensity_logistic_metric() {
                                             "data from the same distribution score 1"),
                      .unit = Unit::kNumber}},
       .compute = compute_propensity_logistic,
+      .statistics = std::move(statistics),
+      .references = std::move(works),
   };
 }
 

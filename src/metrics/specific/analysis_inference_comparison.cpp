@@ -1,4 +1,4 @@
-// S1–S8 — specific utility: the declared analyses run on the confidential data and on every
+// Specific utility: the declared analyses run on the confidential data and on every
 // synthetic replicate, the replicates combined with the partial- or full-synthesis rules, and the
 // two inferences compared (CI overlap in both definitions, standardised difference, SSO match).
 #include <cmath>
@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/references.hpp"
 #include "stats/column_lookup.hpp"
 #include "stats/combining.hpp"
 #include "stats/glm.hpp"
@@ -369,6 +370,8 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
 }  // namespace
 
 MetricSpec analysis_inference_comparison_metric() {
+  using enum ScopeKind;
+  using namespace references;
   return MetricSpec{
       .name = "analysis_inference_comparison",
       .family = MetricFamily::kSpecific,
@@ -389,10 +392,9 @@ MetricSpec analysis_inference_comparison_metric() {
           "ci_overlap (Karr et al. 2006 / Drechsler & Reiter 2009, 0 when disjoint, 1 = "
           "identical), ci_overlap_signed (Snoke et al. 2018, negative when disjoint), "
           "standardized_difference (q̄ − q_conf)/se_conf (synthpop compare.fit), sso_match (same "
-          "sign, same significance — interval excludes 0 — and overlap; Barrientos et al. 2021). "
+          "sign, same significance — interval excludes 0 — and overlap; Barrientos et al. 2024). "
           "Formulas follow R: factor(x) and categorical columns are dummy-coded against their "
-          "first level, rows with a missing value are dropped. Reference: seed 000, seed 001, "
-          "METRICS.md S1–S8.",
+          "first level, rows with a missing value are dropped.",
       .params = {{.name = "level",
                   .type = ParamType::kDouble,
                   .default_value = 0.95,
@@ -415,6 +417,60 @@ MetricSpec analysis_inference_comparison_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kShare}},
       .compute = compute_analysis_inference,
+      .statistics =
+          {{"confidential_{estimate|se|lower|upper}",
+            "the estimate on the confidential data, its standard error and confidence interval",
+            std::nullopt,
+            {kEstimand}},
+           {"synthetic_{estimate|se|lower|upper|df}",
+            "the combined synthetic estimate q̄, its standard error √T, interval and degrees of "
+            "freedom",
+            std::nullopt,
+            {kEstimand}},
+           {"{between_variance|within_variance}",
+            "between-replicate variance b and mean within-replicate variance v̄",
+            std::nullopt,
+            {kEstimand}},
+           {"ci_overlap",
+            "interval overlap: 0 when disjoint, 1 when identical",
+            Ideal::higher(),
+            {kEstimand}},
+           {"ci_overlap_signed",
+            "interval overlap without the floor at 0: negative when disjoint, the more so the "
+            "farther apart",
+            Ideal::higher(),
+            {kEstimand}},
+           {"standardized_difference", "(q̄ − q_conf)/se_conf", Ideal::at(0.0), {kEstimand}},
+           {"{same_sign|same_significance|sso_match}",
+            "1 when the two estimates have the same sign, the same significance, and (sso_match) "
+            "also overlapping intervals",
+            Ideal::higher(),
+            {kEstimand}},
+           {"{mean_ci_overlap|mean_ci_overlap_signed}",
+            "mean interval overlap over the estimands of an analysis (all: of every analysis)",
+            Ideal::higher(),
+            {kAnalysis, kAll}},
+           {"sso_share",
+            "share of estimands with the same sign, significance and overlapping intervals",
+            Ideal::higher(),
+            {kAnalysis, kAll}},
+           {"mean_abs_standardized_difference",
+            "mean |standardized_difference| over the estimands",
+            Ideal::lower(),
+            {kAnalysis, kAll}},
+           {"estimands_compared", "estimands compared", std::nullopt, {kAnalysis, kAll}}},
+      .references = {cite(reiter_2003(), "combining rules for partially synthetic data"),
+                     cite(raghunathan_reiter_rubin_2003(), "full synthesis by multiple imputation"),
+                     cite(reiter_2002(),
+                          "combining rules for fully synthetic data and the non-negative variance"),
+                     cite(karr_2006(), "confidence-interval overlap"),
+                     cite(drechsler_reiter_2009(),
+                          "interval overlap as used here (0 when disjoint)"),
+                     cite(snoke_2018(), "signed interval overlap"),
+                     cite(barrientos_2024(), "sign, significance and overlap (SSO) match"),
+                     cite(nowok_raab_dibben_2016(),
+                          "standardised difference of synthpop's compare.fit.synds"),
+                     cite(statsmodels_software(), "OLS and logistic fits reproduced")},
   };
 }
 

@@ -1,0 +1,375 @@
+#include "metrics/references.hpp"
+
+#include <utility>
+
+namespace synthaudit::references {
+
+Reference cite(Reference reference, std::string used_for) {
+  reference.used_for = std::move(used_for);
+  return reference;
+}
+
+Reference reiter_2002() {
+  return {.authors = "Reiter, J. P.",
+          .year = 2002,
+          .title = "Satisfying disclosure restrictions with synthetic data sets",
+          .venue = "Journal of Official Statistics 18(4), 531–543"};
+}
+
+Reference raghunathan_reiter_rubin_2003() {
+  return {.authors = "Raghunathan, T. E., Reiter, J. P. and Rubin, D. B.",
+          .year = 2003,
+          .title = "Multiple imputation for statistical disclosure limitation",
+          .venue = "Journal of Official Statistics 19(1), 1–16"};
+}
+
+Reference reiter_2003() {
+  return {.authors = "Reiter, J. P.",
+          .year = 2003,
+          .title = "Inference for partially synthetic, public use microdata sets",
+          .venue = "Survey Methodology 29(2), 181–188"};
+}
+
+Reference karr_2006() {
+  return {.authors = "Karr, A. F., Kohnen, C. N., Oganian, A., Reiter, J. P. and Sanil, A. P.",
+          .year = 2006,
+          .title =
+              "A framework for evaluating the utility of data altered to protect "
+              "confidentiality",
+          .venue = "The American Statistician 60(3), 224–232",
+          .doi = "10.1198/000313006X124640"};
+}
+
+Reference drechsler_reiter_2009() {
+  return {.authors = "Drechsler, J. and Reiter, J. P.",
+          .year = 2009,
+          .title =
+              "Disclosure risk and data utility for partially synthetic data: an empirical "
+              "study using the German IAB Establishment Survey",
+          .venue = "Journal of Official Statistics 25(4), 589–603"};
+}
+
+Reference woo_2009() {
+  return {.authors = "Woo, M.-J., Reiter, J. P., Oganian, A. and Karr, A. F.",
+          .year = 2009,
+          .title =
+              "Global measures of data utility for microdata masked for disclosure "
+              "limitation",
+          .venue = "Journal of Privacy and Confidentiality 1(1), 111–124",
+          .doi = "10.29012/jpc.v1i1.568"};
+}
+
+Reference snoke_2018() {
+  return {.authors = "Snoke, J., Raab, G. M., Nowok, B., Dibben, C. and Slavković, A.",
+          .year = 2018,
+          .title = "General and specific utility measures for synthetic data",
+          .venue = "Journal of the Royal Statistical Society Series A 181(3), 663–688",
+          .doi = "10.1111/rssa.12358"};
+}
+
+Reference barrientos_2024() {
+  return {.authors = "Barrientos, A. F., Williams, A. R., Snoke, J. and Bowen, C. M.",
+          .year = 2024,
+          .title =
+              "A feasibility study of differentially private summary statistics and "
+              "regression analyses with evaluations on administrative and survey data",
+          .venue = "Journal of the American Statistical Association 119(545), 52–65",
+          .doi = "10.1080/01621459.2023.2270795"};
+}
+
+Reference nowok_raab_dibben_2016() {
+  return {.authors = "Nowok, B., Raab, G. M. and Dibben, C.",
+          .year = 2016,
+          .title = "synthpop: Bespoke creation of synthetic data in R",
+          .venue = "Journal of Statistical Software 74(11), 1–26",
+          .doi = "10.18637/jss.v074.i11"};
+}
+
+Reference raab_nowok_dibben_2021() {
+  return {.authors = "Raab, G. M., Nowok, B. and Dibben, C.",
+          .year = 2021,
+          .title = "Assessing, visualizing and improving the utility of synthetic data",
+          .venue = "arXiv:2109.12717",
+          .url = "https://arxiv.org/abs/2109.12717"};
+}
+
+Reference synthpop_software() {
+  return {.authors = "Nowok, B., Raab, G. M. and Dibben, C.",
+          .year = 2024,
+          .title =
+              "synthpop: Generating synthetic versions of sensitive microdata for "
+              "statistical disclosure control",
+          .venue = "R package",
+          .url = "https://CRAN.R-project.org/package=synthpop",
+          .software = "synthpop",
+          .version = "1.9-3"};
+}
+
+Reference taub_elliot_sakshaug_2020() {
+  return {.authors = "Taub, J., Elliot, M. and Sakshaug, J. W.",
+          .year = 2020,
+          .title =
+              "The impact of synthetic data generation on data utility with application to "
+              "the 1991 UK samples of anonymised records",
+          .venue = "Transactions on Data Privacy 13(1), 1–23"};
+}
+
+Reference cmf_software() {
+  return {.authors = "MUNFAI15 (GitHub)",
+          .title = "cmf: a comparative metrics framework for synthetic data",
+          .venue = "R package",
+          .url = "https://github.com/MUNFAI15/cmf",
+          .software = "cmf"};
+}
+
+Reference hundepool_2012() {
+  return {.authors =
+              "Hundepool, A., Domingo-Ferrer, J., Franconi, L., Giessing, S., Schulte "
+              "Nordholt, E., Spicer, K. and de Wolf, P.-P.",
+          .year = 2012,
+          .title = "Statistical Disclosure Control",
+          .venue = "Wiley, Chichester",
+          .doi = "10.1002/9781118348239"};
+}
+
+Reference voas_williamson_2001() {
+  return {.authors = "Voas, D. and Williamson, P.",
+          .year = 2001,
+          .title = "Evaluating goodness-of-fit measures for synthetic microdata",
+          .venue = "Geographical and Environmental Modelling 5(2), 177–200",
+          .doi = "10.1080/13615930120086078"};
+}
+
+Reference austin_2009() {
+  return {.authors = "Austin, P. C.",
+          .year = 2009,
+          .title =
+              "Balance diagnostics for comparing the distribution of baseline covariates "
+              "between treatment groups in propensity-score matched samples",
+          .venue = "Statistics in Medicine 28(25), 3083–3107",
+          .doi = "10.1002/sim.3697"};
+}
+
+Reference hyndman_fan_1996() {
+  return {.authors = "Hyndman, R. J. and Fan, Y.",
+          .year = 1996,
+          .title = "Sample quantiles in statistical packages",
+          .venue = "The American Statistician 50(4), 361–365",
+          .doi = "10.1080/00031305.1996.10473566"};
+}
+
+Reference sdmetrics_software() {
+  return {.authors = "DataCebo",
+          .year = 2024,
+          .title = "SDMetrics: metrics for synthetic data generation projects",
+          .venue = "Python package",
+          .url = "https://docs.sdv.dev/sdmetrics",
+          .software = "SDMetrics",
+          .version = "0.29.1"};
+}
+
+Reference scipy_2020() {
+  return {.authors = "Virtanen, P., Gommers, R., Oliphant, T. E. et al.",
+          .year = 2020,
+          .title = "SciPy 1.0: fundamental algorithms for scientific computing in Python",
+          .venue = "Nature Methods 17, 261–272",
+          .doi = "10.1038/s41592-019-0686-2",
+          .software = "SciPy",
+          .version = "1.10"};
+}
+
+Reference venables_ripley_2002() {
+  return {.authors = "Venables, W. N. and Ripley, B. D.",
+          .year = 2002,
+          .title = "Modern Applied Statistics with S (4th edition)",
+          .venue = "Springer, New York",
+          .doi = "10.1007/978-0-387-21706-2"};
+}
+
+Reference cramer_1946() {
+  return {.authors = "Cramér, H.",
+          .year = 1946,
+          .title = "Mathematical Methods of Statistics",
+          .venue = "Princeton University Press"};
+}
+
+Reference breiman_1984() {
+  return {.authors = "Breiman, L., Friedman, J. H., Olshen, R. A. and Stone, C. J.",
+          .year = 1984,
+          .title = "Classification and Regression Trees",
+          .venue = "Wadsworth, Belmont"};
+}
+
+Reference rpart_software() {
+  return {.authors = "Therneau, T. and Atkinson, B.",
+          .year = 2022,
+          .title = "rpart: Recursive partitioning and regression trees",
+          .venue = "R package",
+          .url = "https://CRAN.R-project.org/package=rpart",
+          .software = "rpart",
+          .version = "4.1.19"};
+}
+
+Reference chen_guestrin_2016() {
+  return {.authors = "Chen, T. and Guestrin, C.",
+          .year = 2016,
+          .title = "XGBoost: a scalable tree boosting system",
+          .venue =
+              "Proceedings of the 22nd ACM SIGKDD International Conference on Knowledge "
+              "Discovery and Data Mining, 785–794",
+          .doi = "10.1145/2939672.2939785",
+          .software = "libxgboost",
+          .version = "1.7.4"};
+}
+
+Reference statsmodels_software() {
+  return {.authors = "Seabold, S. and Perktold, J.",
+          .year = 2010,
+          .title = "statsmodels: econometric and statistical modeling with Python",
+          .venue = "Proceedings of the 9th Python in Science Conference, 92–96",
+          .doi = "10.25080/Majora-92bf1922-011",
+          .software = "statsmodels",
+          .version = "0.13.5"};
+}
+
+Reference scikit_learn_2011() {
+  return {.authors = "Pedregosa, F., Varoquaux, G., Gramfort, A. et al.",
+          .year = 2011,
+          .title = "Scikit-learn: machine learning in Python",
+          .venue = "Journal of Machine Learning Research 12, 2825–2830",
+          .url = "https://jmlr.org/papers/v12/pedregosa11a.html",
+          .software = "scikit-learn",
+          .version = "1.2.1"};
+}
+
+Reference urban_institute_2023() {
+  return {.authors = "Urban Institute",
+          .year = 2023,
+          .title = "Utility and disclosure risk metrics and synthetic data case studies",
+          .venue = "Data privacy training for the IRS, lesson 2",
+          .url =
+              "https://ui-research.github.io/irs-data-privacy-trainings-2023/lessons/"
+              "02_disclosure_utility_metrics_case_studies"};
+}
+
+Reference kulik_lecture_notes() {
+  return {.authors = "Kulik, R.",
+          .year = 2025,
+          .title =
+              "Measuring data utility and information loss (MAT 4376 Foundations of Data "
+              "Privacy, lectures 7–9)",
+          .venue =
+              "Lecture notes, Department of Mathematics and Statistics, University of "
+              "Ottawa"};
+}
+
+Reference vallender_1974() {
+  return {.authors = "Vallender, S. S.",
+          .year = 1974,
+          .title =
+              "Calculation of the Wasserstein distance between probability distributions "
+              "on the line",
+          .venue = "Theory of Probability and Its Applications 18(4), 784–786",
+          .doi = "10.1137/1118101"};
+}
+
+Reference elliot_2014() {
+  return {.authors = "Elliot, M.",
+          .year = 2014,
+          .title =
+              "Final report on the disclosure risk associated with the synthetic data "
+              "produced by the SYLLS team",
+          .venue =
+              "Report, Cathie Marsh Institute for Social Research, University of "
+              "Manchester"};
+}
+
+Reference taub_2018() {
+  return {.authors = "Taub, J., Elliot, M., Pampaka, M. and Smith, D.",
+          .year = 2018,
+          .title =
+              "Differential correct attribution probability for synthetic data: an "
+              "exploration",
+          .venue =
+              "Privacy in Statistical Databases (PSD 2018), Lecture Notes in Computer "
+              "Science 11126, 122–137, Springer",
+          .doi = "10.1007/978-3-319-99771-1_9"};
+}
+
+Reference baillargeon_charest_2020() {
+  return {.authors = "Baillargeon, M. and Charest, A.-S.",
+          .year = 2020,
+          .title = "A closer look at the CAP risk measure for synthetic datasets",
+          .venue = "Privacy in Statistical Databases (PSD 2020), e-proceedings"};
+}
+
+Reference raab_nowok_dibben_2024() {
+  return {.authors = "Raab, G. M., Nowok, B. and Dibben, C.",
+          .year = 2024,
+          .title = "Practical privacy metrics for synthetic data",
+          .venue = "arXiv:2406.16826 (the synthpop disclosure vignette)",
+          .url = "https://arxiv.org/abs/2406.16826"};
+}
+
+Reference reiter_mitra_2009() {
+  return {.authors = "Reiter, J. P. and Mitra, R.",
+          .year = 2009,
+          .title = "Estimating risks of identification disclosure in partially synthetic data",
+          .venue = "Journal of Privacy and Confidentiality 1(1), 99–110",
+          .doi = "10.29012/jpc.v1i1.567"};
+}
+
+Reference hornby_hu_2021() {
+  return {.authors = "Hornby, R. and Hu, J.",
+          .year = 2021,
+          .title = "Identification risk evaluation of continuous synthesized variables",
+          .venue = "Transactions on Data Privacy 14(1)"};
+}
+
+Reference hittmeir_2020() {
+  return {.authors = "Hittmeir, M., Mayer, R. and Ekelhart, A.",
+          .year = 2020,
+          .title = "A baseline for attribute disclosure risk in synthetic data",
+          .venue =
+              "Proceedings of the 10th ACM Conference on Data and Application Security and "
+              "Privacy (CODASPY 2020), 133–143",
+          .doi = "10.1145/3374664.3375722"};
+}
+
+Reference choi_2017() {
+  return {.authors = "Choi, E., Biswal, S., Malin, B., Duke, J., Stewart, W. F. and Sun, J.",
+          .year = 2017,
+          .title =
+              "Generating multi-label discrete patient records using generative "
+              "adversarial networks",
+          .venue =
+              "Proceedings of the 2nd Machine Learning for Healthcare Conference, PMLR 68, "
+              "286–305"};
+}
+
+Reference gower_1971() {
+  return {.authors = "Gower, J. C.",
+          .year = 1971,
+          .title = "A general coefficient of similarity and some of its properties",
+          .venue = "Biometrics 27(4), 857–871",
+          .doi = "10.2307/2528823"};
+}
+
+Reference mendelevitch_lesh_2021() {
+  return {.authors = "Mendelevitch, O. and Lesh, M. D.",
+          .year = 2021,
+          .title = "Fidelity and privacy of synthetic medical data",
+          .venue = "arXiv:2101.08658",
+          .url = "https://arxiv.org/abs/2101.08658"};
+}
+
+Reference syntheval_software() {
+  return {.authors = "Urban Institute",
+          .year = 2024,
+          .title = "syntheval: evaluate the utility and disclosure risk of synthetic data",
+          .venue = "R package",
+          .url = "https://github.com/UrbanInstitute/syntheval",
+          .software = "syntheval"};
+}
+
+}  // namespace synthaudit::references

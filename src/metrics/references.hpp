@@ -1,0 +1,57 @@
+#pragma once
+// The published works and software releases the metrics follow, each written once. A metric's
+// factory lists the ones it uses in MetricSpec::references; `used_for` says what it takes.
+#include <string>
+
+#include "metrics/metric.hpp"
+
+namespace synthaudit::references {
+
+// `reference` with used_for set: what the citing metric takes from the work.
+Reference cite(Reference reference, std::string used_for);
+
+// Synthetic data: inference and utility.
+Reference reiter_2002();
+Reference raghunathan_reiter_rubin_2003();
+Reference reiter_2003();
+Reference karr_2006();
+Reference drechsler_reiter_2009();
+Reference woo_2009();
+Reference snoke_2018();
+Reference barrientos_2024();
+Reference nowok_raab_dibben_2016();
+Reference raab_nowok_dibben_2021();
+Reference synthpop_software();
+Reference taub_elliot_sakshaug_2020();
+Reference cmf_software();
+Reference hundepool_2012();
+Reference voas_williamson_2001();
+Reference austin_2009();
+Reference hyndman_fan_1996();
+Reference sdmetrics_software();
+Reference scipy_2020();
+Reference venables_ripley_2002();
+Reference cramer_1946();
+Reference breiman_1984();
+Reference rpart_software();
+Reference chen_guestrin_2016();
+Reference statsmodels_software();
+Reference scikit_learn_2011();
+Reference urban_institute_2023();
+Reference kulik_lecture_notes();
+Reference vallender_1974();
+
+// Disclosure risk.
+Reference elliot_2014();
+Reference taub_2018();
+Reference baillargeon_charest_2020();
+Reference raab_nowok_dibben_2024();
+Reference reiter_mitra_2009();
+Reference hornby_hu_2021();
+Reference hittmeir_2020();
+Reference choi_2017();
+Reference gower_1971();
+Reference mendelevitch_lesh_2021();
+Reference syntheval_software();
+
+}  // namespace synthaudit::references
