@@ -195,6 +195,12 @@ MetricSpec distance_membership_inference_metric() {
             "AUC of the attack over all thresholds: 0.5 = guessing; far from 0.5 either way "
             "informs an attacker",
             Ideal::at(0.5),
+            {kAll}},
+           {"auc_null_sd",
+            "the Mann–Whitney standard deviation of the AUC of an attacker with no signal, "
+            "sqrt((m + n + 1) / (12 m n)) for m members and n non-members: the sampling noise of "
+            "the AUC's baseline of 0.5",
+            std::nullopt,
             {kAll}}},
       .references = {cite(mendelevitch_lesh_2021(),
                           "membership inference by distance to the synthetic data"),

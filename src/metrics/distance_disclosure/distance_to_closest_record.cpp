@@ -365,6 +365,12 @@ MetricSpec distance_to_closest_record_metric() {
             "copies",
             std::nullopt,
             {kAll}},
+           {"exact_copy_share_null_sd",
+            "standard deviation of the difference of two exact-copy shares under no copying: "
+            "sqrt(p (1 - p) (1/n_syn + 1/n_holdout)), p the holdout's share; the sampling noise "
+            "of the exact-copy headline's baseline",
+            std::nullopt,
+            {kAll}},
            {"syn_to_conf_nndr_{mean|median|p05}",
             "nearest-neighbour distance ratio, closest over second-closest confidential record; "
             "near 0 singles out one real record",
@@ -378,6 +384,12 @@ MetricSpec distance_to_closest_record_metric() {
             "median synthetic DCR / median holdout DCR (below 1: synthetic records sit closer to "
             "the real records than unrelated real people do)",
             Ideal::higher(),
+            {kAll}},
+           {"dcr_median_ratio_null_sd",
+            "delta-method standard deviation of a ratio of two sample medians of these sizes when "
+            "both samples come from one population: the sampling noise of the ratio's baseline "
+            "of 1",
+            std::nullopt,
             {kAll}},
            {"syn_closer_than_holdout_p05_share",
             "share of synthetic records closer to a real record than the holdout's 5th percentile "
