@@ -198,10 +198,11 @@ TEST(RegistryDeclarations, HeadlinesAgreeWithTheirStatistics) {
           << "the headline's scope '" << h.scope
           << "' is not among the statistic's declared scopes";
       // The statistics a baseline reads its value and its noise from are declared too.
-      for (const auto& named : {h.baseline.statistic, h.baseline.noise_statistic})
-        if (!named.empty())
-          EXPECT_NE(find_statistic(metric, named), nullptr)
-              << "the baseline names '" << named << "', which the metric does not declare";
+      for (const auto& named : {h.baseline.statistic, h.baseline.noise_statistic}) {
+        if (named.empty()) continue;
+        EXPECT_NE(find_statistic(metric, named), nullptr)
+            << "the baseline names '" << named << "', which the metric does not declare";
+      }
     }
 }
 
