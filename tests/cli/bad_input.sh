@@ -170,6 +170,14 @@ else
     "(the range check is tested in tests/unit/spec_params_test.cpp)"
 fi
 
+check "negative --baseline-draws" \
+  "^synthaudit: error: --baseline-draws: Value -3 not in range 0 to 1000" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --baseline-draws -3
+
+check "describe --json of an unknown metric" \
+  "^synthaudit: error: describe: no metric named 'ks_distanse'" \
+  "$BIN" describe ks_distanse --json
+
 check "unknown metric name in --metrics (did you mean)" \
   "^synthaudit: error: .*metrics: unknown metric or family 'ks_distanse' \(did you mean 'ks_distance'\?\)$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --metrics ks_distanse
