@@ -7,6 +7,7 @@
 #include "core/text.hpp"
 #include "report/report.hpp"
 #include "report/summary.hpp"
+#include "result/json_fields.hpp"
 
 namespace synthaudit {
 
@@ -31,18 +32,8 @@ std::string number(const json& v) {
   return v.is_number() ? plain_number(v.get<double>()) : std::string("NA");
 }
 
-std::string str(const json& object, const char* key) {
-  if (!object.is_object()) return {};
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-const json& member(const json& object, const char* key) {
-  static const json kNull;
-  if (!object.is_object()) return kNull;
-  const auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
+using json_fields::member;
+using json_fields::text_of;
 
 std::string status_word(const std::string& status) {
   if (status == "pass") return "**pass**";
@@ -117,14 +108,15 @@ void policy_details(std::ostringstream& out, const json& document) {
   const json& criteria = member(member(verdict, "policy"), "criteria");
   if (!criteria.is_array() || criteria.empty()) return;
   out << "## Release policy\n\n";
-  for (const auto& c : criteria) out << "- `" << str(c, "id") << "`: " << str(c, "text") << "\n";
+  for (const auto& c : criteria)
+    out << "- `" << text_of(c, "id") << "`: " << text_of(c, "text") << "\n";
   out << "\n| Candidate | Criterion | Value | Baseline | Limit | Status | Why |\n"
       << "|---|---|---:|---:|---:|---|---|\n";
   auto unit_of = [&](const std::string& id) {
     for (const auto& c : criteria)
-      if (str(c, "id") == id)
-        return headline_unit(document, str(c, "metric"), str(c, "statistic"),
-                             str(c, "scope").empty() ? "all" : str(c, "scope"));
+      if (text_of(c, "id") == id)
+        return headline_unit(document, text_of(c, "metric"), text_of(c, "statistic"),
+                             text_of(c, "scope").empty() ? "all" : text_of(c, "scope"));
     return std::string();
   };
   auto in_unit = [](const json& v, const std::string& unit) {
@@ -132,12 +124,12 @@ void policy_details(std::ostringstream& out, const json& document) {
   };
   for (const auto& candidate : member(verdict, "candidates"))
     for (const auto& check : member(candidate, "checks")) {
-      const std::string unit = unit_of(str(check, "criterion"));
-      out << "| " << cell(str(candidate, "name")) << " | " << cell(str(check, "criterion")) << " | "
-          << in_unit(member(check, "value"), unit) << " | "
+      const std::string unit = unit_of(text_of(check, "criterion"));
+      out << "| " << cell(text_of(candidate, "name")) << " | " << cell(text_of(check, "criterion"))
+          << " | " << in_unit(member(check, "value"), unit) << " | "
           << in_unit(member(check, "baseline"), unit) << " | "
-          << in_unit(member(check, "limit"), unit) << " | " << status_word(str(check, "status"))
-          << " | " << cell(str(check, "reason")) << " |\n";
+          << in_unit(member(check, "limit"), unit) << " | " << status_word(text_of(check, "status"))
+          << " | " << cell(text_of(check, "reason")) << " |\n";
     }
   out << "\n";
 }
@@ -163,9 +155,9 @@ std::string render_markdown(const json& document) {
     for (std::size_t i = 0; i < names.size(); ++i) out << "---:|";
     out << "\n";
     for (const auto& h : card["headlines"]) {
-      std::string headline = str(h, "statistic");
-      if (str(h, "scope") != "all") headline += " [" + str(h, "scope") + "]";
-      out << "| " << cell(str(h, "metric")) << " | " << cell(headline) << " |";
+      std::string headline = text_of(h, "statistic");
+      if (text_of(h, "scope") != "all") headline += " [" + text_of(h, "scope") + "]";
+      out << "| " << cell(text_of(h, "metric")) << " | " << cell(headline) << " |";
       for (std::size_t i = 0; i < names.size(); ++i) {
         const json& r = h["ranks"][i];
         out << " " << (r.is_number() ? "#" + plain_number(r.get<double>()) : std::string("—"))
@@ -176,7 +168,7 @@ std::string render_markdown(const json& document) {
     out << "\nMean rank over the utility and over the risk headlines, never averaged into one "
            "number.\n\n| Candidate | Utility rank | Risk rank |\n|---|---:|---:|\n";
     for (const auto& r : card["ranking"])
-      out << "| " << cell(str(r, "candidate")) << " | " << number(member(r, "utility_rank"))
+      out << "| " << cell(text_of(r, "candidate")) << " | " << number(member(r, "utility_rank"))
           << " | " << number(member(r, "risk_rank")) << " |\n";
     out << "\n## How to read the headlines\n\n";
     for (const auto& h : view.headlines) {
@@ -191,8 +183,9 @@ std::string render_markdown(const json& document) {
 
   out << "## Metrics\n\n";
   for (const auto& m : member(document, "metrics")) {
-    out << "- **" << str(m, "name") << "** (" << str(m, "family") << "): " << str(m, "summary");
-    if (m.contains("skipped")) out << " — skipped: " << str(m, "skipped");
+    out << "- **" << text_of(m, "name") << "** (" << text_of(m, "family")
+        << "): " << text_of(m, "summary");
+    if (m.contains("skipped")) out << " — skipped: " << text_of(m, "skipped");
     std::size_t warnings = 0;
     for (const auto& c : member(m, "candidates")) {
       for (const auto& r : member(c, "replicates")) warnings += member(r, "warnings").size();

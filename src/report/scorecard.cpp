@@ -7,6 +7,7 @@
 #include "metrics/metric.hpp"
 #include "report/report.hpp"
 #include "result/headlines.hpp"
+#include "result/json_fields.hpp"
 
 namespace synthaudit {
 
@@ -14,13 +15,8 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string text_of(const json& object, const char* key, const std::string& fallback = "") {
-  if (!object.is_object()) return fallback;
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : fallback;
-}
-
-json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+using json_fields::optional_json;
+using json_fields::text_of;
 
 // The baseline beside a headline. Its value is the same for every candidate; the noise of some
 // (computed from the synthetic size) can differ, so the first candidate with one speaks for it.

@@ -10,6 +10,7 @@
 
 #include "core/text.hpp"
 #include "report/report.hpp"
+#include "result/json_fields.hpp"
 
 namespace synthaudit {
 
@@ -17,18 +18,8 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string text_of(const json& object, const char* key) {
-  if (!object.is_object()) return {};
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-const json& member(const json& object, const char* key) {
-  static const json kNull;
-  if (!object.is_object()) return kNull;
-  const auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
+using json_fields::member;
+using json_fields::text_of;
 
 std::string with_thousands(std::string digits) {
   const bool negative = !digits.empty() && digits[0] == '-';

@@ -2,17 +2,15 @@
 
 #include <algorithm>
 
+#include "result/json_fields.hpp"
+
 namespace synthaudit {
 
 namespace {
 
 using json = nlohmann::json;
 
-std::string text_of(const json& object, const char* key, const std::string& fallback = "") {
-  if (!object.is_object()) return fallback;
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : fallback;
-}
+using json_fields::text_of;
 
 const json* find_entry(const json& metric, const std::string& name, bool baseline) {
   if (!metric.contains("candidates")) return nullptr;

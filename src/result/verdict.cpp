@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "result/headlines.hpp"
+#include "result/json_fields.hpp"
 
 namespace synthaudit {
 
@@ -16,13 +17,8 @@ namespace {
 
 using json = nlohmann::json;
 
-json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-
-std::string text_of(const json& object, const char* key, const std::string& fallback = "") {
-  if (!object.is_object()) return fallback;
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : fallback;
-}
+using json_fields::optional_json;
+using json_fields::text_of;
 
 std::string capitalised(std::string text) {
   if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') text[0] = static_cast<char>(text[0] - 32);
