@@ -73,7 +73,37 @@ std::string reference_markdown(const Reference& r) {
   return text;
 }
 
+// The name of the one generated block that is not a metric's: every headline of the registry.
+constexpr std::string_view kHeadlineBlock = "headlines";
+
+std::string baseline_text(const Baseline& b) {
+  switch (b.kind) {
+    case BaselineKind::kNone:
+      return "none";
+    case BaselineKind::kStatistic:
+      return "statistic `" + b.statistic + "`";
+    case BaselineKind::kAnalytic:
+      return "analytic " + format_number(b.value);
+    default:
+      return to_string(b.kind);
+  }
+}
+
 }  // namespace
+
+std::string headline_markdown_table() {
+  std::ostringstream out;
+  out << "*Generated from the metric registry by `make docs`.*\n\n"
+      << "| metric | headline | axis | ideal | baseline | why this baseline |\n"
+      << "|---|---|---|---|---|---|\n";
+  for (const auto& m : all_metrics())
+    for (const auto& h : m.headlines)
+      out << "| " << m.name << " | `" << cell(h.statistic) << "`"
+          << (h.scope == "all" ? "" : " [" + cell(h.scope) + "]") << " | " << h.axis << " | "
+          << cell(describe_ideal(h.ideal)) << " | " << cell(baseline_text(h.baseline)) << " | "
+          << cell(h.baseline.note) << " |\n";
+  return out.str();
+}
 
 std::string describe_text(const MetricSpec& m) {
   std::ostringstream out;
@@ -155,8 +185,8 @@ std::string regenerate_metric_docs(const std::string& markdown, const std::strin
         line.substr(kBeginMarker.size(),
                     close == std::string::npos ? std::string::npos : close - kBeginMarker.size());
     const std::string at = where + ":" + std::to_string(number);
-    const MetricSpec* metric = find_metric(name);
-    if (metric == nullptr)
+    const MetricSpec* metric = name == kHeadlineBlock ? nullptr : find_metric(name);
+    if (metric == nullptr && name != kHeadlineBlock)
       throw InputError(at + ": generated block for unknown metric '" + name + "'");
     if (!documented.insert(name).second)
       throw InputError(at + ": second generated block for metric '" + name + "'");
@@ -169,7 +199,8 @@ std::string regenerate_metric_docs(const std::string& markdown, const std::strin
       }
     }
     if (!ended) throw InputError(at + ": generated block for '" + name + "' has no end marker");
-    out << metric_markdown_block(*metric) << kEndMarker << "\n";
+    out << (metric != nullptr ? metric_markdown_block(*metric) : headline_markdown_table())
+        << kEndMarker << "\n";
   }
   for (const auto& metric : all_metrics())
     if (!documented.count(metric.name))

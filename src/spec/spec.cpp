@@ -464,6 +464,15 @@ void validate_policy(const ReleasePolicy& policy, const std::string& where) {
     if (metric == nullptr)
       throw InputError(where + ": " + c.key + ".metric: no metric named '" + c.metric + "'" +
                        did_you_mean(c.metric, known));
+    // The statistic is checked against the metric's declarations here, before anything runs;
+    // its scope can only be checked once the metric has run (scopes are column names, levels...).
+    std::vector<std::string> declared;
+    for (const auto& statistic : metric->statistics)
+      for (auto& name : expand_statistic_name(statistic.name)) declared.push_back(std::move(name));
+    if (std::find(declared.begin(), declared.end(), c.statistic) == declared.end())
+      throw InputError(where + ": " + c.key + ".statistic: " + c.metric +
+                       " declares no statistic '" + c.statistic + "'" +
+                       did_you_mean(c.statistic, declared));
     if (c.relative_to.empty()) continue;
     bool has_baseline = false;
     for (const auto& h : metric->headlines)

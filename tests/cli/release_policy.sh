@@ -71,8 +71,10 @@ bad "unknown policy key" "bad.yaml: criteria\[0\]\.maxx: unknown key \(did you m
   "criteria: [{metric: ks_distance, statistic: mean_ks_distance, maxx: 1}]"
 bad "unknown metric" "criteria\[0\]\.metric: no metric named 'ks_distanse' \(did you mean 'ks_distance'\?\)" \
   "criteria: [{metric: ks_distanse, statistic: mean_ks_distance, max: 1}]"
-bad "unknown statistic" "criteria\[0\]\.statistic: ks_distance reports no statistic 'mean_ks_distanc' \(did you mean 'mean_ks_distance'\?\)" \
+bad "unknown statistic" "criteria\[0\]\.statistic: ks_distance declares no statistic 'mean_ks_distanc' \(did you mean 'mean_ks_distance'\?\)" \
   "criteria: [{metric: ks_distance, statistic: mean_ks_distanc, max: 1}]"
+# The statistic is checked against the registry before any metric runs: nothing was written.
+check "unknown statistic: refused before any output" test ! -e "$work/bad"
 bad "unknown scope" "criteria\[0\]\.scope: ks_distance reports mean_ks_distance for no scope 'al'" \
   "criteria: [{metric: ks_distance, statistic: mean_ks_distance, scope: al, max: 1}]"
 bad "baseline the metric lacks" "criteria\[0\]\.relative_to: distance_membership_inference has no holdout baseline" \
