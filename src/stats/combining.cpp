@@ -1,10 +1,10 @@
 #include "stats/combining.hpp"
 
 #include <algorithm>
-#include <boost/math/distributions/normal.hpp>
-#include <boost/math/distributions/students_t.hpp>
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/fisher_f.hpp>
+#include <boost/math/distributions/normal.hpp>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -223,9 +223,10 @@ LackOfFit synthpop_lack_of_fit(const Eigen::VectorXd& difference,
   const double pd = static_cast<double>(p), md = static_cast<double>(m);
   if (setting.incomplete) {
     if (m <= p) {
-      r.note = "the response was not synthesised, so the test estimates the coefficients' "
-               "covariance from the replicates: it needs more replicates (m = " +
-               std::to_string(m) + ") than coefficients (" + std::to_string(p) + ")";
+      r.note =
+          "the response was not synthesised, so the test estimates the coefficients' "
+          "covariance from the replicates: it needs more replicates (m = " +
+          std::to_string(m) + ") than coefficients (" + std::to_string(p) + ")";
       return r;
     }
     const Eigen::RowVectorXd mean = replicate_estimates.colwise().mean();

@@ -248,14 +248,15 @@ TEST(AnalysisInferenceComparison, MatchesGoldenEndToEnd) {
     const auto ctx = context_with(
         golden_analyses(), rule == "partial" ? SynthesisType::kPartial : SynthesisType::kFull);
     // reiter_min_df 0: Reiter's rules as published, which the golden transcription follows.
-    const auto r = run_metric("analysis_inference_comparison", t,
-                              {{"rules", nlohmann::json::array({"reiter"})}, {"reiter_min_df", 0.0}},
-                              ctx);
+    const auto r =
+        run_metric("analysis_inference_comparison", t,
+                   {{"rules", nlohmann::json::array({"reiter"})}, {"reiter_min_df", 0.0}}, ctx);
     for (const auto& [scope, expected] : golden()["metric"][rule].items())
       for (const auto& [statistic, value] : expected.items()) {
         // The golden file predates the rule names: its statistics are the synthesis type's rule.
         const bool rule_free = statistic == "confidential_estimate";
-        const std::string ours = statistic == "standardized_difference" ? "std_coef_diff" : statistic;
+        const std::string ours =
+            statistic == "standardized_difference" ? "std_coef_diff" : statistic;
         const std::string scoped = rule_free ? scope : scope + ";rule=reiter_" + rule;
         expect_rel(value_of(r, ours, scoped), value.get<double>(), 1e-6,
                    rule + " " + statistic + " " + scope);

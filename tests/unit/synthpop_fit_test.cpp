@@ -72,7 +72,8 @@ void expect_case_matches(const std::string& case_name, const MetricResult& r) {
     if (g.case_name != case_name) continue;
     const std::string rule = g.population_inference ? "synthpop_population" : "synthpop";
     std::string scope = g.analysis + (g.scope.empty() ? "" : ":" + g.scope);
-    const bool rule_free = g.statistic == "confidential_estimate" || g.statistic == "confidential_se";
+    const bool rule_free =
+        g.statistic == "confidential_estimate" || g.statistic == "confidential_se";
     if (!rule_free) scope += ";rule=" + rule;
     // synthpop's CI overlap and its mean are unfloored: ci_overlap_signed here.
     const double ours = value_of(r, g.statistic, scope);
@@ -88,10 +89,10 @@ void expect_case_matches(const std::string& case_name, const MetricResult& r) {
 // m = 3 syntheses of every column: synthpop's complete-synthesis rules and the χ² lack-of-fit.
 TEST(SynthpopFitComparison, MatchesSynthpopOnSd2011FullSynthesis) {
   const auto t = sd2011("full", 3);
-  const auto ctx = context(
-      SynthesisType::kFull,
-      {{.name = "income_lm", .kind = "lm", .formula = "income ~ age + sex + edu"},
-       {.name = "smoke_glm", .kind = "glm_logit", .formula = "smoke ~ age + sex + edu"}});
+  const auto ctx =
+      context(SynthesisType::kFull,
+              {{.name = "income_lm", .kind = "lm", .formula = "income ~ age + sex + edu"},
+               {.name = "smoke_glm", .kind = "glm_logit", .formula = "smoke ~ age + sex + edu"}});
   const auto r = run_metric("analysis_inference_comparison", t, nlohmann::json::object(), ctx);
   expect_case_matches("full", r);
   EXPECT_EQ(value_of(r, "lack_of_fit_df", "income_lm;rule=synthpop"), 6.0);
@@ -164,9 +165,9 @@ TEST(SynthpopFitComparison, ReiterFullFallbackIsWarnedAndNamed) {
                              {"x,y\n1,1.1\n2,2.0\n3,3.0\n4,4.0\n5,5.1\n6,6.0\n",
                               "x,y\n1,0.9\n2,2.1\n3,3.1\n4,3.9\n5,5.0\n6,6.1\n",
                               "x,y\n1,1.0\n2,2.0\n3,2.9\n4,4.1\n5,4.9\n6,6.0\n"});
-  const auto r = run_metric("analysis_inference_comparison", t, {{"rules", nlohmann::json::array({"reiter_full"})}},
-                            context(SynthesisType::kFull,
-                                    {{.name = "l", .kind = "lm", .formula = "y ~ x"}}));
+  const auto r = run_metric(
+      "analysis_inference_comparison", t, {{"rules", nlohmann::json::array({"reiter_full"})}},
+      context(SynthesisType::kFull, {{.name = "l", .kind = "lm", .formula = "y ~ x"}}));
   bool warned = false;
   for (const auto& w : r.warnings) warned |= w.find("rule reiter_full") != std::string::npos;
   EXPECT_TRUE(warned);
@@ -183,7 +184,8 @@ TEST(SynthpopFitComparison, ReiterFullFallbackIsWarnedAndNamed) {
 TEST(SynthpopFitComparison, UnknownRuleIsBadInput) {
   const auto t = make_tables("x,y\n1,2\n2,3\n3,5\n", {"x,y\n1,2\n2,3\n3,4\n"});
   try {
-    run_metric("analysis_inference_comparison", t, {{"rules", nlohmann::json::array({"synthpop_pop"})}},
+    run_metric("analysis_inference_comparison", t,
+               {{"rules", nlohmann::json::array({"synthpop_pop"})}},
                context(SynthesisType::kFull, {{.name = "l", .kind = "lm", .formula = "y ~ x"}}));
     ADD_FAILURE() << "no InputError";
   } catch (const InputError& e) {

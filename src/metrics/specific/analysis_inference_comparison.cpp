@@ -38,7 +38,7 @@ struct Prepared {
 // Estimates (q, v) of every estimand of one analysis on one table.
 struct Estimates {
   std::vector<double> q, v;
-  Eigen::MatrixXd covariance;  // lm, glm_logit: of all coefficients (lack-of-fit test)
+  Eigen::MatrixXd covariance;      // lm, glm_logit: of all coefficients (lack-of-fit test)
   double df = stats::kInfiniteDf;  // for the single-table interval
   std::size_t rows_used = 0, rows_dropped_missing = 0, rows_dropped_unknown_level = 0;
 };
@@ -283,7 +283,8 @@ bool copied_row_by_row(const Table& conf, const std::vector<const Table*>& repli
       const Column& b = t->column(c);
       if (a.is_numeric()) {
         for (std::size_t i = 0; i < a.numeric.size(); ++i)
-          if (a.numeric[i] != b.numeric[i] && !(std::isnan(a.numeric[i]) && std::isnan(b.numeric[i])))
+          if (a.numeric[i] != b.numeric[i] &&
+              !(std::isnan(a.numeric[i]) && std::isnan(b.numeric[i])))
             return false;
       } else if (a.codes != b.codes) {
         return false;
@@ -349,8 +350,7 @@ void compare_estimand(const AnalysisData& d, Rule rule, std::size_t k, MetricRes
     setting.population_inference = rule == Rule::kSynthpopPopulation;
     ci = stats::make_inference(ce.q[k], ce.v[k], stats::kInfiniteDf, d.level);
     const auto with_conf = stats::combine_synthpop(q, ce.v[k], setting, d.level);
-    const auto alone =
-        stats::combine_synthpop(q, within * setting.k / setting.n, setting, d.level);
+    const auto alone = stats::combine_synthpop(q, within * setting.k / setting.n, setting, d.level);
     si = with_conf;
     result.add("synthetic_only_se", scope, alone.standard_error());
     result.add("synthetic_only_z", scope, alone.estimate / alone.standard_error());
@@ -370,12 +370,11 @@ void compare_estimand(const AnalysisData& d, Rule rule, std::size_t k, MetricRes
     si = combined;
     syn = interval_json(si);
     syn["variance"] = rule == Rule::kReiterPartial ? "T_p"
-                      : combined.variance_adjusted  ? "T_f*"
-                                                    : "T_f";
+                      : combined.variance_adjusted ? "T_f*"
+                                                   : "T_f";
     syn["unadjusted_variance"] = number(combined.raw_variance);
     if (!combined.note.empty()) syn["note"] = combined.note;
-    if (rule == Rule::kReiterFull && combined.variance_adjusted && m > 1)
-      fallbacks.push_back(term);
+    if (rule == Rule::kReiterFull && combined.variance_adjusted && m > 1) fallbacks.push_back(term);
   }
   syn["rule"] = rule_name(rule);
   const double o1 = stats::ci_overlap(ci.interval, si.interval);
@@ -403,14 +402,10 @@ void compare_estimand(const AnalysisData& d, Rule rule, std::size_t k, MetricRes
   overall.add(o1, o2, sso ? 1.0 : 0.0, sd);
   nlohmann::json conf = interval_json(ci);
   conf["rule"] = rule_name(rule);
-  rules_json[rule_name(rule)] = {{"confidential", conf},
-                                 {"synthetic", syn},
-                                 {"ci_overlap", number(o1)},
-                                 {"ci_overlap_signed", number(o2)},
-                                 {"std_coef_diff", number(sd)},
-                                 {"same_sign", same_sign},
-                                 {"same_significance", same_sig},
-                                 {"sso_match", sso}};
+  rules_json[rule_name(rule)] = {{"confidential", conf},          {"synthetic", syn},
+                                 {"ci_overlap", number(o1)},      {"ci_overlap_signed", number(o2)},
+                                 {"std_coef_diff", number(sd)},   {"same_sign", same_sign},
+                                 {"same_significance", same_sig}, {"sso_match", sso}};
   if (forest == nullptr) return;
   for (const auto& [dataset, inf] :
        {std::pair<const char*, const stats::Inference*>{"confidential", &ci}, {"synthetic", &si}})
@@ -452,8 +447,8 @@ nlohmann::json lack_of_fit(const AnalysisData& d, Rule rule, MetricResult& resul
   if (d.synthpop.incomplete) j["df2"] = number(test.df2);
   if (!test.note.empty()) j["note"] = test.note;
   if (!test.note.empty() && rule == Rule::kSynthpop) {
-    result.warnings.push_back(analysis_where(*d.prepared->spec) + ": no lack-of-fit test: " +
-                              test.note);
+    result.warnings.push_back(analysis_where(*d.prepared->spec) +
+                              ": no lack-of-fit test: " + test.note);
   }
   return j;
 }
@@ -485,7 +480,8 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
   std::vector<Summary> overall(rules.size());
   const double n_conf_rows = static_cast<double>(conf.rows());
   double k_rows = 0.0;
-  for (const Table* t : in.synthetic) k_rows += static_cast<double>(t->rows()) / static_cast<double>(m);
+  for (const Table* t : in.synthetic)
+    k_rows += static_cast<double>(t->rows()) / static_cast<double>(m);
   for (const auto& a : in.context.analyses) {
     const Prepared p = prepare(a, conf);
     const Estimates ce = run_analysis(p, conf, n_conf_rows);
@@ -548,7 +544,8 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
     d.synthpop.proper = params.get_bool("proper");
     d.synthpop.n = n_conf_rows;
     d.synthpop.k = k_rows;
-    d.synthpop.incomplete = partial && copied_row_by_row(conf, in.synthetic, outcome_columns(p, conf));
+    d.synthpop.incomplete =
+        partial && copied_row_by_row(conf, in.synthetic, outcome_columns(p, conf));
     aj["synthpop"] = {{"n", n_conf_rows},
                       {"k", k_rows},
                       {"proper", d.synthpop.proper},
@@ -556,8 +553,8 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
     if (d.synthpop.incomplete && m < 5 &&
         std::find(rules.begin(), rules.end(), Rule::kSynthpopPopulation) != rules.end())
       result.warnings.push_back(
-          analysis_where(a) + ": the analysed variable was not synthesised and m = " +
-          std::to_string(m) +
+          analysis_where(a) +
+          ": the analysed variable was not synthesised and m = " + std::to_string(m) +
           " < 5: synthpop_population's variance b/m + v_conf rests on few replicates");
 
     auto forest = make_plot("forest",
@@ -675,8 +672,8 @@ MetricSpec analysis_inference_comparison_metric() {
                   .max = 0.9999},
                  {.name = "rules",
                   .type = ParamType::kStringList,
-                  .default_value = std::vector<std::string>{"synthpop", "synthpop_population",
-                                                            "reiter"},
+                  .default_value =
+                      std::vector<std::string>{"synthpop", "synthpop_population", "reiter"},
                   .doc = "combining rules to report, each in the scopes of its numbers: "
                          "synthpop, synthpop_population, reiter_partial, reiter_full, reiter "
                          "(the declared synthesis type's); synthpop is always included, the "
