@@ -22,9 +22,9 @@
 # from the first formula variable in the data's column order; its documentation (summary.fit.synds,
 # "whether the dependent variable has been synthesised") says the response. The script sets it from
 # the response, as documented and as synthaudit does: in the partial case the logistic model's
-# response smoke is not synthesised (incomplete, Hotelling T² lack-of-fit, F(p, m − p) with
-# m = 4 > p = ... coefficients only for a model with fewer than 4 coefficients: smoke ~ age + sex),
-# the linear model's response income is synthesised (complete rules).
+# response smoke is not synthesised (incomplete: Hotelling's T² lack-of-fit with F(p, m − p), which
+# needs m > p, hence m = 4 and smoke ~ age + sex with p = 3), the linear model's response income
+# is synthesised (complete rules).
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) != 2) stop("usage: Rscript make_golden.R SYNTHPOP_SOURCE_DIR ORIG_CSV")
 Sys.setlocale("LC_COLLATE", "C")  # factor levels in byte order, as synthaudit sorts them
