@@ -89,6 +89,11 @@ ParamValue convert(const ParamSpec& spec, const nlohmann::json& given, const std
       } else {
         return fail("expected a list of strings, got " + shown(given));
       }
+      if (!spec.choices.empty())
+        for (const auto& v : list)
+          if (std::find(spec.choices.begin(), spec.choices.end(), v) == spec.choices.end())
+            return fail("'" + v + "' is not one of " + join(spec.choices, ", ") +
+                        did_you_mean(v, spec.choices));
       return list;
     }
   }

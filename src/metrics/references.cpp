@@ -85,6 +85,14 @@ Reference nowok_raab_dibben_2016() {
           .doi = "10.18637/jss.v074.i11"};
 }
 
+Reference raab_nowok_dibben_2016() {
+  return {.authors = "Raab, G. M., Nowok, B. and Dibben, C.",
+          .year = 2016,
+          .title = "Practical data synthesis for large samples",
+          .venue = "Journal of Privacy and Confidentiality 7(3), 67–97",
+          .doi = "10.29012/jpc.v7i3.407"};
+}
+
 Reference raab_nowok_dibben_2021() {
   return {.authors = "Raab, G. M., Nowok, B. and Dibben, C.",
           .year = 2021,

@@ -20,6 +20,7 @@ Reference woo_2009();
 Reference snoke_2018();
 Reference barrientos_2024();
 Reference nowok_raab_dibben_2016();
+Reference raab_nowok_dibben_2016();
 Reference raab_nowok_dibben_2021();
 Reference synthpop_software();
 Reference taub_elliot_sakshaug_2020();

@@ -1,9 +1,12 @@
 #include "stats/combining.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/chi_squared.hpp>
+#include <boost/math/distributions/fisher_f.hpp>
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <stdexcept>
 #include <vector>
@@ -91,7 +94,7 @@ Combined combine_partial(std::span<const double> q, std::span<const double> v, d
 }
 
 Combined combine_full(std::span<const double> q, std::span<const double> v, double n_syn_over_n,
-                      double level) {
+                      double level, double min_df) {
   Combined c;
   c.m = q.size();
   if (q.empty()) return c;
@@ -111,9 +114,20 @@ Combined combine_full(std::span<const double> q, std::span<const double> v, doub
   } else {
     const double tf = (1 + 1 / m) * mo.between - mo.within;
     c.raw_variance = tf;
-    if (tf > 0) {
+    const double df_f =
+        tf > 0 ? (m - 1) * std::pow(1 - mo.within / ((1 + 1 / m) * mo.between), 2) : kNaN;
+    if (tf > 0 && df_f >= min_df) {
       variance = tf;
-      df = (m - 1) * std::pow(1 - mo.within / ((1 + 1 / m) * mo.between), 2);
+      df = df_f;
+    } else if (tf > 0) {
+      variance = tf + n_syn_over_n * mo.within;
+      df = kInfiniteDf;
+      c.variance_adjusted = true;
+      char buffer[96];
+      std::snprintf(buffer, sizeof buffer, "%.3g", df_f);
+      c.note = std::string("ν_f = ") + buffer +
+               " is too small for a usable t interval: T_f* = T_f + (n_syn/n) v̄ (δ = 1) with a "
+               "normal interval";
     } else {
       variance = n_syn_over_n * mo.within;
       df = kInfiniteDf;
@@ -157,6 +171,91 @@ bool sso_match(double confidential_estimate, Interval confidential, double synth
   const bool overlap = std::max(confidential.lower, synthetic.lower) <=
                        std::min(confidential.upper, synthetic.upper);
   return same_sign && same_significance && overlap;
+}
+
+SynthpopCombined combine_synthpop(std::span<const double> q, double base_variance,
+                                  const SynthpopSetting& setting, double level) {
+  SynthpopCombined c;
+  if (q.empty()) return c;
+  const std::vector<double> no_variances(q.size(), 0.0);
+  const Moments mo = moments(q, no_variances);
+  c.between = mo.between;
+  const double m = static_cast<double>(q.size());
+  double variance = base_variance;
+  if (setting.population_inference) {
+    if (setting.incomplete && q.size() > 1) {
+      variance = mo.between / m + base_variance;
+    } else {
+      if (setting.incomplete)
+        c.note =
+            "m = 1: the between-replicate variance cannot be estimated, so the complete-synthesis "
+            "variance is used (as synthpop does)";
+      const double n_over_k = setting.n / setting.k;
+      variance = base_variance * (1 + (setting.proper ? n_over_k + 1 : n_over_k) / m);
+    }
+  }
+  static_cast<Inference&>(c) = make_inference(mo.mean, variance, kInfiniteDf, level);
+  return c;
+}
+
+Eigen::MatrixXd pseudo_inverse(const Eigen::MatrixXd& a) {
+  if (a.size() == 0) return Eigen::MatrixXd(a.cols(), a.rows());
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(a, Eigen::ComputeThinU | Eigen::ComputeThinV);
+  const Eigen::VectorXd& s = svd.singularValues();
+  const double cutoff = std::max(std::sqrt(std::numeric_limits<double>::epsilon()) * s[0], 0.0);
+  Eigen::VectorXd inverse_s = Eigen::VectorXd::Zero(s.size());
+  for (Eigen::Index i = 0; i < s.size(); ++i)
+    if (s[i] > cutoff) inverse_s[i] = 1.0 / s[i];
+  return svd.matrixV() * inverse_s.asDiagonal() * svd.matrixU().transpose();
+}
+
+LackOfFit synthpop_lack_of_fit(const Eigen::VectorXd& difference,
+                               const Eigen::MatrixXd& confidential_covariance,
+                               const Eigen::MatrixXd& replicate_estimates,
+                               const SynthpopSetting& setting) {
+  LackOfFit r;
+  const auto p = difference.size();
+  const auto m = replicate_estimates.rows();
+  if (p == 0 || m == 0 || !difference.allFinite()) {
+    r.note = "no finite coefficient difference";
+    return r;
+  }
+  const double pd = static_cast<double>(p), md = static_cast<double>(m);
+  if (setting.incomplete) {
+    if (m <= p) {
+      r.note =
+          "the response was not synthesised, so the test estimates the coefficients' "
+          "covariance from the replicates: it needs more replicates (m = " +
+          std::to_string(m) + ") than coefficients (" + std::to_string(p) + ")";
+      return r;
+    }
+    const Eigen::RowVectorXd mean = replicate_estimates.colwise().mean();
+    const Eigen::MatrixXd centred = replicate_estimates.rowwise() - mean;
+    const Eigen::MatrixXd v = centred.transpose() * centred / (md - 1) / md;
+    if (!v.allFinite()) {
+      r.note = "the replicates' coefficients are not finite";
+      return r;
+    }
+    const double t2 = difference.dot(pseudo_inverse(v) * difference);
+    r.statistic = t2 * (md - pd) / pd / (md - 1);
+    r.df = pd;
+    r.df2 = md - pd;
+    if (std::isfinite(r.statistic))
+      r.p_value = 1 - boost::math::cdf(boost::math::fisher_f_distribution<double>(r.df, r.df2),
+                                       std::max(r.statistic, 0.0));
+    return r;
+  }
+  const Eigen::MatrixXd v = confidential_covariance * (setting.n / setting.k / md);
+  if (!v.allFinite()) {
+    r.note = "the confidential covariance matrix is not finite";
+    return r;
+  }
+  r.statistic = difference.dot(pseudo_inverse(v) * difference);
+  r.df = pd;
+  if (std::isfinite(r.statistic))
+    r.p_value = 1 - boost::math::cdf(boost::math::chi_squared_distribution<double>(r.df),
+                                     std::max(r.statistic, 0.0));
+  return r;
 }
 
 Estimate estimate_mean(std::span<const double> x) {

@@ -144,6 +144,11 @@ check "unknown parameter (did you mean)" \
   "^synthaudit: error: .*ks_distance\.pvalu: metric 'ks_distance' has no parameter 'pvalu' \(did you mean 'pvalue'\?\)$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --param ks_distance.pvalu=true
 
+check "unknown combining rule (did you mean)" \
+  "^synthaudit: error: .*parameters\.analysis_inference_comparison\.rules: 'synthpop_pop' is not one of .*\(did you mean 'synthpop'\?\)$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv \
+  --param 'analysis_inference_comparison.rules=["synthpop_pop"]'
+
 # Parameter out of range: find a registered numeric parameter with a declared range (from
 # `describe`, so this follows the registry) and give it a value just outside.
 ranged=""

@@ -73,7 +73,7 @@ TEST(SpecificCoverage, IntervalsCoverPopulationValues) {
   EvaluationContext ctx;
   ctx.analyses = {{.name = "male", .kind = "proportion", .column = "sex"},
                   {.name = "age", .kind = "mean", .column = "age"}};
-  Coverage ideal_partial, ideal_full, resampled_partial;
+  Coverage ideal_partial, ideal_full, resampled_partial, resampled_population;
   for (int s = 1; s <= kSeeds; ++s) {
     SimulationOptions options;
     options.rows = kRows;
@@ -87,20 +87,22 @@ TEST(SpecificCoverage, IntervalsCoverPopulationValues) {
     Tables t = load_tables(files.confidential, ideal.second);
     ctx.synthesis = SynthesisType::kPartial;
     auto r = run_metric("analysis_inference_comparison", t, nlohmann::json::object(), ctx);
-    count(r, "male:M", truth_male, ideal_partial);
-    count(r, "age:age", truth_age, ideal_partial);
+    count(r, "male:M;rule=reiter_partial", truth_male, ideal_partial);
+    count(r, "age:age;rule=reiter_partial", truth_age, ideal_partial);
     ctx.synthesis = SynthesisType::kFull;
     r = run_metric("analysis_inference_comparison", t, nlohmann::json::object(), ctx);
-    count(r, "male:M", truth_male, ideal_full);
-    count(r, "age:age", truth_age, ideal_full);
+    count(r, "male:M;rule=reiter_full", truth_male, ideal_full);
+    count(r, "age:age;rule=reiter_full", truth_age, ideal_full);
     // The same confidential data, partially synthesised by resampling.
     for (int k = 0; k < kReplicates; ++k)
       t.synthetic[static_cast<std::size_t>(k)] = bootstrap_replicate(
           t.confidential, static_cast<std::uint64_t>(s), 77 + static_cast<std::uint64_t>(k));
     ctx.synthesis = SynthesisType::kPartial;
     r = run_metric("analysis_inference_comparison", t, nlohmann::json::object(), ctx);
-    count(r, "male:M", truth_male, resampled_partial);
-    count(r, "age:age", truth_age, resampled_partial);
+    count(r, "male:M;rule=reiter_partial", truth_male, resampled_partial);
+    count(r, "age:age;rule=reiter_partial", truth_age, resampled_partial);
+    count(r, "male:M;rule=synthpop_population", truth_male, resampled_population);
+    count(r, "age:age;rule=synthpop_population", truth_age, resampled_population);
   }
   std::filesystem::remove_all(dir);
   omp_set_num_threads(threads);
@@ -110,23 +112,30 @@ TEST(SpecificCoverage, IntervalsCoverPopulationValues) {
   const double tolerance = 0.045;
   RecordProperty("confidential_coverage", std::to_string(ideal_partial.confidential / n));
   RecordProperty("resampled_partial_coverage", std::to_string(resampled_partial.synthetic / n));
+  RecordProperty("resampled_population_coverage",
+                 std::to_string(resampled_population.synthetic / n));
   RecordProperty("ideal_partial_coverage", std::to_string(ideal_partial.synthetic / n));
   RecordProperty("ideal_full_coverage", std::to_string(ideal_full.synthetic / n));
   std::printf(
-      "coverage over %d trials: confidential %.3f, resampled partial %.3f, ideal partial %.3f, "
-      "ideal full %.3f\n",
+      "coverage over %d trials: confidential %.3f, resampled partial %.3f, resampled "
+      "synthpop_population %.3f, ideal partial %.3f, ideal full %.3f\n",
       ideal_partial.trials, ideal_partial.confidential / n, resampled_partial.synthetic / n,
-      ideal_partial.synthetic / n, ideal_full.synthetic / n);
+      resampled_population.synthetic / n, ideal_partial.synthetic / n, ideal_full.synthetic / n);
   // The confidential t/normal intervals.
   EXPECT_NEAR(ideal_partial.confidential / n, 0.95, tolerance);
   // Partial-synthesis rules on a partial synthesis (replicates drawn given the confidential data):
   // T_p = v̄ + b/m estimates Var(q̄ − Q) = v + Var(q̄ − q), so the 95% interval covers at ~95%.
   EXPECT_NEAR(resampled_partial.synthetic / n, 0.95, tolerance);
+  // synthpop's population inference on the same replicates (the analysed columns were
+  // resampled, so synthesised): V = v_conf (1 + n/(k m)) = v(1 + 1/m) with n = k, which is
+  // Var(q̄ − Q) = v + v/m for replicates drawn given the confidential data.
+  EXPECT_NEAR(resampled_population.synthetic / n, 0.95, tolerance);
   // The `ideal` candidate is m fresh samples from the population, independent of the confidential
   // data: Var(q̄ − Q) = v/m, while T_p ≈ v + v/m. The partial-synthesis interval is then
   // conservative by a factor sqrt(m + 1) in its half-width, and its coverage is
   // P(|Z| < 1.96 sqrt(6)) ≈ 1 — not 95%. Full-synthesis rules give T_f ≈ v/m on average but with
-  // ν_f ≈ (m − 1)/36 or T_f < 0 (then T_f* = v̄), so they are conservative as well.
+  // ν_f ≈ (m − 1)/36 or T_f < 0 (then T_f* with a normal interval: v̄, or T_f + v̄ when ν_f < 1),
+  // so they are conservative as well.
   EXPECT_GE(ideal_partial.synthetic / n, 0.99);
   EXPECT_GE(ideal_full.synthetic / n, 0.95);
 }

@@ -1,6 +1,9 @@
 // Specific utility: the declared analyses run on the confidential data and on every
-// synthetic replicate, the replicates combined with the partial- or full-synthesis rules, and the
-// two inferences compared (CI overlap in both definitions, standardised difference, SSO match).
+// synthetic replicate, the replicates combined under synthpop's rules (its default and
+// population inference) and Reiter's partial- and full-synthesis rules, and the two inferences
+// compared (CI overlap in both definitions, standardised coefficient difference, SSO match,
+// synthpop's lack-of-fit test for models).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -35,6 +38,7 @@ struct Prepared {
 // Estimates (q, v) of every estimand of one analysis on one table.
 struct Estimates {
   std::vector<double> q, v;
+  Eigen::MatrixXd covariance;      // lm, glm_logit: of all coefficients (lack-of-fit test)
   double df = stats::kInfiniteDf;  // for the single-table interval
   std::size_t rows_used = 0, rows_dropped_missing = 0, rows_dropped_unknown_level = 0;
 };
@@ -131,6 +135,7 @@ Estimates run_analysis(const Prepared& p, const Table& table, double n_conf_rows
         e.q.push_back(fit.beta[j]);
         e.v.push_back(fit.se[j] * fit.se[j]);
       }
+      e.covariance = fit.covariance;
       e.df = fit.df_residual;
     } else {
       const auto fit = stats::fit_glm_logistic(mm.x, mm.y);
@@ -148,6 +153,7 @@ Estimates run_analysis(const Prepared& p, const Table& table, double n_conf_rows
         e.q.push_back(fit.beta[j]);
         e.v.push_back(fit.se[j] * fit.se[j]);
       }
+      e.covariance = fit.covariance;
       e.df = stats::kInfiniteDf;
     }
     return e;
@@ -194,6 +200,100 @@ nlohmann::json interval_json(const stats::Inference& inf) {
           {"upper", number(inf.interval.upper)}};
 }
 
+// The ways to combine the replicates and set the confidential interval beside them. Every
+// statistic that depends on the rule carries it in its scope ("wage:age;rule=synthpop").
+enum class Rule { kSynthpop, kSynthpopPopulation, kReiterPartial, kReiterFull };
+
+const char* rule_name(Rule rule) {
+  switch (rule) {
+    case Rule::kSynthpop:
+      return "synthpop";
+    case Rule::kSynthpopPopulation:
+      return "synthpop_population";
+    case Rule::kReiterPartial:
+      return "reiter_partial";
+    case Rule::kReiterFull:
+      return "reiter_full";
+  }
+  return "?";
+}
+
+const char* rule_description(Rule rule) {
+  switch (rule) {
+    case Rule::kSynthpop:
+      return "synthpop's default (compare.fit.synds, population.inference = FALSE): q̄ with the "
+             "confidential standard error, normal intervals";
+    case Rule::kSynthpopPopulation:
+      return "synthpop's population.inference = TRUE: V = v_conf (1 + n/(k m)) (proper: "
+             "v_conf (1 + (n/k + 1)/m)), or b/m + v_conf when the response was not synthesised; "
+             "normal intervals";
+    case Rule::kReiterPartial:
+      return "Reiter (2003) partial synthesis: T_p = b/m + v̄, ν_p = (m−1)(1 + v̄/(b/m))², t "
+             "intervals";
+    case Rule::kReiterFull:
+      return "Reiter (2002) full synthesis: T_f = (1+1/m)b − v̄, ν_f = (m−1)(1 − "
+             "v̄/((1+1/m)b))², t intervals; T_f* = max(0, T_f) + (n_syn/n)v̄ with a normal "
+             "interval when T_f ≤ 0 or ν_f < reiter_min_df";
+  }
+  return "?";
+}
+
+bool is_synthpop(Rule rule) { return rule == Rule::kSynthpop || rule == Rule::kSynthpopPopulation; }
+
+// synthpop's default always comes first: the headlines read it.
+std::vector<Rule> resolve_rules(const std::vector<std::string>& names, SynthesisType synthesis) {
+  std::vector<Rule> rules = {Rule::kSynthpop};
+  auto add = [&rules](Rule r) {
+    if (std::find(rules.begin(), rules.end(), r) == rules.end()) rules.push_back(r);
+  };
+  for (const auto& name : names) {
+    if (name == "synthpop_population") add(Rule::kSynthpopPopulation);
+    if (name == "reiter_partial") add(Rule::kReiterPartial);
+    if (name == "reiter_full") add(Rule::kReiterFull);
+    if (name == "reiter")
+      add(synthesis == SynthesisType::kPartial ? Rule::kReiterPartial : Rule::kReiterFull);
+  }
+  return rules;
+}
+
+std::string with_rule(const std::string& scope, Rule rule) {
+  return scope + ";rule=" + rule_name(rule);
+}
+
+// The columns that hold what an analysis analyses: a model's response, or the analysed column.
+std::vector<std::size_t> outcome_columns(const Prepared& p, const Table& conf) {
+  if (!p.layout) return {p.column};
+  std::vector<std::string> names;
+  p.layout->formula().response.collect_columns(names);
+  std::vector<std::size_t> columns;
+  for (const auto& name : names)
+    columns.push_back(stats::resolve_column(conf, name, analysis_where(*p.spec)));
+  return columns;
+}
+
+// True when every replicate carries the confidential values of `columns` row by row: in a
+// partial synthesis, those columns were not synthesised.
+bool copied_row_by_row(const Table& conf, const std::vector<const Table*>& replicates,
+                       const std::vector<std::size_t>& columns) {
+  if (columns.empty()) return false;
+  for (const Table* t : replicates) {
+    if (t->rows() != conf.rows()) return false;
+    for (auto c : columns) {
+      const Column& a = conf.column(c);
+      const Column& b = t->column(c);
+      if (a.is_numeric()) {
+        for (std::size_t i = 0; i < a.numeric.size(); ++i)
+          if (a.numeric[i] != b.numeric[i] &&
+              !(std::isnan(a.numeric[i]) && std::isnan(b.numeric[i])))
+            return false;
+      } else if (a.codes != b.codes) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 struct Summary {
   double overlap = 0, overlap_signed = 0, sso = 0, abs_std = 0;
   std::size_t count = 0;
@@ -210,23 +310,164 @@ struct Summary {
     r.add("mean_ci_overlap", scope, count ? overlap / n : kNaN);
     r.add("mean_ci_overlap_signed", scope, count ? overlap_signed / n : kNaN);
     r.add("sso_share", scope, count ? sso / n : kNaN);
-    r.add("mean_abs_standardized_difference", scope, count ? abs_std / n : kNaN);
+    r.add("mean_abs_std_coef_diff", scope, count ? abs_std / n : kNaN);
     r.add("estimands_compared", scope, n);
   }
 };
+
+// What the rules share for one analysis.
+struct AnalysisData {
+  const Prepared* prepared = nullptr;
+  const Estimates* confidential = nullptr;
+  const std::vector<Estimates>* replicates = nullptr;
+  stats::SynthpopSetting synthpop;  // population_inference set per rule
+  double reiter_n_ratio = 1.0;      // n_syn/n over the rows each fit used
+  double reiter_min_df = 1.0;
+  double level = 0.95;
+};
+
+// One estimand under one rule: the confidential and synthetic inferences and their comparison.
+void compare_estimand(const AnalysisData& d, Rule rule, std::size_t k, MetricResult& result,
+                      Summary& summary, Summary& overall, nlohmann::json& rules_json,
+                      nlohmann::json* forest, std::vector<std::string>& fallbacks) {
+  const Estimates& ce = *d.confidential;
+  const auto& re = *d.replicates;
+  const std::size_t m = re.size();
+  const std::string& term = d.prepared->terms[k];
+  const std::string scope = with_rule(d.prepared->spec->name + ":" + term, rule);
+  std::vector<double> q(m), v(m);
+  for (std::size_t r = 0; r < m; ++r) {
+    q[r] = re[r].q[k];
+    v[r] = re[r].v[k];
+  }
+  double within = 0.0;
+  for (double x : v) within += x / static_cast<double>(m);
+
+  stats::Inference ci, si;
+  nlohmann::json syn;
+  if (is_synthpop(rule)) {
+    stats::SynthpopSetting setting = d.synthpop;
+    setting.population_inference = rule == Rule::kSynthpopPopulation;
+    ci = stats::make_inference(ce.q[k], ce.v[k], stats::kInfiniteDf, d.level);
+    const auto with_conf = stats::combine_synthpop(q, ce.v[k], setting, d.level);
+    const auto alone = stats::combine_synthpop(q, within * setting.k / setting.n, setting, d.level);
+    si = with_conf;
+    result.add("synthetic_only_se", scope, alone.standard_error());
+    result.add("synthetic_only_z", scope, alone.estimate / alone.standard_error());
+    syn = interval_json(si);
+    syn["variance"] = !setting.population_inference ? "v_conf"
+                      : setting.incomplete && m > 1 ? "b/m + v_conf"
+                      : setting.proper              ? "v_conf (1 + (n/k + 1)/m)"
+                                                    : "v_conf (1 + n/(k m))";
+    syn["synthetic_only"] = interval_json(alone);
+    if (!with_conf.note.empty()) syn["note"] = with_conf.note;
+  } else {
+    ci = stats::make_inference(ce.q[k], ce.v[k], ce.df, d.level);
+    const auto combined =
+        rule == Rule::kReiterPartial
+            ? stats::combine_partial(q, v, d.level)
+            : stats::combine_full(q, v, d.reiter_n_ratio, d.level, d.reiter_min_df);
+    si = combined;
+    syn = interval_json(si);
+    syn["variance"] = rule == Rule::kReiterPartial ? "T_p"
+                      : combined.variance_adjusted ? "T_f*"
+                                                   : "T_f";
+    syn["unadjusted_variance"] = number(combined.raw_variance);
+    if (!combined.note.empty()) syn["note"] = combined.note;
+    if (rule == Rule::kReiterFull && combined.variance_adjusted && m > 1) fallbacks.push_back(term);
+  }
+  syn["rule"] = rule_name(rule);
+  const double o1 = stats::ci_overlap(ci.interval, si.interval);
+  const double o2 = stats::ci_overlap_signed(ci.interval, si.interval);
+  const double sd = (si.estimate - ci.estimate) / ci.standard_error();
+  const bool same_sign =
+      (ci.estimate > 0) == (si.estimate > 0) && (ci.estimate < 0) == (si.estimate < 0);
+  const bool same_sig = stats::significant(ci.interval) == stats::significant(si.interval);
+  const bool sso = stats::sso_match(ci.estimate, ci.interval, si.estimate, si.interval);
+  result.add("confidential_lower", scope, ci.interval.lower);
+  result.add("confidential_upper", scope, ci.interval.upper);
+  result.add("synthetic_estimate", scope, si.estimate);
+  result.add("synthetic_se", scope, si.standard_error());
+  result.add("synthetic_z", scope, si.estimate / si.standard_error());
+  result.add("synthetic_lower", scope, si.interval.lower);
+  result.add("synthetic_upper", scope, si.interval.upper);
+  result.add("synthetic_df", scope, si.df);
+  result.add("ci_overlap", scope, o1);
+  result.add("ci_overlap_signed", scope, o2);
+  result.add("std_coef_diff", scope, sd);
+  result.add("same_sign", scope, same_sign ? 1.0 : 0.0);
+  result.add("same_significance", scope, same_sig ? 1.0 : 0.0);
+  result.add("sso_match", scope, sso ? 1.0 : 0.0);
+  summary.add(o1, o2, sso ? 1.0 : 0.0, sd);
+  overall.add(o1, o2, sso ? 1.0 : 0.0, sd);
+  nlohmann::json conf = interval_json(ci);
+  conf["rule"] = rule_name(rule);
+  rules_json[rule_name(rule)] = {{"confidential", conf},          {"synthetic", syn},
+                                 {"ci_overlap", number(o1)},      {"ci_overlap_signed", number(o2)},
+                                 {"std_coef_diff", number(sd)},   {"same_sign", same_sign},
+                                 {"same_significance", same_sig}, {"sso_match", sso}};
+  if (forest == nullptr) return;
+  for (const auto& [dataset, inf] :
+       {std::pair<const char*, const stats::Inference*>{"confidential", &ci}, {"synthetic", &si}})
+    (*forest)["data"].push_back({{"estimand", term},
+                                 {"dataset", dataset},
+                                 {"rule", rule_name(rule)},
+                                 {"estimate", number(inf->estimate)},
+                                 {"lower", number(inf->interval.lower)},
+                                 {"upper", number(inf->interval.upper)}});
+}
+
+// synthpop's lack-of-fit test for a model analysis under one of synthpop's rules.
+nlohmann::json lack_of_fit(const AnalysisData& d, Rule rule, MetricResult& result) {
+  const Estimates& ce = *d.confidential;
+  const auto& re = *d.replicates;
+  const auto p = static_cast<Eigen::Index>(ce.q.size());
+  const auto m = static_cast<Eigen::Index>(re.size());
+  Eigen::VectorXd difference(p);
+  Eigen::MatrixXd estimates(m, p);
+  for (Eigen::Index j = 0; j < p; ++j) {
+    double mean = 0.0;
+    for (Eigen::Index r = 0; r < m; ++r) {
+      estimates(r, j) = re[static_cast<std::size_t>(r)].q[static_cast<std::size_t>(j)];
+      mean += estimates(r, j) / static_cast<double>(m);
+    }
+    difference[j] = mean - ce.q[static_cast<std::size_t>(j)];
+  }
+  const auto test = stats::synthpop_lack_of_fit(difference, ce.covariance, estimates, d.synthpop);
+  const std::string scope = with_rule(d.prepared->spec->name, rule);
+  result.add("lack_of_fit", scope, test.statistic);
+  result.add("lack_of_fit_df", scope, test.df);
+  if (d.synthpop.incomplete) result.add("lack_of_fit_df2", scope, test.df2);
+  result.add("lack_of_fit_p", scope, test.p_value);
+  result.add("lack_of_fit_ratio", scope, test.statistic / test.df);
+  nlohmann::json j = {{"test", d.synthpop.incomplete ? "Hotelling T², F(p, m − p)" : "χ²_p"},
+                      {"statistic", number(test.statistic)},
+                      {"df", number(test.df)},
+                      {"p_value", number(test.p_value)}};
+  if (d.synthpop.incomplete) j["df2"] = number(test.df2);
+  if (!test.note.empty()) j["note"] = test.note;
+  if (!test.note.empty() && rule == Rule::kSynthpop) {
+    result.warnings.push_back(analysis_where(*d.prepared->spec) +
+                              ": no lack-of-fit test: " + test.note);
+  }
+  return j;
+}
 
 MetricResult compute_analysis_inference(const MetricInput& in, const Params& params) {
   MetricResult result;
   const double level = params.get_double("level");
   const bool partial = in.context.synthesis == SynthesisType::kPartial;
+  const std::vector<Rule> rules =
+      resolve_rules(params.get_string_list("rules"), in.context.synthesis);
   const Table& conf = in.confidential;
   const std::size_t m = in.synthetic.size();
   if (in.context.analyses.empty()) throw MetricNotApplicable("no analyses declared");
   result.details["synthesis"] = to_string(in.context.synthesis);
-  result.details["combining_rule"] =
-      partial ? "partial synthesis (Reiter 2003): T_p = b/m + v̄, ν_p = (m−1)(1 + v̄/(b/m))²"
-              : "full synthesis (Reiter 2002): T_f = (1+1/m)b − v̄, ν_f = (m−1)(1 − v̄/((1+1/m)b))², "
-                "T_f* = max(0, T_f) + δ(n_syn/n)v̄";
+  result.details["rules"] = nlohmann::json::array();
+  for (auto rule : rules)
+    result.details["rules"].push_back(
+        {{"name", rule_name(rule)}, {"description", rule_description(rule)}});
+  result.details["headline_rule"] = rule_name(Rule::kSynthpop);
   result.details["level"] = level;
   result.details["replicates"] = m;
   result.details["analyses"] = nlohmann::json::array();
@@ -236,8 +477,11 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
         "m = 1 synthetic replicate: the between-replicate variance cannot be "
         "estimated, so the synthetic interval leaves out the synthesis "
         "variance (a normal interval on v̄); release m ≥ 2 for valid inference");
-  Summary overall;
+  std::vector<Summary> overall(rules.size());
   const double n_conf_rows = static_cast<double>(conf.rows());
+  double k_rows = 0.0;
+  for (const Table* t : in.synthetic)
+    k_rows += static_cast<double>(t->rows()) / static_cast<double>(m);
   for (const auto& a : in.context.analyses) {
     const Prepared p = prepare(a, conf);
     const Estimates ce = run_analysis(p, conf, n_conf_rows);
@@ -289,81 +533,81 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
     double n_syn = 0.0;
     for (const auto& e : re) n_syn += static_cast<double>(e.rows_used);
     n_syn /= static_cast<double>(m);
-    const double n_ratio = n_syn / static_cast<double>(ce.rows_used);
 
-    Summary summary;
-    auto forest = make_plot(
-        "forest",
-        a.name + ": confidential vs synthetic " + short_number(100 * level) + "% intervals",
-        "estimate", "estimand", a.name);
+    AnalysisData d;
+    d.prepared = &p;
+    d.confidential = &ce;
+    d.replicates = &re;
+    d.level = level;
+    d.reiter_n_ratio = n_syn / static_cast<double>(ce.rows_used);
+    d.reiter_min_df = params.get_double("reiter_min_df");
+    d.synthpop.proper = params.get_bool("proper");
+    d.synthpop.n = n_conf_rows;
+    d.synthpop.k = k_rows;
+    d.synthpop.incomplete =
+        partial && copied_row_by_row(conf, in.synthetic, outcome_columns(p, conf));
+    aj["synthpop"] = {{"n", n_conf_rows},
+                      {"k", k_rows},
+                      {"proper", d.synthpop.proper},
+                      {"response_synthesised", !d.synthpop.incomplete}};
+    if (d.synthpop.incomplete && m < 5 &&
+        std::find(rules.begin(), rules.end(), Rule::kSynthpopPopulation) != rules.end())
+      result.warnings.push_back(
+          analysis_where(a) +
+          ": the analysed variable was not synthesised and m = " + std::to_string(m) +
+          " < 5: synthpop_population's variance b/m + v_conf rests on few replicates");
+
+    auto forest = make_plot("forest",
+                            a.name + ": confidential vs synthetic " + short_number(100 * level) +
+                                "% intervals (rule synthpop: synthpop's default)",
+                            "estimate", "estimand", a.name);
     aj["estimands"] = nlohmann::json::array();
     for (std::size_t k = 0; k < p.terms.size(); ++k) {
-      const std::string scope = a.name + ":" + p.terms[k];
-      const auto ci = stats::make_inference(ce.q[k], ce.v[k], ce.df, level);
-      std::vector<double> q(m), v(m);
+      double within = 0.0;
+      std::vector<double> q(m);
       for (std::size_t r = 0; r < m; ++r) {
         q[r] = re[r].q[k];
-        v[r] = re[r].v[k];
+        within += re[r].v[k] / static_cast<double>(m);
       }
-      const auto si =
-          partial ? stats::combine_partial(q, v, level) : stats::combine_full(q, v, n_ratio, level);
-      const double o1 = stats::ci_overlap(ci.interval, si.interval);
-      const double o2 = stats::ci_overlap_signed(ci.interval, si.interval);
-      const double sd = (si.estimate - ci.estimate) / ci.standard_error();
-      const bool same_sign =
-          (ci.estimate > 0) == (si.estimate > 0) && (ci.estimate < 0) == (si.estimate < 0);
-      const bool same_sig = stats::significant(ci.interval) == stats::significant(si.interval);
-      const bool sso = stats::sso_match(ci.estimate, ci.interval, si.estimate, si.interval);
-      result.add("confidential_estimate", scope, ci.estimate);
-      result.add("confidential_se", scope, ci.standard_error());
-      result.add("confidential_lower", scope, ci.interval.lower);
-      result.add("confidential_upper", scope, ci.interval.upper);
-      result.add("synthetic_estimate", scope, si.estimate);
-      result.add("synthetic_se", scope, si.standard_error());
-      result.add("synthetic_lower", scope, si.interval.lower);
-      result.add("synthetic_upper", scope, si.interval.upper);
-      result.add("synthetic_df", scope, si.df);
-      result.add("between_variance", scope, si.between);
-      result.add("within_variance", scope, si.within);
-      result.add("ci_overlap", scope, o1);
-      result.add("ci_overlap_signed", scope, o2);
-      result.add("standardized_difference", scope, sd);
-      result.add("same_sign", scope, same_sign ? 1.0 : 0.0);
-      result.add("same_significance", scope, same_sig ? 1.0 : 0.0);
-      result.add("sso_match", scope, sso ? 1.0 : 0.0);
-      summary.add(o1, o2, sso ? 1.0 : 0.0, sd);
-      overall.add(o1, o2, sso ? 1.0 : 0.0, sd);
-      nlohmann::json syn = interval_json(si);
-      syn["between_variance"] = number(si.between);
-      syn["within_variance"] = number(si.within);
-      syn["unadjusted_variance"] = number(si.raw_variance);
-      syn["variance_adjusted"] = si.variance_adjusted;
-      if (!si.note.empty()) syn["note"] = si.note;
+      const auto between = stats::combine_partial(q, std::vector<double>(m, 0.0), level).between;
+      const std::string scope = a.name + ":" + p.terms[k];
+      result.add("confidential_estimate", scope, ce.q[k]);
+      result.add("confidential_se", scope, std::sqrt(ce.v[k]));
+      result.add("between_variance", scope, between);
+      result.add("within_variance", scope, within);
       aj["estimands"].push_back({{"estimand", p.terms[k]},
-                                 {"confidential", interval_json(ci)},
-                                 {"synthetic", syn},
-                                 {"ci_overlap", number(o1)},
-                                 {"ci_overlap_signed", number(o2)},
-                                 {"standardized_difference", number(sd)},
-                                 {"same_sign", same_sign},
-                                 {"same_significance", same_sig},
-                                 {"sso_match", sso}});
-      forest["data"].push_back({{"estimand", p.terms[k]},
-                                {"dataset", "confidential"},
-                                {"estimate", number(ci.estimate)},
-                                {"lower", number(ci.interval.lower)},
-                                {"upper", number(ci.interval.upper)}});
-      forest["data"].push_back({{"estimand", p.terms[k]},
-                                {"dataset", "synthetic"},
-                                {"estimate", number(si.estimate)},
-                                {"lower", number(si.interval.lower)},
-                                {"upper", number(si.interval.upper)}});
+                                 {"confidential_estimate", number(ce.q[k])},
+                                 {"confidential_se", number(std::sqrt(ce.v[k]))},
+                                 {"between_variance", number(between)},
+                                 {"within_variance", number(within)},
+                                 {"rules", nlohmann::json::object()}});
     }
-    summary.emit(result, a.name);
+    aj["lack_of_fit"] = nlohmann::json::object();
+    for (std::size_t ri = 0; ri < rules.size(); ++ri) {
+      const Rule rule = rules[ri];
+      Summary summary;
+      std::vector<std::string> fallbacks;
+      for (std::size_t k = 0; k < p.terms.size(); ++k)
+        compare_estimand(d, rule, k, result, summary, overall[ri], aj["estimands"][k]["rules"],
+                         rule == Rule::kSynthpop ? &forest : nullptr, fallbacks);
+      summary.emit(result, with_rule(a.name, rule));
+      if (!fallbacks.empty())
+        result.warnings.push_back(
+            analysis_where(a) + ", rule reiter_full: T_f ≤ 0 or ν_f < " +
+            short_number(d.reiter_min_df) + " for " + std::to_string(fallbacks.size()) + " of " +
+            std::to_string(p.terms.size()) + " estimands (" + join(fallbacks, ", ") +
+            "); their intervals use Reiter's non-negative T_f* = max(0, T_f) + (n_syn/n)v̄ "
+            "with a normal interval instead of an unusable t interval");
+      if (p.layout && is_synthpop(rule)) {
+        d.synthpop.population_inference = rule == Rule::kSynthpopPopulation;
+        aj["lack_of_fit"][rule_name(rule)] = lack_of_fit(d, rule, result);
+      }
+    }
     result.details["analyses"].push_back(aj);
     result.details["plots"].push_back(forest);
   }
-  overall.emit(result, "all");
+  for (std::size_t ri = 0; ri < rules.size(); ++ri)
+    overall[ri].emit(result, with_rule("all", rules[ri]));
   return result;
 }
 
@@ -377,54 +621,114 @@ MetricSpec analysis_inference_comparison_metric() {
       .family = MetricFamily::kSpecific,
       .summary =
           "Declared analyses (means, proportions, quantiles, totals, lm, logistic glm) on "
-          "the confidential data vs the m synthetic replicates combined: CI overlap, "
-          "standardised difference, sign/significance/overlap match",
+          "the confidential data vs the m synthetic replicates combined by synthpop's and "
+          "Reiter's rules: CI overlap, standardised coefficient difference, sign/significance/"
+          "overlap match, synthpop's lack-of-fit test",
       .doc =
           "For each declared analysis and each estimand (a mean, a level's proportion, a quantile, "
           "a total, a regression coefficient): q and v on every replicate (mean s²/n; proportion "
           "p(1−p)/n; total N·x̄ with N the confidential rows, v = N²s²/n; quantile type 7 with "
           "v = p(1−p)/(n f̂(q)²), f̂ a Gaussian KDE with bw.nrd0; OLS classical SE; logistic "
-          "Fisher-information SE). Combined by the synthesis type's rules: partial (Reiter 2003) "
-          "q̄, b, v̄, T_p = b/m + v̄, ν_p = (m−1)(1 + v̄/(b/m))²; full (Reiter 2002) T_f = "
-          "(1+1/m)b − v̄, ν_f = (m−1)(1 − v̄/((1+1/m)b))², T_f* = max(0,T_f) + δ(n_syn/n)v̄. "
-          "m = 1 or b = 0: normal interval (ν infinite; noted). Confidential interval: t with n−1 "
-          "df (mean, total), n−p (lm), normal (proportion, quantile, logistic). Comparisons: "
-          "ci_overlap (Karr et al. 2006 / Drechsler & Reiter 2009, 0 when disjoint, 1 = "
-          "identical), ci_overlap_signed (Snoke et al. 2018, negative when disjoint), "
-          "standardized_difference (q̄ − q_conf)/se_conf (synthpop compare.fit), sso_match (same "
-          "sign, same significance — interval excludes 0 — and overlap; Barrientos et al. 2024). "
+          "Fisher-information SE), q̄ = Σq/m, b = Σ(q − q̄)²/(m−1), v̄ = Σv/m. The replicates are "
+          "combined under each rule of `rules`, and every rule-dependent number carries its rule "
+          "in its scope (`wage:age;rule=synthpop`, `wage;rule=synthpop`, `all;rule=synthpop`). "
+          "**synthpop** (synthpop's default, compare.fit.synds with population.inference = FALSE; "
+          "Raab, Nowok & Dibben 2016): inference to what the confidential data would give, q̄ with "
+          "the confidential variance v_conf. **synthpop_population** (population.inference = "
+          "TRUE): V = v_conf(1 + n/(k m)), with proper = true V = v_conf(1 + (n/k + 1)/m), n and k "
+          "the rows of the confidential file and of one replicate; when the analysed variable was "
+          "not synthesised (a partial synthesis whose replicates carry it unchanged row by row) V "
+          "= b/m + v_conf. Both take normal intervals for both data sets (confidential q ± z√v), "
+          "and report synthetic_only_se, synthetic_only_z: the same rule with v̄ k/n in place of "
+          "v_conf, what synthpop's summary.fit.synds gives from the synthetic data alone. "
+          "**reiter_partial** (Reiter 2003): T_p = b/m + v̄, ν_p = (m−1)(1 + v̄/(b/m))². "
+          "**reiter_full** (Reiter 2002; Raghunathan, Reiter & Rubin 2003): T_f = (1+1/m)b − v̄, "
+          "ν_f = (m−1)(1 − v̄/((1+1/m)b))²; when T_f ≤ 0 or ν_f < reiter_min_df (where the t "
+          "quantile explodes: 12.7 at ν = 1, about 10^16 at ν = 0.1) Reiter's non-negative T_f* = "
+          "max(0, T_f) + (n_syn/n)v̄ with a normal interval, named `T_f*` in results.json and "
+          "listed in a warning. `reiter` in `rules` is the rule of the declared synthesis type. "
+          "Reiter's rules take the confidential interval as t with n−1 df (mean, total), n−p (lm), "
+          "normal (proportion, quantile, logistic). m = 1 or b = 0: normal interval (noted). "
+          "Comparisons: ci_overlap (Karr et al. 2006 / Drechsler & Reiter 2009, 0 when disjoint, "
+          "1 = identical), ci_overlap_signed (without the floor, negative when disjoint: Snoke et "
+          "al. 2018, and synthpop's CI overlap), std_coef_diff (q̄ − q_conf)/se_conf (synthpop), "
+          "sso_match (same sign, same significance — interval excludes 0 — and overlap; "
+          "Barrientos et al. 2024). **Lack of fit** (synthpop's compare.fit.synds, lm and "
+          "glm_logit, under both synthpop rules, which share it): d = q̄ − q_conf over the p "
+          "coefficients; χ² = d′V⁺d with V = Σ_conf n/(k m), referred to χ² with p df; when the "
+          "response was not synthesised, Hotelling's T² with V = B/m from the replicates' "
+          "covariance B, F = T²(m−p)/(p(m−1)) referred to F(p, m−p), which needs m > p. V⁺ is "
+          "MASS::ginv's pseudo-inverse and p-values are 1 − F(x), as synthpop computes them. "
+          "lack_of_fit_ratio = lack_of_fit/p (synthpop's Mahalanobis distance ratio, target 1). "
           "Formulas follow R: factor(x) and categorical columns are dummy-coded against their "
-          "first level, rows with a missing value are dropped.",
+          "first level, rows with a missing value are dropped. The forest plot shows the "
+          "synthpop rule's intervals.",
       .params = {{.name = "level",
                   .type = ParamType::kDouble,
                   .default_value = 0.95,
                   .doc = "confidence level of every interval; significance (for SSO) is at "
                          "α = 1 − level",
                   .min = 0.5,
-                  .max = 0.9999}},
+                  .max = 0.9999},
+                 {.name = "rules",
+                  .type = ParamType::kStringList,
+                  .default_value =
+                      std::vector<std::string>{"synthpop", "synthpop_population", "reiter"},
+                  .doc = "combining rules to report, each in the scopes of its numbers: "
+                         "synthpop, synthpop_population, reiter_partial, reiter_full, reiter "
+                         "(the declared synthesis type's); synthpop is always included, the "
+                         "headlines read it",
+                  .choices = {"synthpop", "synthpop_population", "reiter", "reiter_partial",
+                              "reiter_full"}},
+                 {.name = "proper",
+                  .type = ParamType::kBool,
+                  .default_value = false,
+                  .doc = "the replicates were made with synthpop's proper = TRUE (synthesis "
+                         "models drawn from their posterior): synthpop_population's variance "
+                         "adds v_conf/m"},
+                 {.name = "reiter_min_df",
+                  .type = ParamType::kDouble,
+                  .default_value = 1.0,
+                  .doc = "reiter_full: below this ν_f the interval falls back to T_f* with a "
+                         "normal interval (0 keeps Reiter's rule as published)",
+                  .min = 0.0,
+                  .max = 1000.0}},
       .granularity = MetricGranularity::kPerCandidate,
       .needs_analyses = true,
       .headlines = {{.statistic = "mean_ci_overlap",
+                     .scope = "all;rule=synthpop",
                      .ideal = Ideal::higher(),
                      .reading = "mean overlap of real and synthetic confidence intervals over the "
-                                "declared analyses (1 = identical, 0 = disjoint)",
+                                "declared analyses, synthpop's default rule (1 = identical, 0 = "
+                                "disjoint)",
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kShare},
                     {.statistic = "sso_share",
+                     .scope = "all;rule=synthpop",
                      .ideal = Ideal::higher(),
                      .reading = "share of estimates with the same sign, significance and "
-                                "overlapping intervals in real and synthetic data",
+                                "overlapping intervals in real and synthetic data, synthpop's "
+                                "default rule",
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kShare}},
       .compute = compute_analysis_inference,
       .statistics =
-          {{"confidential_{estimate|se|lower|upper}",
-            "the estimate on the confidential data, its standard error and confidence interval",
+          {{"confidential_{estimate|se}",
+            "the estimate on the confidential data and its standard error",
             std::nullopt,
             {kEstimand}},
-           {"synthetic_{estimate|se|lower|upper|df}",
-            "the combined synthetic estimate q̄, its standard error √T, interval and degrees of "
-            "freedom",
+           {"confidential_{lower|upper}",
+            "the confidential confidence interval under the rule in the scope",
+            std::nullopt,
+            {kEstimand}},
+           {"synthetic_{estimate|se|z|lower|upper|df}",
+            "the combined synthetic estimate q̄, its standard error, z = q̄/se, interval and "
+            "degrees of freedom under the rule in the scope",
+            std::nullopt,
+            {kEstimand}},
+           {"synthetic_only_{se|z}",
+            "synthpop rules: the standard error and z from the synthetic data alone (v̄ k/n in "
+            "place of v_conf), as synthpop's summary.fit.synds",
             std::nullopt,
             {kEstimand}},
            {"{between_variance|within_variance}",
@@ -436,11 +740,14 @@ MetricSpec analysis_inference_comparison_metric() {
             Ideal::higher(),
             {kEstimand}},
            {"ci_overlap_signed",
-            "interval overlap without the floor at 0: negative when disjoint, the more so the "
-            "farther apart",
+            "interval overlap without the floor at 0 (synthpop's CI overlap): negative when "
+            "disjoint, the more so the farther apart",
             Ideal::higher(),
             {kEstimand}},
-           {"standardized_difference", "(q̄ − q_conf)/se_conf", Ideal::at(0.0), {kEstimand}},
+           {"std_coef_diff",
+            "standardised coefficient difference (q̄ − q_conf)/se_conf",
+            Ideal::at(0.0),
+            {kEstimand}},
            {"{same_sign|same_significance|sso_match}",
             "1 when the two estimates have the same sign, the same significance, and (sso_match) "
             "also overlapping intervals",
@@ -454,12 +761,38 @@ MetricSpec analysis_inference_comparison_metric() {
             "share of estimands with the same sign, significance and overlapping intervals",
             Ideal::higher(),
             {kAnalysis, kAll}},
-           {"mean_abs_standardized_difference",
-            "mean |standardized_difference| over the estimands",
+           {"mean_abs_std_coef_diff",
+            "mean |std_coef_diff| over the estimands",
             Ideal::lower(),
             {kAnalysis, kAll}},
-           {"estimands_compared", "estimands compared", std::nullopt, {kAnalysis, kAll}}},
-      .references = {cite(reiter_2003(), "combining rules for partially synthetic data"),
+           {"estimands_compared", "estimands compared", std::nullopt, {kAnalysis, kAll}},
+           {"lack_of_fit",
+            "synthpop's lack-of-fit statistic of the synthetic vs confidential coefficients (χ², "
+            "or F when the response was not synthesised)",
+            std::nullopt,
+            {kAnalysis}},
+           {"{lack_of_fit_df|lack_of_fit_df2}",
+            "degrees of freedom of the lack-of-fit test: p; df2 = m − p for the F test",
+            std::nullopt,
+            {kAnalysis}},
+           {"lack_of_fit_p",
+            "p-value of the lack-of-fit test (small: the synthesis model does not keep the "
+            "relationships the analysis estimates)",
+            Ideal::higher(),
+            {kAnalysis}},
+           {"lack_of_fit_ratio",
+            "lack_of_fit / p (synthpop's Mahalanobis distance ratio; target 1)",
+            Ideal::at(1.0, TargetScale::kRatio),
+            {kAnalysis}}},
+      .references = {cite(synthpop_software(),
+                          "compare.fit.synds and summary.fit.synds numbers reproduced (rules "
+                          "synthpop, synthpop_population, lack-of-fit test)"),
+                     cite(nowok_raab_dibben_2016(),
+                          "synthpop's fit comparison and standardised coefficient difference"),
+                     cite(raab_nowok_dibben_2016(),
+                          "inference from synthetic data in synthpop: the synthpop and "
+                          "synthpop_population rules and the lack-of-fit test"),
+                     cite(reiter_2003(), "combining rules for partially synthetic data"),
                      cite(raghunathan_reiter_rubin_2003(), "full synthesis by multiple imputation"),
                      cite(reiter_2002(),
                           "combining rules for fully synthetic data and the non-negative variance"),
@@ -468,8 +801,6 @@ MetricSpec analysis_inference_comparison_metric() {
                           "interval overlap as used here (0 when disjoint)"),
                      cite(snoke_2018(), "signed interval overlap"),
                      cite(barrientos_2024(), "sign, significance and overlap (SSO) match"),
-                     cite(nowok_raab_dibben_2016(),
-                          "standardised difference of synthpop's compare.fit.synds"),
                      cite(statsmodels_software(), "OLS and logistic fits reproduced")},
   };
 }
