@@ -251,8 +251,11 @@ TEST(ReleasePolicy, SpecBlockAndPolicyFileParseAndRejectBadKeys) {
                 .find("criteria[0].metric: no metric named 'ks_distanse' (did you mean "
                       "'ks_distance'?)"),
             std::string::npos);
-  EXPECT_NE(error_of("criteria:\n  - metric: ks_distance\n    statistic: s\n    max: 1\n"
-                     "    relative_to: holdout\n")
+  EXPECT_NE(error_of("criteria:\n  - metric: ks_distance\n    statistic: s\n    max: 1\n")
+                .find("criteria[0].statistic: ks_distance declares no statistic 's'"),
+            std::string::npos);
+  EXPECT_NE(error_of("criteria:\n  - metric: ks_distance\n    statistic: mean_ks_distance\n"
+                     "    max: 1\n    relative_to: holdout\n")
                 .find("relative_to: ks_distance has no holdout baseline"),
             std::string::npos);
   EXPECT_NE(error_of("criteria:\n  - metric: ks_distance\n    statistic: s\n    target: 1\n")
