@@ -192,8 +192,8 @@ PYBIND11_MODULE(_synthaudit, m) {
           "parse",
           [](const std::string& text) {
             nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
-            if (json.is_discarded() || !json.is_object() ||
-                json.value("schema", "") != sa::kResultsSchema)
+            if (json.is_discarded() || !json.is_object() || !json.contains("schema") ||
+                json["schema"] != sa::kResultsSchema)
               throw sa::InputError(std::string("not a results document (expected \"schema\": \"") +
                                    sa::kResultsSchema + "\")");
             return Document{std::move(json)};
