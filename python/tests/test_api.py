@@ -221,3 +221,30 @@ def test_spec_column_kinds_apply(tables, tmp_path):
     with pytest.raises(ValueError, match=r"^synthetic 'c' replicate 1: row 300, column 'code': "
                                          r"'eight' is not a number"):
         synthaudit.evaluate(as_text, {"c": bad}, spec=spec)
+
+
+def test_a_signal_stops_a_long_evaluation():
+    """Ctrl-C works while the library runs: a signal handler's exception (here SIGALRM's, as
+    KeyboardInterrupt is SIGINT's) ends the evaluation at the next metric run."""
+    import signal
+    import time
+
+    class Stopped(Exception):
+        pass
+
+    def handler(signum, frame):
+        raise Stopped()
+
+    conf, reps = people(1500, 1), [people(1500, 2), people(1500, 3)]
+    previous = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, 0.3)
+    started = time.perf_counter()
+    try:
+        with pytest.raises(Stopped):
+            synthaudit.evaluate(conf, {"c": reps}, metrics="all")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    whole = time.perf_counter()
+    synthaudit.evaluate(conf, {"c": reps}, metrics="all")
+    assert time.perf_counter() - whole > 2 * (whole - started)
