@@ -84,9 +84,16 @@ void apply_options(sa::Evaluation& evaluation, const std::optional<sa::Evaluatio
     evaluation.policy = file->policy;
   }
   if (options.contains("metrics")) evaluation.metrics = strings(options["metrics"]);
+  // Each parameter given wins over the spec's value of that parameter, as --param does.
   if (options.contains("parameters"))
-    for (const auto& [metric, given] : options["parameters"].items())
-      evaluation.parameters[metric] = given;  // replaces the spec's parameters of that metric
+    for (const auto& [metric, given] : options["parameters"].items()) {
+      nlohmann::json& merged = evaluation.parameters[metric];
+      if (!merged.is_object() || !given.is_object()) {
+        merged = given;
+        continue;
+      }
+      for (const auto& [name, value] : given.items()) merged[name] = value;
+    }
   if (options.contains("keys"))
     evaluation.scenarios = {{strings(options["keys"]), strings(options["targets"])}};
   if (options.contains("analyses")) evaluation.analyses = strings(options["analyses"]);

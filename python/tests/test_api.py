@@ -248,3 +248,15 @@ def test_a_signal_stops_a_long_evaluation():
     whole = time.perf_counter()
     synthaudit.evaluate(conf, {"c": reps}, metrics="all")
     assert time.perf_counter() - whole > 2 * (whole - started)
+
+
+def test_call_parameters_win_over_the_spec_one_by_one(tables, tmp_path):
+    conf, reps, _ = tables
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("confidential: unused.csv\ncandidates:\n  - name: c\n    replicates: [u.csv]\n"
+                    "metrics: [ks_distance]\nparameters:\n  ks_distance: {pvalue: true}\n")
+    results = synthaudit.evaluate(conf, {"c": reps[0]}, spec=spec,
+                                  params={"ks_distance": {"plots": False}})
+    parameters = next(m for m in results.document["metrics"]
+                      if m["name"] == "ks_distance")["params"]
+    assert parameters["pvalue"] is True and parameters["plots"] is False
