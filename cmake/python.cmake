@@ -6,6 +6,13 @@ option(SYNTHAUDIT_PYTHON "Build the Python package's extension module when pybin
 if(NOT SYNTHAUDIT_PYTHON)
   return()
 endif()
+# An AddressSanitizer-instrumented module cannot load into Debian's uninstrumented interpreter
+# (the ASan runtime must come first in the process). The library paths the module calls are
+# checked under the sanitizers by the unit tests (tests/unit/library_test.cpp).
+if(SYNTHAUDIT_SANITIZE)
+  message(STATUS "synthaudit: Python package not built with SYNTHAUDIT_SANITIZE")
+  return()
+endif()
 
 # Debian's pybind11, numpy and pandas are installed for the system interpreter; a pyenv or conda
 # python3 that comes first on PATH has none of them. -DPython_EXECUTABLE=... chooses another.
