@@ -38,6 +38,9 @@ def cached_python(build_dir):
 
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
+        if not (ROOT / "CMakeLists.txt").exists():
+            raise RuntimeError(f"{ROOT} is not the synthaudit repository: install from its python/ "
+                               "folder (pip 21.3 or later builds a local folder in place)")
         build_dir = Path(os.environ.get("SYNTHAUDIT_BUILD_DIR", ROOT / "build")).resolve()
         configure = ["cmake", "-S", str(ROOT), "-B", str(build_dir)]
         if not (build_dir / "CMakeCache.txt").exists():
