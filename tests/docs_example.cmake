@@ -1,12 +1,16 @@
-# Fails when the C++ block that follows the line naming EXAMPLE in DOC is not EXAMPLE's text.
+# Fails when the code block (```cpp, or ```LANG) that follows the line naming EXAMPLE in DOC is
+# not EXAMPLE's text.
+if(NOT DEFINED LANG)
+  set(LANG cpp)
+endif()
 file(READ ${DOC} doc)
 file(READ ${EXAMPLE} example)
 get_filename_component(name ${EXAMPLE} NAME)
-string(FIND "${doc}" "${name}):\n\n```cpp\n" start)
+string(FIND "${doc}" "${name}):\n\n```${LANG}\n" start)
 if(start EQUAL -1)
-  message(FATAL_ERROR "${DOC}: no ```cpp block after a line ending in '${name}):'")
+  message(FATAL_ERROR "${DOC}: no ```${LANG} block after a line ending in '${name}):'")
 endif()
-string(LENGTH "${name}):\n\n```cpp\n" marker_length)
+string(LENGTH "${name}):\n\n```${LANG}\n" marker_length)
 math(EXPR start "${start} + ${marker_length}")
 string(SUBSTRING "${doc}" ${start} -1 rest)
 string(FIND "${rest}" "```\n" end)

@@ -26,6 +26,8 @@
 #include "metrics/metric.hpp"
 #include "metrics/registry_docs.hpp"
 #include "metrics/registry_json.hpp"
+#include "report/report.hpp"
+#include "report/summary.hpp"
 #include "result/document.hpp"
 #include "result/verdict.hpp"
 #include "spec/spec.hpp"
@@ -111,7 +113,10 @@ EvaluationSpec make_spec(const Evaluation& evaluation);
 // load_evaluation_data encodes files. Moves the columns out of `evaluation`.
 EvaluationData make_evaluation_data(Evaluation&& evaluation);
 
-// The results.tsv rows of a document: result_rows() (result/document.hpp).
+// The results.tsv rows of a document: result_rows() (result/document.hpp). Its report:
+// render_html() (the self-contained report.html), render_markdown() (report/report.hpp) and the
+// terminal summary render_summary() (report/summary.hpp). A file written whole or not at all:
+// write_file_atomic() (result/document.hpp).
 
 // Every metric, in the registry's order.
 const std::vector<MetricSpec>& list_metrics();

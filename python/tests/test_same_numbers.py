@@ -1,0 +1,151 @@
+"""The package and the command line give identical values on the same data: real survey rows
+(tests/data/sd2011) with categoricals, missing values (NA and the missing code -8) and m = 3
+replicates, every metric, compared value by value (results.tsv has 17 significant digits, so a
+double survives the file exactly)."""
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import synthaudit
+from conftest import read_results_tsv, run_cli
+
+# Small parameters keep every metric quick; they are the same for both sides.
+SPEC = """\
+confidential: conf.csv
+holdout: holdout.csv
+candidates:
+  - name: cart
+    replicates: [syn_1.csv, syn_2.csv, syn_3.csv]
+  - name: other
+    replicates: [other.csv]
+missing_codes:
+  income: [-8]
+metrics: [all]
+parameters:
+  propensity_boosted_trees: {rounds: 10, xgboost_threads: 1}
+disclosure:
+  - keys: [sex, age, edu, marital]
+    targets: [smoke, ls]
+analyses:
+  - lm: income ~ age + factor(sex)
+  - mean: income
+  - proportion: smoke
+seed: 11
+baseline_draws: 2
+"""
+
+
+def _lines(path, start, stop):
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    return lines[0] + "".join(lines[1 + start:1 + stop])
+
+
+@pytest.fixture(scope="module")
+def survey(tmp_path_factory, data_dir):
+    """Files cut from the real survey: 600 confidential rows, three synthetic replicates of 600
+    rows, one more candidate and a 250-row holdout."""
+    folder = tmp_path_factory.mktemp("survey")
+    sd = data_dir / "sd2011"
+    (folder / "conf.csv").write_text(_lines(sd / "train.csv", 0, 600), encoding="utf-8")
+    for r in range(3):
+        (folder / f"syn_{r + 1}.csv").write_text(
+            _lines(sd / "train_syn.csv", 600 * r, 600 * (r + 1)), encoding="utf-8")
+    (folder / "other.csv").write_text(_lines(sd / "syn.csv", 0, 500), encoding="utf-8")
+    (folder / "holdout.csv").write_text(_lines(sd / "holdout.csv", 0, 250), encoding="utf-8")
+    (folder / "spec.yaml").write_text(SPEC, encoding="utf-8")
+    return folder
+
+
+def frames(folder):
+    """The files as a pandas user holds them, with a mix of dtypes: category (sex, edu),
+    object (marital), string (ls), nullable Int64 (age), float64 with NaN (income)."""
+    def read(name):
+        frame = pd.read_csv(folder / name)
+        frame["sex"] = frame["sex"].astype("category")
+        frame["edu"] = frame["edu"].astype("category")
+        frame["ls"] = frame["ls"].astype("string")
+        frame["age"] = frame["age"].astype("Int64")
+        return frame
+    return {
+        "confidential": read("conf.csv"),
+        "synthetic": {"cart": [read(f"syn_{r}.csv") for r in (1, 2, 3)],
+                      "other": read("other.csv")},
+        "holdout": read("holdout.csv"),
+    }
+
+
+def assert_same_table(ours, theirs):
+    assert list(ours.columns) == list(theirs.columns)
+    assert len(ours) == len(theirs)
+    for name in ["candidate", "replicate", "metric", "statistic", "scope"]:
+        assert ours[name].tolist() == theirs[name].tolist(), name
+    a, b = ours["value"].to_numpy(), theirs["value"].to_numpy()
+    same = (a == b) | (np.isnan(a) & np.isnan(b))
+    assert same.all(), ours[~same].assign(cli=b[~same]).head(20).to_string()
+
+
+def test_spec_file_every_metric_m3(survey, cli):
+    out = survey / "cli_spec"
+    run_cli(cli, "evaluate", "--quiet", "--spec", survey / "spec.yaml", "--threads", 2,
+            "--out", out)
+    data = frames(survey)
+    results = synthaudit.evaluate(data["confidential"], data["synthetic"], data["holdout"],
+                                  spec=survey / "spec.yaml", threads=2)
+    cli_table = read_results_tsv(out / "results.tsv")
+    assert_same_table(results.table, cli_table)
+    assert set(cli_table["replicate"]) >= {"1", "2", "3", "mean"}
+    cli_document = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert results.verdict == cli_document["verdict"]
+    # The same warnings, each naming its table by role here and by file there.
+    assert len(results.warnings) == len(cli_document["warnings"]) + sum(
+        len(r.get("warnings", [])) for m in cli_document["metrics"]
+        for c in m.get("candidates", []) for r in c.get("replicates", []) + [c.get("combined", {})])
+    skipped = [m["name"] for m in results.document["metrics"] if "skipped" in m]
+    assert skipped == [m["name"] for m in cli_document["metrics"] if "skipped" in m]
+
+
+def test_keywords_as_flags(survey, cli):
+    """The keyword arguments do what the command line's flags do."""
+    out = survey / "cli_flags"
+    run_cli(cli, "evaluate", "--quiet", "--confidential", survey / "conf.csv",
+            "--synthetic", f"cart={survey / 'syn_1.csv'},{survey / 'syn_2.csv'},"
+                           f"{survey / 'syn_3.csv'}",
+            "--holdout", survey / "holdout.csv", "--keys", "sex,age,edu", "--targets", "smoke",
+            "--analysis", "lm: age ~ factor(sex) + factor(smoke)",
+            "--metrics", "general,key-disclosure,distance_to_closest_record",
+            "--param", "ks_distance.pvalue=true", "--seed", 5, "--threads", 1, "--out", out)
+    data = frames(survey)
+    results = synthaudit.evaluate(
+        data["confidential"], {"cart": data["synthetic"]["cart"]}, data["holdout"],
+        keys=["sex", "age", "edu"], targets="smoke",
+        analyses="lm: age ~ factor(sex) + factor(smoke)",
+        metrics=["general", "key-disclosure", "distance_to_closest_record"],
+        params={"ks_distance": {"pvalue": True}}, seed=5, threads=1)
+    assert_same_table(results.table, read_results_tsv(out / "results.tsv"))
+
+
+def test_written_files_match_the_command_line(survey, cli, tmp_path):
+    out = survey / "cli_small"
+    run_cli(cli, "evaluate", "--quiet", "--confidential", survey / "conf.csv",
+            "--synthetic", f"cart={survey / 'syn_1.csv'}", "--metrics", "ks_distance",
+            "--out", out)
+    data = frames(survey)
+    results = synthaudit.evaluate(data["confidential"], {"cart": data["synthetic"]["cart"][0]},
+                                  metrics="ks_distance")
+    results.to_tsv(tmp_path / "results.tsv")
+    assert (tmp_path / "results.tsv").read_text() == (out / "results.tsv").read_text()
+    results.to_json(tmp_path / "results.json")
+    ours = json.loads((tmp_path / "results.json").read_text())
+    theirs = json.loads((out / "results.json").read_text())
+    assert ours["metrics"][0]["candidates"][0]["replicates"][0]["values"] == \
+        theirs["metrics"][0]["candidates"][0]["replicates"][0]["values"]
+    results.report(tmp_path / "report.html")
+    html = (tmp_path / "report.html").read_text()
+    assert html.startswith("<!DOCTYPE html>") and "ks_distance" in html
+    again = synthaudit.load_results(tmp_path / "results.json")
+    assert_same_table(again.table, results.table)
+    assert not math.isnan(results.table["value"].iloc[0])
