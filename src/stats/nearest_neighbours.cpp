@@ -228,11 +228,13 @@ float scaled(double v, double lo, double range) {
   return static_cast<float>(std::clamp((v - lo) / range, -2.0, 3.0));
 }
 
-// Scans scan positions [a, b) for a block of up to kBlock queries. `base` is a lower bound of the
-// categorical mismatches already known for this block (grouped mode), `with_codes` adds the code
-// columns in the fast pass.
+// Scans scan positions [a, b) for a block of up to kBlock queries. `base` is the number of
+// mismatches on the code columns before `code_from` (grouped mode: the group's signature columns,
+// equal for the whole block and the whole range); the fast pass adds the code columns from
+// `code_from` on.
 void scan_block(const GowerData& g, const std::size_t* qids, int nq, std::size_t a, std::size_t b,
-                float base, bool with_codes, std::vector<TopK>& tops, std::uint64_t& recomputed) {
+                float base, std::size_t code_from, std::vector<TopK>& tops,
+                std::uint64_t& recomputed) {
   const std::size_t nn = g.nnum(), nc = g.ncode();
   const double pd = static_cast<double>(g.p);
   float thr[kBlock];
@@ -290,8 +292,8 @@ void scan_block(const GowerData& g, const std::size_t* qids, int nq, std::size_t
 #endif
       }
     }
-    if (with_codes) {
-      for (std::size_t c = 0; c < nc; ++c) {
+    {
+      for (std::size_t c = code_from; c < nc; ++c) {
         const __m512i v = _mm512_loadu_si512(g.rcode.data() + c * g.npad + j);
         for (int q = 0; q < kBlock; ++q) {
           const __mmask16 m = _mm512_cmpneq_epi32_mask(v, _mm512_set1_epi32(qc[q][c]));
@@ -328,8 +330,8 @@ void scan_block(const GowerData& g, const std::size_t* qids, int nq, std::size_t
         acc[q] += d;
       }
     }
-    if (with_codes) {
-      for (std::size_t c = 0; c < nc; ++c) {
+    {
+      for (std::size_t c = code_from; c < nc; ++c) {
         VecI v;
         std::memcpy(&v, g.rcode.data() + c * g.npad + j, sizeof v);
         for (int q = 0; q < kBlock; ++q) acc[q] += (v != qc[q][c]) ? one : zero;
@@ -355,7 +357,7 @@ void scan_block(const GowerData& g, const std::size_t* qids, int nq, std::size_t
 // sides until base + the projection gap exceeds every query's current k-th distance (plus the
 // rounding margin). Returns the number of positions scanned.
 std::size_t scan_projected(const GowerData& g, const std::size_t* qids, int nq, std::size_t begin,
-                           std::size_t end, std::uint32_t base, bool with_codes,
+                           std::size_t end, std::uint32_t base, std::size_t code_from,
                            std::vector<TopK>& tops, std::uint64_t& recomputed) {
   constexpr std::size_t kChunk = 8 * kLanes;
   double lo = INFINITY, hi = -INFINITY;
@@ -369,7 +371,7 @@ std::size_t scan_projected(const GowerData& g, const std::size_t* qids, int nq, 
   std::size_t right =
       static_cast<std::size_t>(std::upper_bound(proj + left, proj + end, hi) - proj);
   const float base_f = static_cast<float>(base);
-  if (left < right) scan_block(g, qids, nq, left, right, base_f, with_codes, tops, recomputed);
+  if (left < right) scan_block(g, qids, nq, left, right, base_f, code_from, tops, recomputed);
   std::size_t scanned = right - left;
   const double pd = static_cast<double>(g.p);
   const double based = static_cast<double>(base);
@@ -383,7 +385,7 @@ std::size_t scan_projected(const GowerData& g, const std::size_t* qids, int nq, 
         go_left = false;
       } else {
         const std::size_t a = left - begin > kChunk ? left - kChunk : begin;
-        scan_block(g, qids, nq, a, left, base_f, with_codes, tops, recomputed);
+        scan_block(g, qids, nq, a, left, base_f, code_from, tops, recomputed);
         scanned += left - a;
         left = a;
         go_left = left > begin;
@@ -394,7 +396,7 @@ std::size_t scan_projected(const GowerData& g, const std::size_t* qids, int nq, 
         go_right = false;
       } else {
         const std::size_t b = end - right > kChunk ? right + kChunk : end;
-        scan_block(g, qids, nq, right, b, base_f, with_codes, tops, recomputed);
+        scan_block(g, qids, nq, right, b, base_f, code_from, tops, recomputed);
         scanned += b - right;
         right = b;
         go_right = right < end;
@@ -459,6 +461,47 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
   const double pd = static_cast<double>(g.p);
   g.margin = pd * 2e-6 + pd * pd * 1.2e-7 + 1e-9;
 
+  // Code columns ordered by their number of distinct reference values, fewest first; the
+  // signature groups use the longest prefix of them that keeps the groups large (at least 64 rows
+  // each on average): a signature over every column (a 241-level occupation, a region) makes so
+  // many small groups that bounding them costs more than scanning. The other code columns are
+  // counted in the fast pass.
+  std::size_t group_cols = 0;
+  if (nc > 0 && (opt.mode == SearchMode::kAuto || opt.mode == SearchMode::kGrouped)) {
+    std::vector<std::size_t> distinct(nc), perm(nc);
+    for (std::size_t c = 0; c < nc; ++c) {
+      std::vector<std::int32_t> v = rcodes_cols[c];
+      std::sort(v.begin(), v.end());
+      distinct[c] = static_cast<std::size_t>(std::unique(v.begin(), v.end()) - v.begin());
+    }
+    std::iota(perm.begin(), perm.end(), std::size_t{0});
+    std::stable_sort(perm.begin(), perm.end(),
+                     [&](std::size_t a, std::size_t b) { return distinct[a] < distinct[b]; });
+    auto permute = [&](auto& v) {
+      auto copy = v;
+      for (std::size_t c = 0; c < nc; ++c) v[c] = std::move(copy[perm[c]]);
+    };
+    permute(g.code_cols);
+    permute(qcodes_cols);
+    permute(rcodes_cols);
+    // Distinct prefixes by hashing (a collision only undercounts: the choice is a heuristic, the
+    // grouping itself compares codes).
+    std::vector<std::uint64_t> key(g.n, 0x9e3779b97f4a7c15ULL), sorted;
+    for (std::size_t c = 0; c < nc; ++c) {
+      for (std::size_t j = 0; j < g.n; ++j)
+        key[j] =
+            (key[j] ^ static_cast<std::uint32_t>(rcodes_cols[c][j])) * 0xff51afd7ed558ccdULL + c;
+      sorted = key;
+      std::sort(sorted.begin(), sorted.end());
+      const auto prefix_groups =
+          static_cast<std::size_t>(std::unique(sorted.begin(), sorted.end()) - sorted.begin());
+      if (prefix_groups * 64 > g.n) break;
+      group_cols = c + 1;
+    }
+    if (opt.mode == SearchMode::kGrouped) group_cols = std::max<std::size_t>(group_cols, 1);
+  }
+  const std::size_t ng = group_cols;
+
   Neighbours result;
   result.k = opt.k;
   result.queries = m;
@@ -500,18 +543,18 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
   std::vector<std::uint32_t> by_sig(g.n);
   std::iota(by_sig.begin(), by_sig.end(), 0u);
   auto sig_less = [&](std::uint32_t a, std::uint32_t b) {
-    for (std::size_t c = 0; c < nc; ++c)
+    for (std::size_t c = 0; c < ng; ++c)
       if (rcodes_cols[c][a] != rcodes_cols[c][b]) return rcodes_cols[c][a] < rcodes_cols[c][b];
     if (rproj[a] != rproj[b]) return rproj[a] < rproj[b];
     return a < b;
   };
   auto sig_equal = [&](std::uint32_t a, std::uint32_t b) {
-    for (std::size_t c = 0; c < nc; ++c)
+    for (std::size_t c = 0; c < ng; ++c)
       if (rcodes_cols[c][a] != rcodes_cols[c][b]) return false;
     return true;
   };
   std::vector<std::size_t> group_start;
-  if (nc > 0) {
+  if (ng > 0) {
     std::sort(by_sig.begin(), by_sig.end(), sig_less);
     for (std::size_t i = 0; i < g.n; ++i)
       if (i == 0 || !sig_equal(by_sig[i - 1], by_sig[i])) group_start.push_back(i);
@@ -564,7 +607,7 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
   for (std::size_t q = 0; q < m; ++q)
     if (needs_search[q]) qorder.push_back(static_cast<std::uint32_t>(q));
   auto qsig_equal = [&](std::uint32_t a, std::uint32_t b) {
-    return std::equal(g.qcode.begin() + a * nc, g.qcode.begin() + (a + 1) * nc,
+    return std::equal(g.qcode.begin() + a * nc, g.qcode.begin() + a * nc + ng,
                       g.qcode.begin() + b * nc);
   };
   auto qproj_less = [&](std::uint32_t a, std::uint32_t b) {
@@ -575,9 +618,9 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
   std::vector<std::uint32_t> qsorted = qorder;
   std::vector<std::pair<std::size_t, std::size_t>> blocks;  // [begin, end) in qsorted
   const bool may_group = opt.mode == SearchMode::kAuto || opt.mode == SearchMode::kGrouped;
-  if (nc > 0 && may_group) {
+  if (ng > 0 && may_group) {
     std::sort(qsorted.begin(), qsorted.end(), [&](std::uint32_t a, std::uint32_t b) {
-      for (std::size_t c = 0; c < nc; ++c)
+      for (std::size_t c = 0; c < ng; ++c)
         if (g.qcode[a * nc + c] != g.qcode[b * nc + c])
           return g.qcode[a * nc + c] < g.qcode[b * nc + c];
       return qproj_less(a, b);
@@ -667,7 +710,7 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
               tops[q] = TopK{result.distance.data() + qids[q] * opt.k,
                              result.index.data() + qids[q] * opt.k, opt.k};
             }
-            scan_block(g, qids, nq, a, e, 0.0f, true, tops, rechecked);
+            scan_block(g, qids, nq, a, e, 0.0f, 0, tops, rechecked);
           }
         }
         tracker.advance(std::min(ids.size(), b1 * kBlock) - b0 * kBlock);
@@ -678,14 +721,14 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
   };
 
   if (grouped) {
-    std::vector<std::int32_t> gsig(groups * nc);
+    std::vector<std::int32_t> gsig(groups * ng);
     for (std::size_t gi = 0; gi < groups; ++gi)
-      for (std::size_t c = 0; c < nc; ++c)
-        gsig[gi * nc + c] = g.rcode[c * g.npad + group_start[gi]];
+      for (std::size_t c = 0; c < ng; ++c)
+        gsig[gi * ng + c] = g.rcode[c * g.npad + group_start[gi]];
 #pragma omp parallel reduction(+ : recomputed, scanned) num_threads(parallel_threads())
     {
       std::vector<std::uint32_t> bound(groups), visit(groups);
-      std::vector<std::size_t> count(nc + 2);
+      std::vector<std::size_t> count(ng + 2);
       std::vector<TopK> tops(kBlock, TopK{nullptr, nullptr, opt.k});
 #pragma omp for schedule(dynamic, 4)
       for (std::size_t b = 0; b < blocks.size(); ++b) {
@@ -696,7 +739,7 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
         std::fill(count.begin(), count.end(), 0);
         for (std::size_t gi = 0; gi < groups; ++gi) {
           std::uint32_t mis = 0;
-          for (std::size_t c = 0; c < nc; ++c) mis += gsig[gi * nc + c] != qc[c];
+          for (std::size_t c = 0; c < ng; ++c) mis += gsig[gi * ng + c] != qc[c];
           bound[gi] = mis;
           ++count[mis + 1];
         }
@@ -709,9 +752,8 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
           double worst = 0.0;
           for (int q = 0; q < nq; ++q) worst = std::max(worst, tops[q].d[opt.k - 1]);
           if (lb > worst) break;  // every later group is at least as far
-          const std::size_t visited =
-              scan_projected(g, qids, nq, group_start[gi], group_start[gi + 1], bound[gi], false,
-                             tops, recomputed);
+          const std::size_t visited = scan_projected(
+              g, qids, nq, group_start[gi], group_start[gi + 1], bound[gi], ng, tops, recomputed);
           scanned += visited * static_cast<std::size_t>(nq);
         }
         tracker.advance(static_cast<std::size_t>(nq));
@@ -731,7 +773,7 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
         std::size_t qids[kBlock] = {};
         const int nq = block_tops(b, qids, tops);
         sample_scanned +=
-            scan_projected(g, qids, nq, 0, g.n, 0, true, tops, recomputed) * std::uint64_t(nq);
+            scan_projected(g, qids, nq, 0, g.n, 0, 0, tops, recomputed) * std::uint64_t(nq);
         sampled += static_cast<std::uint64_t>(nq) * g.n;
         done[b] = 1;
         tracker.advance(static_cast<std::size_t>(nq));
@@ -756,7 +798,7 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
           if (done[b]) continue;
           std::size_t qids[kBlock] = {};
           const int nq = block_tops(b, qids, tops);
-          scanned += scan_projected(g, qids, nq, 0, g.n, 0, true, tops, recomputed) *
+          scanned += scan_projected(g, qids, nq, 0, g.n, 0, 0, tops, recomputed) *
                      static_cast<std::uint64_t>(nq);
           tracker.advance(static_cast<std::size_t>(nq));
         }
