@@ -102,7 +102,18 @@ int run_modes(const Table& q, const Table& r, int threads, std::size_t k, const 
 
 }  // namespace
 
+int run(int argc, char** argv);
+
 int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "nearest_neighbours_bench: %s\n", e.what());
+    return 2;
+  }
+}
+
+int run(int argc, char** argv) {
   if (argc >= 4 && std::string(argv[1]) == "--files") {
     const auto [q, r] = load_pair(argv[2], argv[3]);
     const int threads = argc > 4 ? std::atoi(argv[4]) : 1;
