@@ -37,9 +37,11 @@ DistanceKind distance_from_string(const std::string& name, const std::string& wh
 
 // How the Gower/Hamming search is organised; results are identical in every mode.
 //   kFullScan:  every query against every reference row (the test oracle).
-//   kGrouped:   reference rows grouped by categorical signature; groups visited in order of
-//               their mismatch count, and inside a group only the rows whose numeric projection
-//               (below) is close enough to beat the current k-th distance.
+//   kGrouped:   reference rows grouped by their signature on the categorical columns with the
+//               fewest values (as many columns as keep 64+ rows per group on average, at least
+//               one); groups visited in order of their mismatch count, the other categorical
+//               columns counted in the fast pass, and inside a group only the rows whose numeric
+//               projection (below) is close enough to beat the current k-th distance.
 //   kProjected: one group of all rows, pruned by the numeric projection alone.
 //   kAuto:      grouped when the signatures are few and queries share them; otherwise
 //               projected when a sample of queries shows that the projection prunes at least half

@@ -104,9 +104,12 @@ MetricResult compute_attack(const MetricInput& in, const Params& params) {
       const Table queries = key_table(conf, keys, nullptr);
       stats::NeighbourOptions opt;  // Gower on the keys, ranges from the training table
       opt.k = k;
+      opt.progress = in.progress;
+      opt.progress_task = "knn_attribute_attack " + scope + ": confidential to synthetic";
       const auto from_syn =
           stats::nearest_neighbours(queries, key_table(syn, keys, &syn_rows), opt);
       opt.k = k + 1;
+      opt.progress_task = "knn_attribute_attack " + scope + ": confidential to confidential";
       const auto from_conf =
           stats::nearest_neighbours(queries, key_table(conf, keys, &conf_rows), opt);
 
