@@ -255,3 +255,24 @@ TEST(Simulator, ColumnsAddsNumericAndCategoricalColumnsInTurn) {
   EXPECT_THROW(simulate(options), InputError);
   fs::remove_all(dir);
 }
+
+// Targets with the same rows share the kNN attack's searches; the numbers equal those of one
+// scenario per target (each with its own searches).
+TEST(NeighbourCache, KnnAttackTargetsWithTheSameRowsShareSearches) {
+  const auto t = make_tables(mixed_csv(12, 500), {mixed_csv(13, 400)});
+  EvaluationContext together;
+  together.scenarios = {{{"x", "y"}, {"c", "d"}}};
+  EvaluationContext apart;
+  apart.scenarios = {{{"x", "y"}, {"c"}}, {{"x", "y"}, {"d"}}};
+  const MetricResult a = run_metric("knn_attribute_attack", t, nlohmann::json::object(), together);
+  const MetricResult b = run_metric("knn_attribute_attack", t, nlohmann::json::object(), apart);
+  ASSERT_EQ(a.values.size(), b.values.size());
+  ASSERT_GT(a.values.size(), 0u);
+  for (std::size_t i = 0; i < a.values.size(); ++i) {
+    EXPECT_EQ(a.values[i].statistic, b.values[i].statistic);
+    EXPECT_EQ(a.values[i].scope, b.values[i].scope);
+    if (!std::isnan(a.values[i].value)) {
+      EXPECT_EQ(a.values[i].value, b.values[i].value) << a.values[i].statistic;
+    }
+  }
+}
