@@ -1,102 +1,142 @@
-// Benchmark of the exact nearest-neighbour engine (stats/nearest_neighbours): Gower 1-NN
-// (and k = 2) between two random tables of 10 numeric + 10 categorical columns (uniform values,
-// the worst case: no exact copies, categorical groups too small to prune), and optionally on
-// simulator files. Prints pairs per second.
-//   nearest_neighbours_bench [rows_query] [rows_reference] [threads] [k] [mode: auto|full|grouped]
-//   nearest_neighbours_bench --files QUERY.csv REFERENCE.csv [threads] [k]
+// Benchmark of the exact nearest-neighbour engine (stats/nearest_neighbours) on the mixed data
+// users have: the simulator's survey-like files (`synthaudit simulate --columns N`: the model's 12
+// columns, 5 numeric and 7 categorical, one with 241 levels, then numeric and categorical columns
+// in turn), the leaky candidate's first replicate (near-copies) or the ideal one (fresh people)
+// as queries against the confidential sample. Each mode runs on the same tables; every mode's
+// distances and indices are compared with the full scan (the exactness oracle) and the run fails
+// on any difference. Prints CPU seconds (user + system of the process, the fair measure on a
+// shared machine) and pairs per CPU-second.
+//   nearest_neighbours_bench [rows] [columns] [threads] [k] [modes: full,grouped,projected,auto]
+//                            [queries: ideal|leaky]
+//   nearest_neighbours_bench --files QUERY.csv REFERENCE.csv [threads] [k] [modes]
 #include <omp.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
-#include <memory>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <sstream>
 #include <string>
 
-#include "core/random.hpp"
 #include "io/load.hpp"
+#include "sim/simulator.hpp"
 #include "stats/nearest_neighbours.hpp"
 
 using namespace synthaudit;
 
 namespace {
 
-Table random_table(std::size_t rows, std::uint64_t seed,
-                   const std::vector<std::shared_ptr<Dictionary>>& dicts) {
-  Rng rng(seed);
-  std::vector<Column> cols;
-  for (int c = 0; c < 10; ++c) {
-    Column col;
-    col.name = "x" + std::to_string(c);
-    col.kind = ColumnKind::kNumeric;
-    col.numeric.resize(rows);
-    for (auto& v : col.numeric) v = rng.uniform();
-    cols.push_back(std::move(col));
-  }
-  for (int c = 0; c < 10; ++c) {
-    Column col;
-    col.name = "c" + std::to_string(c);
-    col.kind = ColumnKind::kCategorical;
-    col.dictionary = dicts[c];
-    col.codes.resize(rows);
-    for (auto& v : col.codes) v = static_cast<std::uint32_t>(rng.below(dicts[c]->size()));
-    cols.push_back(std::move(col));
-  }
-  return Table(TableSource{"random", "", "bench"}, std::move(cols));
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec) + double(u.ru_stime.tv_sec) +
+         1e-6 * double(u.ru_stime.tv_usec);
 }
 
-void run(const Table& q, const Table& r, int threads, std::size_t k, stats::SearchMode mode,
-         const char* label) {
+std::pair<Table, Table> load_pair(const std::string& query, const std::string& reference) {
+  ReadSettings settings;
+  const CsvFile rf = CsvFile::open(reference);
+  Schema schema = infer_schema(rf, settings);
+  Table r = encode_table(rf, schema, settings, "confidential");
+  Table q = encode_table(CsvFile::open(query), schema, settings, "synthetic");
+  finalize_dictionaries(schema, {&r, &q});
+  return {std::move(q), std::move(r)};
+}
+
+const std::map<std::string, stats::SearchMode> kModes = {
+    {"full", stats::SearchMode::kFullScan},
+    {"grouped", stats::SearchMode::kGrouped},
+    {"projected", stats::SearchMode::kProjected},
+    {"auto", stats::SearchMode::kAuto}};
+
+int run_modes(const Table& q, const Table& r, int threads, std::size_t k, const std::string& modes,
+              const std::string& label) {
   omp_set_num_threads(threads);
-  stats::NeighbourOptions o;
-  o.k = k;
-  o.mode = mode;
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::clock_t c0 = std::clock();
-  const auto nb = stats::nearest_neighbours(q, r, o);
-  const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const double pairs = double(q.rows()) * double(r.rows());
-  double checksum = 0;
-  for (std::size_t i = 0; i < nb.queries; ++i) checksum += nb.dist(i, 0);
-  std::printf(
-      "%s: %zu x %zu, k=%zu, threads=%d, grouped=%d: wall %.3f s, %.3g pairs/s; cpu %.3f s, "
-      "%.3g pairs per cpu-second; shortcuts=%zu, recomputed=%llu, mean d1=%.6f\n",
-      label, q.rows(), r.rows(), k, threads, int(nb.grouped), s, pairs / s, cpu, pairs / cpu,
-      nb.exact_copy_shortcuts, (unsigned long long)nb.exact_recomputations,
-      checksum / double(nb.queries));
+  std::optional<stats::Neighbours> oracle;
+  std::stringstream list(modes);
+  std::string mode;
+  bool first = true;
+  int failures = 0;
+  // The oracle runs first whatever the list says.
+  std::vector<std::string> names = {"full"};
+  while (std::getline(list, mode, ','))
+    if (mode != "full") names.push_back(mode);
+  for (const auto& name : names) {
+    if (!kModes.count(name)) {
+      std::fprintf(stderr, "unknown mode %s\n", name.c_str());
+      return 2;
+    }
+    stats::NeighbourOptions o;
+    o.k = k;
+    o.mode = kModes.at(name);
+    const auto t0 = std::chrono::steady_clock::now();
+    const double c0 = cpu_seconds();
+    auto nb = stats::nearest_neighbours(q, r, o);
+    const double cpu = cpu_seconds() - c0;
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double pairs = double(q.rows()) * double(r.rows());
+    bool equal = true;
+    if (first) {
+      oracle = nb;
+      first = false;
+    } else {
+      equal = nb.distance == oracle->distance && nb.index == oracle->index;
+      failures += !equal;
+    }
+    std::printf(
+        "%s: %zu x %zu, %zu columns, k=%zu, threads=%d, mode=%s (grouped=%d projected=%d): "
+        "wall %.3f s, cpu %.3f s, %.3g pairs per cpu-second; fast pass compared %.3g of the "
+        "pairs; exact-copy shortcuts=%zu, recomputed=%llu; equal to full scan: %s\n",
+        label.c_str(), q.rows(), r.rows(), r.column_count(), k, threads, name.c_str(),
+        int(nb.grouped), int(nb.projected), wall, cpu, pairs / cpu,
+        double(nb.scanned_pairs) / pairs, nb.exact_copy_shortcuts,
+        (unsigned long long)nb.exact_recomputations, equal ? "yes" : "NO");
+    std::fflush(stdout);
+  }
+  return failures == 0 ? 0 : 1;
 }
 
 }  // namespace
 
+int run(int argc, char** argv);
+
 int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "nearest_neighbours_bench: %s\n", e.what());
+    return 2;
+  }
+}
+
+int run(int argc, char** argv) {
   if (argc >= 4 && std::string(argv[1]) == "--files") {
-    const CsvFile qf = CsvFile::open(argv[2]);
-    ReadSettings settings;
-    Schema schema = infer_schema(qf, settings);
-    Table q = encode_table(qf, schema, settings, "synthetic");
-    Table r = encode_table(CsvFile::open(argv[3]), schema, settings, "confidential");
-    finalize_dictionaries(schema, {&q, &r});
+    const auto [q, r] = load_pair(argv[2], argv[3]);
     const int threads = argc > 4 ? std::atoi(argv[4]) : 1;
     const std::size_t k = argc > 5 ? std::strtoul(argv[5], nullptr, 10) : 1;
-    run(q, r, threads, k, stats::SearchMode::kAuto, "files");
-    return 0;
+    return run_modes(q, r, threads, k, argc > 6 ? argv[6] : "auto", "files");
   }
-  const std::size_t m = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 20000;
-  const std::size_t n = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : m;
+  const std::size_t rows = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 20000;
+  const std::size_t columns = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 16;
   const int threads = argc > 3 ? std::atoi(argv[3]) : 1;
   const std::size_t k = argc > 4 ? std::strtoul(argv[4], nullptr, 10) : 1;
-  const std::string mode = argc > 5 ? argv[5] : "auto";
-  std::vector<std::shared_ptr<Dictionary>> dicts;
-  for (int c = 0; c < 10; ++c) {
-    auto d = std::make_shared<Dictionary>();
-    for (int l = 0; l < 3 + 2 * c; ++l) d->intern("L" + std::to_string(l));
-    dicts.push_back(d);
-  }
-  const Table q = random_table(m, 1, dicts), r = random_table(n, 2, dicts);
-  run(q, r, threads, k,
-      mode == "full" ? stats::SearchMode::kFullScan
-                     : (mode == "grouped" ? stats::SearchMode::kGrouped : stats::SearchMode::kAuto),
-      "uniform random 10 num + 10 cat");
-  return 0;
+  const std::string modes = argc > 5 ? argv[5] : "grouped,projected,auto";
+  const std::string queries = argc > 6 ? argv[6] : "ideal";
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("synthaudit_nn_bench_" + std::to_string(rows) + "_" + std::to_string(columns));
+  SimulationOptions sim;
+  sim.rows = rows;
+  sim.columns = columns;
+  sim.replicates = 1;
+  sim.out_dir = dir.string();
+  const auto files = simulate(sim);
+  const std::string query_file = (dir / (queries + "_1.csv")).string();
+  const auto [q, r] = load_pair(query_file, files.confidential);
+  const int rc = run_modes(q, r, threads, k, modes, "simulator " + queries + " -> confidential");
+  std::filesystem::remove_all(dir);
+  return rc;
 }

@@ -2,12 +2,16 @@
 // library's entry point (include/synthaudit/synthaudit.hpp), like any host program; everything it
 // prints about metrics comes from the registry, everything about results from the results
 // document.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
+#include "core/progress.hpp"
 #include "core/text.hpp"
 #include "report/report.hpp"
 #include "report/summary.hpp"
@@ -114,7 +118,13 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
     progress = [](const std::string& line) { std::cerr << "synthaudit: " << line << "\n"; };
   if (progress) progress("reading data");
   const EvaluationData data = load_evaluation_data(spec);
-  const nlohmann::json document = audit(spec, data, progress);
+  // Inside long metrics: one line rewritten in place on a terminal, plain lines otherwise.
+  StreamProgress work_progress(stderr, isatty(fileno(stderr)) != 0);
+  std::vector<RecordLevelOutput> records;
+  EvaluationSinks sinks;
+  sinks.work_progress = quiet ? nullptr : &work_progress;
+  sinks.records = &records;
+  const nlohmann::json document = audit(spec, data, progress, sinks);
   std::error_code ec;
   fs::create_directories(spec.output_dir, ec);
   if (ec) throw InputError(spec.output_dir + ": cannot create output folder: " + ec.message());
@@ -125,6 +135,13 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
   write_file_atomic(json_path,
                     document.dump(1, ' ', false, nlohmann::json::error_handler_t::replace));
   write_file_atomic(tsv_path, results_tsv(document));
+  const std::string records_path = (fs::path(spec.output_dir) / "records.tsv").string();
+  if (!records.empty()) {
+    write_file_atomic(records_path, records_tsv(records));
+    std::cerr << "per-record distances: " << records_path << "\n";
+  } else {
+    fs::remove(records_path, ec);  // a previous run's, which this run's results do not match
+  }
   const std::string html_path = (fs::path(spec.output_dir) / "report.html").string();
   write_file_atomic(html_path, render_html(document));
   // With --format md, stdout carries only the Markdown (for CI logs); the paths go to stderr.
@@ -235,6 +252,9 @@ int main(int argc, char** argv) {
   simulate_cmd->add_option("--replicates", sim.replicates, "replicates per candidate")
       ->check(CLI::Range(1, 100));
   simulate_cmd->add_option("--seed", sim.seed, "random seed");
+  simulate_cmd->add_option("--columns", sim.columns,
+                           "columns per file, 12 to 200: the model's 12, then numeric and "
+                           "categorical columns in turn (docs/simulator.md)");
   simulate_cmd->add_option("--out", sim.out_dir, "output folder")->required();
 
   std::string demo_out = "demo-out";

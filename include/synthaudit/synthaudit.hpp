@@ -103,8 +103,10 @@ nlohmann::json evaluate(Evaluation evaluation, const ProgressFn& progress = {});
 
 // The evaluation proper, for callers that already hold a spec and encoded tables (the command
 // line): the metrics, then the verdict of spec.policy. evaluate(Evaluation) ends here too.
+// `sinks` receives what is not in the document: done/total of long steps and the per-record
+// outputs (record_level) as a side table (engine/evaluate.hpp; records_tsv() writes it).
 nlohmann::json audit(const EvaluationSpec& spec, const EvaluationData& data,
-                     const ProgressFn& progress = {});
+                     const ProgressFn& progress = {}, const EvaluationSinks& sinks = {});
 
 // The options of `evaluation` as a validated spec (its tables are named, not read).
 EvaluationSpec make_spec(const Evaluation& evaluation);

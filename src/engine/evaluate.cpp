@@ -2,7 +2,9 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
+#include <limits>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -13,6 +15,7 @@
 #include "core/threads.hpp"
 #include "metrics/registry.hpp"
 #include "metrics/registry_json.hpp"
+#include "stats/neighbour_cache.hpp"
 
 namespace synthaudit {
 
@@ -321,8 +324,34 @@ void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis) {
   }
 }
 
+std::string records_tsv(const std::vector<RecordLevelOutput>& records) {
+  std::string out = "candidate\treplicate\tmetric\tdirection\tquery_row\tnearest_row\tdistance\n";
+  char number[64];
+  for (const auto& r : records) {
+    const std::string prefix =
+        r.candidate + "\t" + r.replicate + "\t" + r.metric + "\t" + r.records.direction + "\t";
+    for (std::size_t q = 0; q < r.records.distance.size(); ++q) {
+      out += prefix;
+      out += std::to_string(q + 1);
+      out += '\t';
+      const std::uint32_t row = r.records.nearest_row[q];
+      out += row == std::numeric_limits<std::uint32_t>::max() ? "NA" : std::to_string(row + 1);
+      out += '\t';
+      const double d = r.records.distance[q];
+      if (std::isfinite(d)) {
+        std::snprintf(number, sizeof number, "%.17g", d);
+        out += number;
+      } else {
+        out += "NA";
+      }
+      out += '\n';
+    }
+  }
+  return out;
+}
+
 nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
-                        const ProgressFn& progress) {
+                        const ProgressFn& progress, const EvaluationSinks& sinks) {
   const auto started = std::chrono::steady_clock::now();
   const ThreadCountScope threads(spec.context.threads);
   const auto selected = select_metrics(spec.metrics, spec.origin + ": metrics");
@@ -379,6 +408,13 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
     doc["baselines"].push_back(
         {{"name", b.name}, {"description", b.description}, {"rows", b.rows}});
 
+  // Searches between these tables are shared by every metric of this evaluation.
+  stats::NeighbourCache neighbours;
+  neighbours.keep(data.confidential);
+  if (data.holdout) neighbours.keep(*data.holdout);
+  for (const auto& c : data.candidates)
+    for (const auto& t : c.replicates) neighbours.keep(t);
+
   for (const MetricSpec* metric : selected) {
     const auto given =
         spec.parameters.count(metric->name) ? spec.parameters.at(metric->name) : nlohmann::json();
@@ -409,6 +445,13 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
       doc["metrics"].push_back(entry);
       continue;
     }
+    auto keep_records = [&](MetricResult& result, const std::string& candidate,
+                            const std::string& replicate) {
+      if (sinks.records == nullptr) return;
+      for (auto& r : result.records)
+        sinks.records->push_back({metric->name, candidate, replicate, std::move(r)});
+      result.records.clear();
+    };
     // The holdout baseline when it is smaller than the synthetic data and this metric uses it.
     const BaselineData* size_matched = nullptr;
     for (const auto& b : baselines)
@@ -426,7 +469,9 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                           data.holdout ? &*data.holdout : nullptr,
                           spec.context,
                           candidate.name,
-                          derive_seed(spec.context.seed, metric->name, candidate.name, replicate)};
+                          derive_seed(spec.context.seed, metric->name, candidate.name, replicate),
+                          &neighbours,
+                          sinks.work_progress};
         MetricResult result;
         try {
           result = metric->compute(input, params);
@@ -453,6 +498,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
               {"wall_seconds", seconds}};
           if (drop_plots(spec.plots, r)) omit_plots(replicate);
           cand["replicates"].push_back(std::move(replicate));
+          keep_records(result, candidate.name, std::to_string(r + 1));
           results.push_back(std::move(result));
         }
         if (results.size() > 1)
@@ -468,6 +514,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
             {"seed", derive_seed(spec.context.seed, metric->name, candidate.name, 0)},
             {"wall_seconds", seconds}};
         if (drop_plots(spec.plots, 0)) omit_plots(cand["combined"]);
+        keep_records(result, candidate.name, "combined");
       }
       if (size_matched != nullptr) {
         // Statistics such as replicated uniques grow with the number of synthetic rows, so the
@@ -538,7 +585,8 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
             derive_seed(spec.context.seed, metric->name, baseline.name, replicate);
         MetricInput input{data.confidential, {whole_pool ? baseline.pool : &*drawn},
                           holdout_input,     spec.context,
-                          baseline.name,     seed};
+                          baseline.name,     seed,
+                          &neighbours,       sinks.work_progress};
         MetricResult result;
         try {
           result = metric->compute(input, params);
@@ -564,6 +612,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                                     {"wall_seconds", seconds}};
         // The baselines' plots would repeat the candidates'; their numbers are what matters.
         omit_plots(replicate);
+        keep_records(result, baseline.name, std::to_string(d + 1));
         cand["replicates"].push_back(std::move(replicate));
         value_results.push_back(std::move(result));
       }

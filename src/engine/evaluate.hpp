@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "core/progress.hpp"
 #include "io/load.hpp"
+#include "metrics/metric.hpp"
 #include "spec/spec.hpp"
 
 namespace synthaudit {
@@ -35,12 +37,34 @@ void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis);
 // Reports progress lines ("running ks_distance on ideal 1/5") when set.
 using ProgressFn = std::function<void(const std::string&)>;
 
+// The per-record outputs of one metric run (metric.hpp's NearestRecords), labelled.
+struct RecordLevelOutput {
+  std::string metric;
+  std::string candidate;  // a candidate, or a baseline's name ("holdout")
+  std::string replicate;  // "1".."m", or "combined"
+  NearestRecords records;
+};
+
+// What an evaluation reports besides its document; every member is optional.
+struct EvaluationSinks {
+  // Done/total and time left of long steps inside metrics (core/progress.hpp).
+  ProgressSink* work_progress = nullptr;
+  // Receives the per-record outputs that parameters ask for (record_level); they are dropped
+  // when null. The runs at the holdout's size and the baselines' noise draws write none.
+  std::vector<RecordLevelOutput>* records = nullptr;
+};
+
+// records.tsv: header `candidate replicate metric direction query_row nearest_row distance`, one
+// row per query record, rows 1-based as in the data files (the first data row is 1), distances
+// with 17 significant digits.
+std::string records_tsv(const std::vector<RecordLevelOutput>& records);
+
 // Runs the metrics and returns the "synthaudit/1" results document. This is the one entry point
 // of every front end (the command line after reading files; the library, include/synthaudit).
 // It runs on spec.context.threads threads (0 = omp_get_max_threads() of the calling thread)
 // without changing the calling thread's OpenMP settings (core/threads.hpp).
 nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
-                        const ProgressFn& progress = {});
+                        const ProgressFn& progress = {}, const EvaluationSinks& sinks = {});
 
 // Seed for one (metric, candidate, replicate), independent of run order and thread count.
 std::uint64_t derive_seed(std::uint64_t seed, const std::string& metric,

@@ -260,8 +260,8 @@ nlohmann::json evaluate(Evaluation evaluation, const ProgressFn& progress) {
 }
 
 nlohmann::json audit(const EvaluationSpec& spec, const EvaluationData& data,
-                     const ProgressFn& progress) {
-  nlohmann::json document = evaluate(spec, data, progress);
+                     const ProgressFn& progress, const EvaluationSinks& sinks) {
+  nlohmann::json document = evaluate(spec, data, progress, sinks);
   // Errors about the policy name where it came from: its file, or the spec that holds it.
   const bool inline_policy = spec.policy.source == "spec" || spec.policy.source == "default";
   add_verdict(document, spec.policy, inline_policy ? spec.origin : spec.policy.source);

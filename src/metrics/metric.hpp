@@ -17,6 +17,11 @@
 
 namespace synthaudit {
 
+namespace stats {
+class NeighbourCache;  // stats/neighbour_cache.hpp
+}
+class ProgressSink;  // core/progress.hpp
+
 // Families double as --metrics selectors.
 enum class MetricFamily { kGeneral, kPropensity, kSpecific, kKeyDisclosure, kDistanceDisclosure };
 const char* to_string(MetricFamily family);
@@ -64,6 +69,10 @@ struct MetricInput {
   // Seed for this (metric, candidate, replicate); derived by the engine from context.seed so that
   // results do not depend on the order or thread count in which metrics run.
   std::uint64_t seed = 1;
+  // The evaluation's shared nearest-neighbour searches (null: every search runs directly).
+  stats::NeighbourCache* neighbours = nullptr;
+  // Where long steps report done/total (null: nowhere).
+  ProgressSink* progress = nullptr;
 
   const Table& first_synthetic() const { return *synthetic.front(); }
 };
@@ -91,8 +100,19 @@ nlohmann::json make_plot(const std::string& kind, const std::string& title,
                          const std::string& x_label, const std::string& y_label,
                          const std::string& scope = "all");
 
+// Per-record output a parameter asked for: for every record of the query data (in file order), the
+// distance to its nearest record of the reference data and that record's row (0-based; the
+// lowest row among equally near ones). Kept out of the document (a million rows); front ends write
+// it beside results.tsv (records.tsv).
+struct NearestRecords {
+  std::string direction;  // e.g. "syn_to_conf": query data, then reference data
+  std::vector<double> distance;
+  std::vector<std::uint32_t> nearest_row;
+};
+
 struct MetricResult {
   std::vector<MetricValue> values;
+  std::vector<NearestRecords> records;
   // Tables and plot data for the report: a JSON object; plots go in details["plots"] (above).
   // Keep it summarised (binned), never per-record beyond what a parameter asks for.
   nlohmann::json details = nlohmann::json::object();

@@ -179,10 +179,52 @@ void append_number(std::string& out, double v) {
   out.append(buffer, ptr);
 }
 
-void write_csv(const Population& p, const std::string& path) {
-  static const std::string header =
+constexpr std::size_t kModelColumns = 12;
+
+// A uniform number in [0, 1) fixed by (seed, row, column): the extra columns of a row depend on
+// the row's position, so a perturbed copy of a confidential row (the leaky candidate) gets the same
+// noise and stays a near-copy, and the file does not depend on the thread count.
+double row_noise(std::uint64_t seed, std::size_t row, std::size_t column) {
+  const std::uint64_t h = splitmix64(seed ^ splitmix64(row * 0x9e3779b97f4a7c15ULL + column));
+  return static_cast<double>(h >> 11) * 0x1.0p-53;
+}
+
+// Extra column e (0-based) of row i. Even e: numeric num{e/2+1}, a weighted mix of age, education
+// and health with noise, rounded to one decimal (so ties occur), missing in 2% of rows. Odd e:
+// categorical cat{e/2+1} with 3 + (e/2 mod 6) levels "L1".., from region, education and sex with
+// noise.
+void append_extra(std::string& out, const Population& p, std::size_t i, std::size_t e,
+                  std::uint64_t seed) {
+  const double u = row_noise(seed, i, e), v = row_noise(seed, i, e + 1000);
+  const double edu = static_cast<double>(p.education[i]);
+  if (e % 2 == 0) {
+    if (u < 0.02) {
+      out += "NA";
+      return;
+    }
+    const double w = static_cast<double>(e / 2 % 4);
+    const double health = std::isnan(p.health_score[i]) ? 50.0 : p.health_score[i];
+    append_number(out, std::round(10.0 * ((1 + w) * p.age[i] / 10.0 + (3 - w) * edu +
+                                          health / 20.0 + 6.0 * (v - 0.5))) /
+                           10.0);
+    return;
+  }
+  const std::size_t levels = 3 + e / 2 % 6;
+  const std::size_t jitter = u < 0.5 ? static_cast<std::size_t>(v * 3.0) : 0;
+  const std::size_t level =
+      (p.region[i] + p.education[i] * (1 + e / 2 % 3) + p.sex[i] + jitter) % levels;
+  out += "L";
+  out += std::to_string(level + 1);
+}
+
+void write_csv(const Population& p, const std::string& path, std::size_t columns,
+               std::uint64_t seed) {
+  std::string header =
       "region,sex,age,education,marital,household_size,employed,occupation,hours_worked,income,"
-      "smoke,health_score\n";
+      "smoke,health_score";
+  for (std::size_t e = 0; e + kModelColumns < columns; ++e)
+    header += (e % 2 == 0 ? ",num" : ",cat") + std::to_string(e / 2 + 1);
+  header += '\n';
   const std::size_t n = p.size();
   const std::size_t blocks = (n + kBlockRows - 1) / kBlockRows;
   std::vector<std::string> chunks(blocks);
@@ -215,6 +257,10 @@ void write_csv(const Population& p, const std::string& path) {
       append_number(out, p.income[i]);
       out += p.smoke[i] ? ",yes," : ",no,";
       append_number(out, p.health_score[i]);
+      for (std::size_t e = 0; e + kModelColumns < columns; ++e) {
+        out += ',';
+        append_extra(out, p, i, e, seed);
+      }
       out += '\n';
     }
   }
@@ -235,6 +281,9 @@ void write_csv(const Population& p, const std::string& path) {
 SimulationFiles simulate(const SimulationOptions& options) {
   if (options.rows == 0) throw InputError("simulate: --rows must be at least 1");
   if (options.replicates < 1) throw InputError("simulate: --replicates must be at least 1");
+  if (options.columns < kModelColumns || options.columns > 200)
+    throw InputError("simulate: --columns must be between 12 and 200, not " +
+                     std::to_string(options.columns));
   const ThreadCountScope threads(options.threads);
   std::error_code ec;
   fs::create_directories(options.out_dir, ec);
@@ -247,21 +296,24 @@ SimulationFiles simulate(const SimulationOptions& options) {
   files.holdout = (dir / "holdout.csv").string();
   // Streams: 1 confidential, 2 holdout, 100+r ideal, 200+r independent, 300+r leaky.
   const Population confidential = draw_population(options.rows, options.seed, 1);
-  write_csv(confidential, files.confidential);
-  write_csv(draw_population(holdout_rows, options.seed, 2), files.holdout);
+  write_csv(confidential, files.confidential, options.columns, options.seed);
+  write_csv(draw_population(holdout_rows, options.seed, 2), files.holdout, options.columns,
+            options.seed);
   for (const std::string name : {"ideal", "independent", "leaky"}) {
     std::vector<std::string> replicate_files;
     for (int r = 1; r <= options.replicates; ++r) {
       const auto path = (dir / (name + "_" + std::to_string(r) + ".csv")).string();
       const auto rr = static_cast<std::uint64_t>(r);
       if (name == "ideal")
-        write_csv(draw_population(options.rows, options.seed, 100 + rr), path);
+        write_csv(draw_population(options.rows, options.seed, 100 + rr), path, options.columns,
+                  options.seed);
       else if (name == "independent")
         write_csv(break_dependencies(draw_population(options.rows, options.seed, 200 + rr),
                                      options.seed, 200 + rr),
-                  path);
+                  path, options.columns, options.seed);
       else
-        write_csv(perturb(confidential, options.seed, 300 + rr), path);
+        write_csv(perturb(confidential, options.seed, 300 + rr), path, options.columns,
+                  options.seed);
       replicate_files.push_back(path);
     }
     files.candidates.emplace_back(name, replicate_files);

@@ -13,6 +13,10 @@ struct SimulationOptions {
   std::size_t rows = 20000;      // confidential sample
   std::size_t holdout_rows = 0;  // 0 = rows / 4
   int replicates = 3;            // per candidate
+  // Columns of every file: the 12 of the model, then extra columns alternating numeric
+  // (num1, num2, ...) and categorical (cat1, cat2, ...) derived from each person
+  // (docs/simulator.md).
+  std::size_t columns = 12;
   std::uint64_t seed = 1;
   std::string out_dir;
   int threads = 0;  // 0 = omp_get_max_threads() of the calling thread

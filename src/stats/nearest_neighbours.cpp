@@ -172,6 +172,10 @@ struct GowerData {
   std::vector<std::uint32_t> order;  // scan position -> reference row
   std::vector<float> qnum;           // row-major, nnum per query
   std::vector<std::int32_t> qcode;   // row-major, ncode per query
+  // Projection of every record onto the sum of its numeric columns scaled to [0, 1] (clamped,
+  // missing = 0.5): |P(x) - P(y)| <= S_num(x, y), a lower bound of the numeric part.
+  std::vector<double> rproj;  // in scan order
+  std::vector<double> qproj;  // per query
   const Table* query = nullptr;
   const Table* reference = nullptr;
   double margin = 0.0;  // in units of the sum S + C
@@ -224,11 +228,13 @@ float scaled(double v, double lo, double range) {
   return static_cast<float>(std::clamp((v - lo) / range, -2.0, 3.0));
 }
 
-// Scans scan positions [a, b) for a block of up to kBlock queries. `base` is a lower bound of the
-// categorical mismatches already known for this block (grouped mode), `with_codes` adds the code
-// columns in the fast pass.
+// Scans scan positions [a, b) for a block of up to kBlock queries. `base` is the number of
+// mismatches on the code columns before `code_from` (grouped mode: the group's signature columns,
+// equal for the whole block and the whole range); the fast pass adds the code columns from
+// `code_from` on.
 void scan_block(const GowerData& g, const std::size_t* qids, int nq, std::size_t a, std::size_t b,
-                float base, bool with_codes, std::vector<TopK>& tops, std::uint64_t& recomputed) {
+                float base, std::size_t code_from, std::vector<TopK>& tops,
+                std::uint64_t& recomputed) {
   const std::size_t nn = g.nnum(), nc = g.ncode();
   const double pd = static_cast<double>(g.p);
   float thr[kBlock];
@@ -286,8 +292,8 @@ void scan_block(const GowerData& g, const std::size_t* qids, int nq, std::size_t
 #endif
       }
     }
-    if (with_codes) {
-      for (std::size_t c = 0; c < nc; ++c) {
+    {
+      for (std::size_t c = code_from; c < nc; ++c) {
         const __m512i v = _mm512_loadu_si512(g.rcode.data() + c * g.npad + j);
         for (int q = 0; q < kBlock; ++q) {
           const __mmask16 m = _mm512_cmpneq_epi32_mask(v, _mm512_set1_epi32(qc[q][c]));
@@ -324,8 +330,8 @@ void scan_block(const GowerData& g, const std::size_t* qids, int nq, std::size_t
         acc[q] += d;
       }
     }
-    if (with_codes) {
-      for (std::size_t c = 0; c < nc; ++c) {
+    {
+      for (std::size_t c = code_from; c < nc; ++c) {
         VecI v;
         std::memcpy(&v, g.rcode.data() + c * g.npad + j, sizeof v);
         for (int q = 0; q < kBlock; ++q) acc[q] += (v != qc[q][c]) ? one : zero;
@@ -341,6 +347,63 @@ void scan_block(const GowerData& g, const std::size_t* qids, int nq, std::size_t
     }
   }
 #endif
+}
+
+// Why the projection bounds the distance: clamping to [0, 1] is 1-Lipschitz and capped, so
+// |clamp(x) - clamp(y)| <= min(|x - y| / R, 1) per column, and any value in [0, 1] for a missing
+// one keeps the bound (one missing counts 1, both missing 0); the triangle inequality then gives
+// |P(x) - P(y)| <= S_num. Scan positions of [begin, end) are sorted by P: the positions between
+// the block's lowest and highest projection are scanned first, then chunks outwards on both
+// sides until base + the projection gap exceeds every query's current k-th distance (plus the
+// rounding margin). Returns the number of positions scanned.
+std::size_t scan_projected(const GowerData& g, const std::size_t* qids, int nq, std::size_t begin,
+                           std::size_t end, std::uint32_t base, std::size_t code_from,
+                           std::vector<TopK>& tops, std::uint64_t& recomputed) {
+  constexpr std::size_t kChunk = 8 * kLanes;
+  double lo = INFINITY, hi = -INFINITY;
+  for (int q = 0; q < nq; ++q) {
+    lo = std::min(lo, g.qproj[qids[q]]);
+    hi = std::max(hi, g.qproj[qids[q]]);
+  }
+  const double* proj = g.rproj.data();
+  std::size_t left =
+      static_cast<std::size_t>(std::lower_bound(proj + begin, proj + end, lo) - proj);
+  std::size_t right =
+      static_cast<std::size_t>(std::upper_bound(proj + left, proj + end, hi) - proj);
+  const float base_f = static_cast<float>(base);
+  if (left < right) scan_block(g, qids, nq, left, right, base_f, code_from, tops, recomputed);
+  std::size_t scanned = right - left;
+  const double pd = static_cast<double>(g.p);
+  const double based = static_cast<double>(base);
+  bool go_left = left > begin, go_right = right < end;
+  while (go_left || go_right) {
+    double worst = 0.0;
+    for (int q = 0; q < nq; ++q) worst = std::max(worst, tops[q].d[tops[q].k - 1]);
+    const double limit = worst * pd + g.margin;
+    if (go_left) {
+      if (based + (lo - proj[left - 1]) > limit) {
+        go_left = false;
+      } else {
+        const std::size_t a = left - begin > kChunk ? left - kChunk : begin;
+        scan_block(g, qids, nq, a, left, base_f, code_from, tops, recomputed);
+        scanned += left - a;
+        left = a;
+        go_left = left > begin;
+      }
+    }
+    if (go_right) {
+      if (based + (proj[right] - hi) > limit) {
+        go_right = false;
+      } else {
+        const std::size_t b = end - right > kChunk ? right + kChunk : end;
+        scan_block(g, qids, nq, right, b, base_f, code_from, tops, recomputed);
+        scanned += b - right;
+        right = b;
+        go_right = right < end;
+      }
+    }
+  }
+  return scanned;
 }
 
 struct RowHash {
@@ -398,6 +461,47 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
   const double pd = static_cast<double>(g.p);
   g.margin = pd * 2e-6 + pd * pd * 1.2e-7 + 1e-9;
 
+  // Code columns ordered by their number of distinct reference values, fewest first; the
+  // signature groups use the longest prefix of them that keeps the groups large (at least 64 rows
+  // each on average): a signature over every column (a 241-level occupation, a region) makes so
+  // many small groups that bounding them costs more than scanning. The other code columns are
+  // counted in the fast pass.
+  std::size_t group_cols = 0;
+  if (nc > 0 && (opt.mode == SearchMode::kAuto || opt.mode == SearchMode::kGrouped)) {
+    std::vector<std::size_t> distinct(nc), perm(nc);
+    for (std::size_t c = 0; c < nc; ++c) {
+      std::vector<std::int32_t> v = rcodes_cols[c];
+      std::sort(v.begin(), v.end());
+      distinct[c] = static_cast<std::size_t>(std::unique(v.begin(), v.end()) - v.begin());
+    }
+    std::iota(perm.begin(), perm.end(), std::size_t{0});
+    std::stable_sort(perm.begin(), perm.end(),
+                     [&](std::size_t a, std::size_t b) { return distinct[a] < distinct[b]; });
+    auto permute = [&](auto& v) {
+      auto copy = v;
+      for (std::size_t c = 0; c < nc; ++c) v[c] = std::move(copy[perm[c]]);
+    };
+    permute(g.code_cols);
+    permute(qcodes_cols);
+    permute(rcodes_cols);
+    // Distinct prefixes by hashing (a collision only undercounts: the choice is a heuristic, the
+    // grouping itself compares codes).
+    std::vector<std::uint64_t> key(g.n, 0x9e3779b97f4a7c15ULL), sorted;
+    for (std::size_t c = 0; c < nc; ++c) {
+      for (std::size_t j = 0; j < g.n; ++j)
+        key[j] =
+            (key[j] ^ static_cast<std::uint32_t>(rcodes_cols[c][j])) * 0xff51afd7ed558ccdULL + c;
+      sorted = key;
+      std::sort(sorted.begin(), sorted.end());
+      const auto prefix_groups =
+          static_cast<std::size_t>(std::unique(sorted.begin(), sorted.end()) - sorted.begin());
+      if (prefix_groups * 64 > g.n) break;
+      group_cols = c + 1;
+    }
+    if (opt.mode == SearchMode::kGrouped) group_cols = std::max<std::size_t>(group_cols, 1);
+  }
+  const std::size_t ng = group_cols;
+
   Neighbours result;
   result.k = opt.k;
   result.queries = m;
@@ -416,21 +520,41 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
   for (std::size_t c = 0; c < nc; ++c)
     for (std::size_t q = 0; q < m; ++q) g.qcode[q * nc + c] = qcodes_cols[c][q];
 
-  // Categorical signature groups of the reference.
+  // Exact copies by hashing, and the projections: raw numeric columns of both tables.
+  std::vector<const double*> qnum_raw, rnum_raw;
+  for (auto c : g.num_cols) {
+    qnum_raw.push_back(query.column(c).numeric.data());
+    rnum_raw.push_back(reference.column(c).numeric.data());
+  }
+  auto project = [&](const std::vector<const double*>& raw, std::size_t row) {
+    double s = 0.0;
+    for (std::size_t c = 0; c < nn; ++c) {
+      const double v = raw[c][row];
+      s += std::isnan(v) ? 0.5 : std::clamp((v - g.num_lo[c]) / g.num_range[c], 0.0, 1.0);
+    }
+    return s;
+  };
+  std::vector<double> rproj(g.n);
+  for (std::size_t j = 0; j < g.n; ++j) rproj[j] = project(rnum_raw, j);
+  g.qproj.resize(m);
+  for (std::size_t q = 0; q < m; ++q) g.qproj[q] = project(qnum_raw, q);
+
+  // Categorical signature groups of the reference, each sorted by projection.
   std::vector<std::uint32_t> by_sig(g.n);
   std::iota(by_sig.begin(), by_sig.end(), 0u);
   auto sig_less = [&](std::uint32_t a, std::uint32_t b) {
-    for (std::size_t c = 0; c < nc; ++c)
+    for (std::size_t c = 0; c < ng; ++c)
       if (rcodes_cols[c][a] != rcodes_cols[c][b]) return rcodes_cols[c][a] < rcodes_cols[c][b];
+    if (rproj[a] != rproj[b]) return rproj[a] < rproj[b];
     return a < b;
   };
   auto sig_equal = [&](std::uint32_t a, std::uint32_t b) {
-    for (std::size_t c = 0; c < nc; ++c)
+    for (std::size_t c = 0; c < ng; ++c)
       if (rcodes_cols[c][a] != rcodes_cols[c][b]) return false;
     return true;
   };
   std::vector<std::size_t> group_start;
-  if (nc > 0) {
+  if (ng > 0) {
     std::sort(by_sig.begin(), by_sig.end(), sig_less);
     for (std::size_t i = 0; i < g.n; ++i)
       if (i == 0 || !sig_equal(by_sig[i - 1], by_sig[i])) group_start.push_back(i);
@@ -438,12 +562,6 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
   group_start.push_back(g.n);
   const std::size_t groups = group_start.size() - 1;
 
-  // Exact copies by hashing: reference rows sorted by (hash, row).
-  std::vector<const double*> qnum_raw, rnum_raw;
-  for (auto c : g.num_cols) {
-    qnum_raw.push_back(query.column(c).numeric.data());
-    rnum_raw.push_back(reference.column(c).numeric.data());
-  }
   RowHash hasher;
   std::vector<std::pair<std::uint64_t, std::uint32_t>> rhash(g.n);
   {
@@ -479,49 +597,74 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
     }
   }
   result.exact_copy_shortcuts = shortcuts;
+  ProgressTracker tracker(opt.progress, opt.progress_task, m);
+  tracker.advance(shortcuts);
 
-  // Query order and blocks. Grouped mode: queries sorted by signature, blocks never cross a
-  // signature, so a whole block shares each reference group's mismatch count.
+  // Query order and blocks. Grouped mode: queries sorted by (signature, projection), blocks never
+  // cross a signature, so a whole block shares each reference group's mismatch count.
+  // Projected mode: queries sorted by projection alone.
   std::vector<std::uint32_t> qorder;
   for (std::size_t q = 0; q < m; ++q)
     if (needs_search[q]) qorder.push_back(static_cast<std::uint32_t>(q));
   auto qsig_equal = [&](std::uint32_t a, std::uint32_t b) {
-    return std::equal(g.qcode.begin() + a * nc, g.qcode.begin() + (a + 1) * nc,
+    return std::equal(g.qcode.begin() + a * nc, g.qcode.begin() + a * nc + ng,
                       g.qcode.begin() + b * nc);
+  };
+  auto qproj_less = [&](std::uint32_t a, std::uint32_t b) {
+    if (g.qproj[a] != g.qproj[b]) return g.qproj[a] < g.qproj[b];
+    return a < b;
   };
   bool grouped = false;
   std::vector<std::uint32_t> qsorted = qorder;
-  std::vector<std::pair<std::size_t, std::size_t>> gblocks;  // [begin, end) in qsorted
-  if (nc > 0 && opt.mode != SearchMode::kFullScan) {
+  std::vector<std::pair<std::size_t, std::size_t>> blocks;  // [begin, end) in qsorted
+  const bool may_group = opt.mode == SearchMode::kAuto || opt.mode == SearchMode::kGrouped;
+  if (ng > 0 && may_group) {
     std::sort(qsorted.begin(), qsorted.end(), [&](std::uint32_t a, std::uint32_t b) {
-      for (std::size_t c = 0; c < nc; ++c)
+      for (std::size_t c = 0; c < ng; ++c)
         if (g.qcode[a * nc + c] != g.qcode[b * nc + c])
           return g.qcode[a * nc + c] < g.qcode[b * nc + c];
-      return a < b;
+      return qproj_less(a, b);
     });
     for (std::size_t i = 0; i < qsorted.size();) {
       std::size_t e = i + 1;
       while (e < qsorted.size() && e - i < static_cast<std::size_t>(kBlock) &&
              qsig_equal(qsorted[i], qsorted[e]))
         ++e;
-      gblocks.emplace_back(i, e);
+      blocks.emplace_back(i, e);
       i = e;
     }
-    const double fill = gblocks.empty() ? 0.0 : double(qsorted.size()) / double(gblocks.size());
+    const double fill = blocks.empty() ? 0.0 : double(qsorted.size()) / double(blocks.size());
     grouped = opt.mode == SearchMode::kGrouped || (groups * 32 <= g.n && fill >= 2.0);
+  }
+  bool projected =
+      !grouped && nn > 0 && (opt.mode == SearchMode::kAuto || opt.mode == SearchMode::kProjected);
+  if (projected) {
+    qsorted = qorder;
+    std::sort(qsorted.begin(), qsorted.end(), qproj_less);
+    blocks.clear();
+    for (std::size_t i = 0; i < qsorted.size(); i += kBlock)
+      blocks.emplace_back(i, std::min(qsorted.size(), i + kBlock));
   }
   result.grouped = grouped;
 
-  // Reference arrays in scan order (signature order when grouped).
+  // Reference arrays in scan order: signature then projection (grouped), projection
+  // (projected), or row order.
   if (grouped) {
     g.order = by_sig;
   } else {
     g.order.resize(g.n);
     std::iota(g.order.begin(), g.order.end(), 0u);
+    if (projected)
+      std::sort(g.order.begin(), g.order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        if (rproj[a] != rproj[b]) return rproj[a] < rproj[b];
+        return a < b;
+      });
   }
   g.npad = (g.n + kLanes - 1) / kLanes * kLanes + kLanes;
   g.rnum.assign(nn * g.npad, 0.0f);
   g.rcode.assign(nc * g.npad, -2);
+  g.rproj.resize(g.n);
+  for (std::size_t pos = 0; pos < g.n; ++pos) g.rproj[pos] = rproj[g.order[pos]];
   for (std::size_t c = 0; c < nn; ++c)
     for (std::size_t pos = 0; pos < g.n; ++pos)
       g.rnum[c * g.npad + pos] = scaled(rnum_raw[c][g.order[pos]], g.num_lo[c], g.num_range[c]);
@@ -529,33 +672,74 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
     for (std::size_t pos = 0; pos < g.n; ++pos)
       g.rcode[c * g.npad + pos] = rcodes_cols[c][g.order[pos]];
 
-  std::uint64_t recomputed = 0;
+  std::uint64_t recomputed = 0, scanned = 0;
+  auto block_tops = [&](std::size_t b, std::size_t* qids, std::vector<TopK>& tops) {
+    const auto [bb, be] = blocks[b];
+    const int nq = static_cast<int>(be - bb);
+    for (int q = 0; q < nq; ++q) {
+      qids[q] = qsorted[bb + q];
+      tops[q] = TopK{result.distance.data() + qids[q] * opt.k,
+                     result.index.data() + qids[q] * opt.k, opt.k};
+    }
+    return nq;
+  };
+  // Tiled full scan of the given queries: each tile of the reference stays in cache while blocks
+  // of queries pass over it.
+  auto full_scan = [&](const std::vector<std::uint32_t>& ids) {
+    const std::size_t nblocks = (ids.size() + kBlock - 1) / kBlock;
+    const std::size_t bytes_per_row = (nn + nc) * 4 + 1;
+    const std::size_t tile =
+        std::max<std::size_t>(kLanes, (std::size_t{1} << 20) / bytes_per_row / kLanes * kLanes);
+    constexpr std::size_t kBlocksPerTask = 32;
+    const std::size_t tasks = (nblocks + kBlocksPerTask - 1) / kBlocksPerTask;
+    std::uint64_t rechecked = 0;
+#pragma omp parallel reduction(+ : rechecked) num_threads(parallel_threads())
+    {
+      std::vector<TopK> tops(kBlock, TopK{nullptr, nullptr, opt.k});
+#pragma omp for schedule(dynamic, 1)
+      for (std::size_t t = 0; t < tasks; ++t) {
+        const std::size_t b0 = t * kBlocksPerTask, b1 = std::min(nblocks, b0 + kBlocksPerTask);
+        for (std::size_t a = 0; a < g.n; a += tile) {
+          const std::size_t e = std::min(g.n, a + tile);
+          for (std::size_t b = b0; b < b1; ++b) {
+            const std::size_t qb = b * kBlock;
+            const int nq = static_cast<int>(std::min<std::size_t>(kBlock, ids.size() - qb));
+            std::size_t qids[kBlock] = {};
+            for (int q = 0; q < nq; ++q) {
+              qids[q] = ids[qb + q];
+              tops[q] = TopK{result.distance.data() + qids[q] * opt.k,
+                             result.index.data() + qids[q] * opt.k, opt.k};
+            }
+            scan_block(g, qids, nq, a, e, 0.0f, 0, tops, rechecked);
+          }
+        }
+        tracker.advance(std::min(ids.size(), b1 * kBlock) - b0 * kBlock);
+      }
+    }
+    recomputed += rechecked;
+    scanned += static_cast<std::uint64_t>(ids.size()) * g.n;
+  };
+
   if (grouped) {
-    std::vector<std::int32_t> gsig(groups * nc);
+    std::vector<std::int32_t> gsig(groups * ng);
     for (std::size_t gi = 0; gi < groups; ++gi)
-      for (std::size_t c = 0; c < nc; ++c)
-        gsig[gi * nc + c] = g.rcode[c * g.npad + group_start[gi]];
-#pragma omp parallel reduction(+ : recomputed) num_threads(parallel_threads())
+      for (std::size_t c = 0; c < ng; ++c)
+        gsig[gi * ng + c] = g.rcode[c * g.npad + group_start[gi]];
+#pragma omp parallel reduction(+ : recomputed, scanned) num_threads(parallel_threads())
     {
       std::vector<std::uint32_t> bound(groups), visit(groups);
-      std::vector<std::size_t> count(nc + 2);
+      std::vector<std::size_t> count(ng + 2);
       std::vector<TopK> tops(kBlock, TopK{nullptr, nullptr, opt.k});
 #pragma omp for schedule(dynamic, 4)
-      for (std::size_t b = 0; b < gblocks.size(); ++b) {
-        const auto [bb, be] = gblocks[b];
-        const int nq = static_cast<int>(be - bb);
+      for (std::size_t b = 0; b < blocks.size(); ++b) {
         std::size_t qids[kBlock] = {};
-        for (int q = 0; q < nq; ++q) {
-          qids[q] = qsorted[bb + q];
-          tops[q] = TopK{result.distance.data() + qids[q] * opt.k,
-                         result.index.data() + qids[q] * opt.k, opt.k};
-        }
+        const int nq = block_tops(b, qids, tops);
         // Mismatch lower bound per group, visited in increasing order (counting sort).
         const std::int32_t* qc = g.qcode.data() + qids[0] * nc;
         std::fill(count.begin(), count.end(), 0);
         for (std::size_t gi = 0; gi < groups; ++gi) {
           std::uint32_t mis = 0;
-          for (std::size_t c = 0; c < nc; ++c) mis += gsig[gi * nc + c] != qc[c];
+          for (std::size_t c = 0; c < ng; ++c) mis += gsig[gi * ng + c] != qc[c];
           bound[gi] = mis;
           ++count[mis + 1];
         }
@@ -568,41 +752,63 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
           double worst = 0.0;
           for (int q = 0; q < nq; ++q) worst = std::max(worst, tops[q].d[opt.k - 1]);
           if (lb > worst) break;  // every later group is at least as far
-          scan_block(g, qids, nq, group_start[gi], group_start[gi + 1],
-                     static_cast<float>(bound[gi]), false, tops, recomputed);
+          const std::size_t visited = scan_projected(
+              g, qids, nq, group_start[gi], group_start[gi + 1], bound[gi], ng, tops, recomputed);
+          scanned += visited * static_cast<std::size_t>(nq);
+        }
+        tracker.advance(static_cast<std::size_t>(nq));
+      }
+    }
+  } else if (projected) {
+    // In auto mode a sample of blocks, spread over the projection order, decides whether the
+    // projection prunes enough to beat the tiled full scan (it does not when the numeric columns
+    // have high intrinsic dimension and the nearest distances are large). Sampled blocks are
+    // finished either way; the decision depends on the data only, never on the thread count.
+    std::vector<char> done(blocks.size(), 0);
+    if (opt.mode == SearchMode::kAuto && blocks.size() > 64) {
+      const std::size_t step = blocks.size() / 16;
+      std::vector<TopK> tops(kBlock, TopK{nullptr, nullptr, opt.k});
+      std::uint64_t sampled = 0, sample_scanned = 0;
+      for (std::size_t b = step / 2; b < blocks.size(); b += step) {
+        std::size_t qids[kBlock] = {};
+        const int nq = block_tops(b, qids, tops);
+        sample_scanned +=
+            scan_projected(g, qids, nq, 0, g.n, 0, 0, tops, recomputed) * std::uint64_t(nq);
+        sampled += static_cast<std::uint64_t>(nq) * g.n;
+        done[b] = 1;
+        tracker.advance(static_cast<std::size_t>(nq));
+      }
+      scanned += sample_scanned;
+      projected = sample_scanned * 2 <= sampled;
+      if (!projected) {
+        std::vector<std::uint32_t> rest;
+        for (std::size_t b = 0; b < blocks.size(); ++b)
+          if (!done[b])
+            rest.insert(rest.end(), qsorted.begin() + blocks[b].first,
+                        qsorted.begin() + blocks[b].second);
+        full_scan(rest);
+      }
+    }
+    if (projected) {
+#pragma omp parallel reduction(+ : recomputed, scanned) num_threads(parallel_threads())
+      {
+        std::vector<TopK> tops(kBlock, TopK{nullptr, nullptr, opt.k});
+#pragma omp for schedule(dynamic, 4)
+        for (std::size_t b = 0; b < blocks.size(); ++b) {
+          if (done[b]) continue;
+          std::size_t qids[kBlock] = {};
+          const int nq = block_tops(b, qids, tops);
+          scanned += scan_projected(g, qids, nq, 0, g.n, 0, 0, tops, recomputed) *
+                     static_cast<std::uint64_t>(nq);
+          tracker.advance(static_cast<std::size_t>(nq));
         }
       }
     }
   } else {
-    const std::size_t nblocks = (qorder.size() + kBlock - 1) / kBlock;
-    const std::size_t bytes_per_row = (nn + nc) * 4 + 1;
-    const std::size_t tile =
-        std::max<std::size_t>(kLanes, (std::size_t{1} << 20) / bytes_per_row / kLanes * kLanes);
-    constexpr std::size_t kBlocksPerTask = 32;
-    const std::size_t tasks = (nblocks + kBlocksPerTask - 1) / kBlocksPerTask;
-#pragma omp parallel reduction(+ : recomputed) num_threads(parallel_threads())
-    {
-      std::vector<TopK> tops(kBlock, TopK{nullptr, nullptr, opt.k});
-#pragma omp for schedule(dynamic, 1)
-      for (std::size_t t = 0; t < tasks; ++t) {
-        const std::size_t b0 = t * kBlocksPerTask, b1 = std::min(nblocks, b0 + kBlocksPerTask);
-        for (std::size_t a = 0; a < g.n; a += tile) {
-          const std::size_t e = std::min(g.n, a + tile);
-          for (std::size_t b = b0; b < b1; ++b) {
-            const std::size_t qb = b * kBlock;
-            const int nq = static_cast<int>(std::min<std::size_t>(kBlock, qorder.size() - qb));
-            std::size_t qids[kBlock] = {};
-            for (int q = 0; q < nq; ++q) {
-              qids[q] = qorder[qb + q];
-              tops[q] = TopK{result.distance.data() + qids[q] * opt.k,
-                             result.index.data() + qids[q] * opt.k, opt.k};
-            }
-            scan_block(g, qids, nq, a, e, 0.0f, true, tops, recomputed);
-          }
-        }
-      }
-    }
+    full_scan(qorder);
   }
+  result.projected = projected;
+  result.scanned_pairs = scanned;
   result.exact_recomputations = recomputed;
   return result;
 }
@@ -667,6 +873,7 @@ Neighbours numeric_search(const Table& query, const Table& reference, const Neig
     }
   }
   constexpr std::size_t kTile = 2048;
+  ProgressTracker tracker(opt.progress, opt.progress_task, m);
 #pragma omp parallel num_threads(parallel_threads())
   {
     std::vector<double> acc(kTile);
@@ -700,6 +907,7 @@ Neighbours numeric_search(const Table& query, const Table& reference, const Neig
           top.insert(d, static_cast<std::uint32_t>(a + j));
         }
       }
+      tracker.advance(1);
     }
   }
   return result;

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "core/progress.hpp"
 #include "table/table.hpp"
 
 namespace synthaudit::stats {
@@ -34,8 +35,21 @@ const char* to_string(DistanceKind kind);
 // Throws InputError naming `where` for an unknown name.
 DistanceKind distance_from_string(const std::string& name, const std::string& where);
 
-// How the Gower search is organised (results are identical; for tests and benchmarks).
-enum class SearchMode { kAuto, kFullScan, kGrouped };
+// How the Gower/Hamming search is organised; results are identical in every mode.
+//   kFullScan:  every query against every reference row (the test oracle).
+//   kGrouped:   reference rows grouped by their signature on the categorical columns with the
+//               fewest values (as many columns as keep 64+ rows per group on average, at least
+//               one); groups visited in order of their mismatch count, the other categorical
+//               columns counted in the fast pass, and inside a group only the rows whose numeric
+//               projection (below) is close enough to beat the current k-th distance.
+//   kProjected: one group of all rows, pruned by the numeric projection alone.
+//   kAuto:      grouped when the signatures are few and queries share them; otherwise
+//               projected when a sample of queries shows that the projection prunes at least half
+//               of the pairs; otherwise the full scan.
+// The projection of a record is the sum of its numeric columns scaled by the range to [0, 1]
+// (clamped; missing counts 0.5); the gap between two records' projections is at most the numeric
+// part of their Gower distance times p, so skipping rows beyond the gap is exact.
+enum class SearchMode { kAuto, kFullScan, kGrouped, kProjected };
 
 struct NeighbourOptions {
   DistanceKind distance = DistanceKind::kGower;
@@ -43,6 +57,8 @@ struct NeighbourOptions {
   std::vector<std::size_t> columns;  // column indices (same in both tables); empty = all
   const Table* scale = nullptr;      // table giving ranges / means / sds; nullptr = reference
   SearchMode mode = SearchMode::kAuto;
+  ProgressSink* progress = nullptr;  // queries done out of all, reported as `progress_task`
+  std::string progress_task;
 };
 
 inline constexpr std::uint32_t kNoNeighbour = std::numeric_limits<std::uint32_t>::max();
@@ -57,6 +73,8 @@ struct Neighbours {
   // How the search went (for benchmarks and the JSON details).
   std::size_t exact_copy_shortcuts = 0;  // queries answered by hashing alone
   bool grouped = false;                  // categorical-signature grouping was used
+  bool projected = false;                // projection pruning over all rows was used
+  std::uint64_t scanned_pairs = 0;       // (query, reference) pairs the fast pass compared
   std::uint64_t exact_recomputations = 0;
 
   double dist(std::size_t query, std::size_t rank) const { return distance[query * k + rank]; }

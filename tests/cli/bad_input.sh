@@ -140,6 +140,14 @@ check "parameter of the wrong type" \
   "^synthaudit: error: .*parameters\.ks_distance\.pvalue: expected true or false, got 3$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --param ks_distance.pvalue=3
 
+check "record_level that is not true or false" \
+  "^synthaudit: error: .*parameters\.distance_to_closest_record\.record_level: expected true or false, got 2$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --param distance_to_closest_record.record_level=2
+
+check "simulate with fewer columns than the model's" \
+  "^synthaudit: error: simulate: --columns must be between 12 and 200, not 5$" \
+  "$BIN" simulate --out "$OUT" --rows 10 --columns 5
+
 check "unknown parameter (did you mean)" \
   "^synthaudit: error: .*ks_distance\.pvalu: metric 'ks_distance' has no parameter 'pvalu' \(did you mean 'pvalue'\?\)$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --param ks_distance.pvalu=true

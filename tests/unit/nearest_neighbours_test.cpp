@@ -128,7 +128,8 @@ TEST(NearestNeighbours, GowerAndHammingEqualBruteForceForEveryModeAndThreadCount
   for (bool hamming : {false, true}) {
     for (std::size_t k : {1u, 2u, 4u}) {
       const Brute expect = brute_gower(q, r, k, hamming);
-      for (auto mode : {SearchMode::kFullScan, SearchMode::kGrouped, SearchMode::kAuto}) {
+      for (auto mode : {SearchMode::kFullScan, SearchMode::kGrouped, SearchMode::kProjected,
+                        SearchMode::kAuto}) {
         for (int threads : {1, 2, 3}) {
           omp_set_num_threads(threads);
           NeighbourOptions o;
@@ -165,7 +166,8 @@ TEST(NearestNeighbours, CategoricalOnlyTiesEqualBruteForce) {
   const auto t = make_tables(ref, {qry});
   for (std::size_t k : {1u, 3u, 7u}) {
     const Brute expect = brute_gower(t.synthetic[0], t.confidential, k, false);
-    for (auto mode : {SearchMode::kFullScan, SearchMode::kGrouped, SearchMode::kAuto}) {
+    for (auto mode :
+         {SearchMode::kFullScan, SearchMode::kGrouped, SearchMode::kProjected, SearchMode::kAuto}) {
       NeighbourOptions o;
       o.k = k;
       o.mode = mode;
@@ -174,6 +176,40 @@ TEST(NearestNeighbours, CategoricalOnlyTiesEqualBruteForce) {
       EXPECT_EQ(nb.index, expect.i);
     }
   }
+}
+
+// The pruned modes against the full scan (itself checked against the plain loop above) at a size
+// where pruning matters: every distance and index equal, at 1 and 2 threads, and the pruned
+// modes compare fewer than half of the pairs (grouped: about 1/38, projected: about 1/4). bench/nn_exactness.sh runs the same comparison at 50k x 50k.
+TEST(NearestNeighbours, PrunedSearchEqualsFullScanOnFiveThousandRows) {
+  std::vector<std::string> ref_lines;
+  const std::string ref = random_csv(31, 5000, nullptr, &ref_lines, 1.0);
+  const auto t = make_tables(ref, {random_csv(32, 5000, &ref_lines, nullptr, 1.1)});
+  const Table& r = t.confidential;
+  const Table& q = t.synthetic[0];
+  const int saved = omp_get_max_threads();
+  for (std::size_t k : {1u, 3u}) {
+    NeighbourOptions o;
+    o.k = k;
+    o.mode = SearchMode::kFullScan;
+    omp_set_num_threads(1);
+    const auto oracle = stats::nearest_neighbours(q, r, o);
+    for (auto mode : {SearchMode::kGrouped, SearchMode::kProjected, SearchMode::kAuto}) {
+      for (int threads : {1, 2}) {
+        omp_set_num_threads(threads);
+        o.mode = mode;
+        const auto nb = stats::nearest_neighbours(q, r, o);
+        ASSERT_EQ(nb.distance.size(), oracle.distance.size());
+        for (std::size_t x = 0; x < oracle.distance.size(); ++x) {
+          ASSERT_EQ(nb.distance[x], oracle.distance[x]) << "slot " << x << " k=" << k;
+          ASSERT_EQ(nb.index[x], oracle.index[x]) << "slot " << x << " k=" << k;
+        }
+        EXPECT_LT(nb.scanned_pairs * 2, oracle.scanned_pairs)
+            << "mode " << static_cast<int>(mode) << " k=" << k;
+      }
+    }
+  }
+  omp_set_num_threads(saved);
 }
 
 TEST(NearestNeighbours, PairDistanceMatchesTheSearch) {

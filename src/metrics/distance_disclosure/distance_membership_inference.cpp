@@ -8,6 +8,7 @@
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/nearest_neighbours.hpp"
+#include "stats/neighbour_cache.hpp"
 #include "stats/quantile.hpp"
 #include "stats/roc.hpp"
 
@@ -48,8 +49,15 @@ MetricResult compute_mia(const MetricInput& in, const Params& params) {
         "membership inference needs rows in the confidential, holdout and synthetic data");
   stats::NeighbourOptions opt = distance_metrics::neighbour_options(conf, params);
   opt.k = 1;
-  const auto dt = stats::nearest_neighbours(conf, syn, opt).nearest();
-  const auto dh = stats::nearest_neighbours(hold, syn, opt).nearest();
+  opt.progress = in.progress;
+  opt.progress_task = "distance_membership_inference: confidential to synthetic";
+  const auto to_training = stats::search_neighbours(in.neighbours, conf, syn, opt);
+  opt.progress_task = "distance_membership_inference: holdout to synthetic";
+  const auto to_holdout = stats::search_neighbours(in.neighbours, hold, syn, opt);
+  distance_metrics::add_record_level(result, params, "conf_to_syn", to_training);
+  distance_metrics::add_record_level(result, params, "holdout_to_syn", to_holdout);
+  const auto dt = to_training.nearest();
+  const auto dh = to_holdout.nearest();
   std::vector<double> d = dt;
   d.insert(d.end(), dh.begin(), dh.end());
   std::vector<std::uint8_t> member(dt.size(), 1);

@@ -11,6 +11,7 @@
 #include "metrics/references.hpp"
 #include "stats/binning.hpp"
 #include "stats/nearest_neighbours.hpp"
+#include "stats/neighbour_cache.hpp"
 #include "stats/quantile.hpp"
 
 namespace synthaudit {
@@ -189,13 +190,18 @@ MetricResult compute_dcr(const MetricInput& in, const Params& params) {
   const auto bins = static_cast<std::size_t>(params.get_int("bins"));
 
   opt.k = 2;
-  const auto syn_conf = stats::nearest_neighbours(syn, conf, opt);
+  opt.progress = in.progress;
+  opt.progress_task = "distance_to_closest_record: synthetic to confidential";
+  const auto syn_conf = stats::search_neighbours(in.neighbours, syn, conf, opt);
+  distance_metrics::add_record_level(result, params, "syn_to_conf", syn_conf);
   summarise(result, "syn_to_conf", syn_conf);
   const auto syn_nndr = nndr(syn_conf);
   summarise_nndr(result, "syn_to_conf", syn_nndr);
 
   opt.k = 1;
-  const auto conf_syn = stats::nearest_neighbours(conf, syn, opt);
+  opt.progress_task = "distance_to_closest_record: confidential to synthetic";
+  const auto conf_syn = stats::search_neighbours(in.neighbours, conf, syn, opt);
+  distance_metrics::add_record_level(result, params, "conf_to_syn", conf_syn);
   summarise(result, "conf_to_syn", conf_syn);
 
   std::vector<std::pair<std::string, std::vector<double>>> to_conf = {
@@ -203,7 +209,9 @@ MetricResult compute_dcr(const MetricInput& in, const Params& params) {
   std::vector<std::pair<std::string, std::vector<double>>> ratios = {{"synthetic", syn_nndr}};
   if (in.holdout != nullptr && in.holdout->rows() > 0) {
     opt.k = 2;
-    const auto hold_conf = stats::nearest_neighbours(*in.holdout, conf, opt);
+    opt.progress_task = "distance_to_closest_record: holdout to confidential";
+    const auto hold_conf = stats::search_neighbours(in.neighbours, *in.holdout, conf, opt);
+    distance_metrics::add_record_level(result, params, "holdout_to_conf", hold_conf);
     summarise(result, "holdout_to_conf", hold_conf);
     const auto hold_nndr = nndr(hold_conf);
     summarise_nndr(result, "holdout_to_conf", hold_nndr);
@@ -246,10 +254,12 @@ MetricResult compute_dcr(const MetricInput& in, const Params& params) {
     g.k = 1;
     g.columns = opt.columns;
     const bool same = opt.distance == stats::DistanceKind::kGower;
-    const double syn_median = same ? median_of(syn_conf.nearest())
-                                   : median_of(stats::nearest_neighbours(syn, conf, g).nearest());
+    const double syn_median =
+        same ? median_of(syn_conf.nearest())
+             : median_of(stats::search_neighbours(in.neighbours, syn, conf, g).nearest());
     const Table random = random_baseline(conf, syn.rows(), in.seed);
-    const double random_median = median_of(stats::nearest_neighbours(random, conf, g).nearest());
+    const double random_median =
+        median_of(stats::search_neighbours(in.neighbours, random, conf, g).nearest());
     result.add("sdmetrics_median_dcr_synthetic", "all", syn_median);
     result.add("sdmetrics_median_dcr_random_baseline", "all", random_median);
     result.add("sdmetrics_dcr_baseline_protection", "all",
@@ -257,9 +267,9 @@ MetricResult compute_dcr(const MetricInput& in, const Params& params) {
     if (in.holdout != nullptr && in.holdout->rows() > 0) {
       // DCROverfittingProtection: each calculate_dcr call takes ranges from its own reference.
       // With the default Gower distance this is syn_to_conf (same rule, same ranges).
-      const auto to_train =
-          same ? syn_conf.nearest() : stats::nearest_neighbours(syn, conf, g).nearest();
-      const auto to_hold = stats::nearest_neighbours(syn, *in.holdout, g).nearest();
+      const auto to_train = same ? syn_conf.nearest()
+                                 : stats::search_neighbours(in.neighbours, syn, conf, g).nearest();
+      const auto to_hold = stats::search_neighbours(in.neighbours, syn, *in.holdout, g).nearest();
       std::size_t closer = 0;
       for (std::size_t i = 0; i < to_train.size(); ++i) closer += to_train[i] < to_hold[i];
       const double share = static_cast<double>(closer) / static_cast<double>(to_train.size());

@@ -3,6 +3,7 @@
 // target; the same attack trained on the confidential data (leave-one-out) is the baseline.
 #include <algorithm>
 #include <cmath>
+#include <deque>
 
 #include "core/error.hpp"
 #include "metrics/metric.hpp"
@@ -85,6 +86,25 @@ MetricResult compute_attack(const MetricInput& in, const Params& params) {
   for (const auto& scenario : in.context.scenarios) {
     const auto keys = stats::resolve_columns(conf, scenario.keys, "disclosure key");
     if (keys.empty()) throw InputError("knn_attribute_attack: a scenario has no key columns");
+    // Targets of one scenario whose records with a value are the same rows (every target without
+    // missing values) need the same two searches: each runs once per distinct row set, with the
+    // same k, so the result is what a search per target gives.
+    const Table queries = key_table(conf, keys, nullptr);
+    // A deque: a reference to a stored search stays valid while others are added.
+    std::deque<std::pair<std::vector<std::uint32_t>, stats::Neighbours>> syn_searches,
+        conf_searches;
+    auto search = [&](auto& done, const Table& table, const std::vector<std::uint32_t>& rows,
+                      std::size_t neighbours, const std::string& task) -> const stats::Neighbours& {
+      for (const auto& [searched_rows, found] : done)
+        if (searched_rows == rows) return found;
+      stats::NeighbourOptions opt;  // Gower on the keys, ranges from the training table
+      opt.k = neighbours;
+      opt.progress = in.progress;
+      opt.progress_task = task;
+      done.emplace_back(rows,
+                        stats::nearest_neighbours(queries, key_table(table, keys, &rows), opt));
+      return done.back().second;
+    };
     for (const auto& target_name : scenario.targets) {
       const std::size_t t = stats::resolve_column(conf, target_name, "disclosure target");
       if (std::find(keys.begin(), keys.end(), t) != keys.end())
@@ -101,14 +121,11 @@ MetricResult compute_attack(const MetricInput& in, const Params& params) {
         result.warnings.push_back(scope + ": too few records with the target to attack");
         continue;
       }
-      const Table queries = key_table(conf, keys, nullptr);
-      stats::NeighbourOptions opt;  // Gower on the keys, ranges from the training table
-      opt.k = k;
-      const auto from_syn =
-          stats::nearest_neighbours(queries, key_table(syn, keys, &syn_rows), opt);
-      opt.k = k + 1;
-      const auto from_conf =
-          stats::nearest_neighbours(queries, key_table(conf, keys, &conf_rows), opt);
+      const stats::Neighbours& from_syn = search(
+          syn_searches, syn, syn_rows, k, "knn_attribute_attack " + scope + ": to synthetic");
+      const stats::Neighbours& from_conf =
+          search(conf_searches, conf, conf_rows, k + 1,
+                 "knn_attribute_attack " + scope + ": to confidential (leave one out)");
 
       std::vector<double> err_s, err_c;  // numeric: absolute errors; categorical: 0 right, 1 wrong
       double se_s = 0, se_c = 0, rel_s = 0, rel_c = 0;

@@ -1,0 +1,57 @@
+#pragma once
+// The nearest-neighbour searches of one evaluation, shared between the metrics that need them.
+// Several distance metrics ask for the same search (the closest synthetic record of every
+// confidential record for DCR and membership inference; the holdout's distances to the
+// confidential data for every replicate), and each search is the costly part. A search is
+// identified by (query table, reference table, distance, columns, scale table, mode) and run once,
+// with the largest k asked for so far (a later request for a larger k runs it again and replaces
+// it); a request for a smaller k gets the first k neighbours of the stored one, which are exactly
+// what a search with that k returns (the top-k lists are sorted by distance, then reference
+// index). Only tables registered with keep() are identified by address, so a temporary table
+// that reuses a freed address is never confused with another; searches over other tables run
+// directly. Thread-safe; one cache per evaluation keeps the library reentrant.
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "stats/nearest_neighbours.hpp"
+#include "table/table.hpp"
+
+namespace synthaudit::stats {
+
+class NeighbourCache {
+ public:
+  // Stored results beyond `byte_budget` (distances and indices) are not kept: the search is
+  // still exact, only run again when asked again.
+  explicit NeighbourCache(std::size_t byte_budget = std::size_t{1} << 30)
+      : byte_budget_(byte_budget) {}
+
+  // Searches between kept tables may be stored: `table` outlives the cache and does not change.
+  void keep(const Table& table);
+
+  // Exactly nearest_neighbours(query, reference, options).
+  Neighbours search(const Table& query, const Table& reference, const NeighbourOptions& options);
+
+  std::size_t searches_run() const;
+  std::size_t searches_reused() const;
+
+ private:
+  using Key = std::tuple<const Table*, const Table*, DistanceKind, std::vector<std::size_t>,
+                         const Table*, SearchMode>;
+  std::size_t byte_budget_;
+  std::size_t bytes_ = 0;
+  std::size_t run_ = 0, reused_ = 0;
+  mutable std::mutex mutex_;
+  std::set<const Table*> kept_;
+  std::map<Key, std::shared_ptr<const Neighbours>> stored_;
+};
+
+// A search through `cache` when there is one, else directly.
+Neighbours search_neighbours(NeighbourCache* cache, const Table& query, const Table& reference,
+                             const NeighbourOptions& options);
+
+}  // namespace synthaudit::stats
