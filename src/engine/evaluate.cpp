@@ -380,8 +380,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
         {{"name", b.name}, {"description", b.description}, {"rows", b.rows}});
 
   for (const MetricSpec* metric : selected) {
-    const auto given =
-        spec.parameters.count(metric->name) ? spec.parameters.at(metric->name) : nlohmann::json();
+    const auto given = given_parameters(spec, *metric);
     const Params params = Params::resolve(metric->name, metric->params, given,
                                           spec.origin + ": parameters." + metric->name);
     nlohmann::json entry = {
