@@ -283,7 +283,7 @@ class Builder {
     SplitCandidate cand;
     if (!feat.categorical) {
       double l0 = 0, l1 = 0;
-      std::size_t prev = fc.entries;
+      std::size_t prev = fc.entries, best_below = fc.entries, best_above = fc.entries;
       for (std::size_t i = 0; i < fc.entries; ++i) {
         const double b0 = fc.counts[2 * i], b1 = fc.counts[2 * i + 1];
         if (b0 + b1 == 0) continue;
@@ -294,23 +294,28 @@ class Builder {
             const double temp = gini_total(l0, l1, n0 - l0, n1 - l1);
             if (temp < best) {
               best = temp;
-              cand.split_bin = fc.bin(prev);
-              cand.threshold = feat.upper.empty()
-                                   ? 0.0
-                                   : 0.5 * (feat.upper[fc.bin(prev)] + feat.upper[fc.bin(i)]);
-              // rpart cuts at the midpoint between the two training values: bins between them
-              // that hold no training row at this node (they matter for records scored out of
-              // sample) go left when their values lie below the midpoint.
-              if (!feat.upper.empty())
-                while (cand.split_bin + 1 < fc.bin(i) &&
-                       feat.upper[cand.split_bin + 1] < cand.threshold)
-                  ++cand.split_bin;
+              best_below = prev;
+              best_above = i;
             }
           }
         }
         l0 += b0;
         l1 += b1;
         prev = i;
+      }
+      if (best_below != fc.entries) {
+        const std::uint32_t below = fc.bin(best_below), above = fc.bin(best_above);
+        cand.split_bin = below;
+        if (!feat.upper.empty()) {
+          cand.threshold = 0.5 * (feat.upper[below] + feat.upper[above]);
+          // rpart cuts at the midpoint between the two training values: bins between them that
+          // hold no training row at this node (they matter for records scored out of sample) go
+          // left when their values lie below the midpoint.
+          const auto first_not_below =
+              std::lower_bound(feat.upper.begin() + below + 1, feat.upper.begin() + above,
+                               cand.threshold);
+          cand.split_bin = static_cast<std::uint32_t>(first_not_below - feat.upper.begin()) - 1;
+        }
       }
     } else {
       // Two classes: order the present levels by their class-0 rate; the best partition is a
