@@ -199,7 +199,7 @@ check "disclosure_matching: a relative tolerance that is not a fraction" \
   run_eval --spec spec_bad_disclosure_matching.yaml
 
 check "disclosure_matching: an unknown key (did you mean)" \
-  "^synthaudit: error: spec_unknown_disclosure_matching_key\.yaml: disclosure_matching\.relative_tol: unknown key \(did you mean 'relative_tolerance'\?\)" \
+  "^synthaudit: error: spec_unknown_disclosure_matching_key\.yaml: disclosure_matching\.relative_tolerence: unknown key \(did you mean 'relative_tolerance'\?\)" \
   run_eval --spec spec_unknown_disclosure_matching_key.yaml
 
 check "unknown flag" \

@@ -360,8 +360,8 @@ parameters:
             "fraction)");
   EXPECT_EQ(error(m + "disclosure_matching: {missing_matches: sometimes}\n"),
             ": disclosure_matching.missing_matches: expected true or false");
-  EXPECT_EQ(error(m + "disclosure_matching: {relative: 0.1}\n")
-                .rfind(": disclosure_matching.relative: unknown key (did you mean "
+  EXPECT_EQ(error(m + "disclosure_matching: {relative_tolerence: 0.1}\n")
+                .rfind(": disclosure_matching.relative_tolerence: unknown key (did you mean "
                        "'relative_tolerance'?)",
                        0),
             0u);
