@@ -82,6 +82,9 @@ struct Evaluation {
   // "METRIC.NAME=VALUE" as --param; applied after `parameters`, so they win.
   std::vector<std::string> params;
   std::vector<DisclosureScenario> scenarios;  // keys and targets, as --keys/--targets
+  // The key-disclosure family's matching rule, as the spec's `disclosure_matching:`
+  // ({numeric_tolerance, relative_tolerance, missing_matches}); `parameters` win per metric.
+  nlohmann::json disclosure_matching = nlohmann::json::object();
   std::vector<std::string> analyses;          // as --analysis, e.g. "lm: log(wage) ~ age"
   SynthesisType synthesis = SynthesisType::kFull;
   std::uint64_t seed = 1;

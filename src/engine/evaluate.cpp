@@ -416,8 +416,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
     for (const auto& t : c.replicates) neighbours.keep(t);
 
   for (const MetricSpec* metric : selected) {
-    const auto given =
-        spec.parameters.count(metric->name) ? spec.parameters.at(metric->name) : nlohmann::json();
+    const auto given = given_parameters(spec, *metric);
     const Params params = Params::resolve(metric->name, metric->params, given,
                                           spec.origin + ": parameters." + metric->name);
     nlohmann::json entry = {

@@ -221,6 +221,7 @@ EvaluationSpec make_spec(const Evaluation& evaluation) {
     throw InputError(evaluation.origin + ": threads must be 0 (all cores) or more");
   spec.context.threads = evaluation.threads;
   spec.context.scenarios = evaluation.scenarios;
+  spec.disclosure_matching = evaluation.disclosure_matching;
   for (std::size_t i = 0; i < evaluation.analyses.size(); ++i)
     spec.context.analyses.push_back(parse_analysis(evaluation.analyses[i], i, "--analysis"));
   spec.plots = evaluation.plots;

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -263,8 +265,8 @@ EvaluationSpec load_spec_yaml(const std::string& path) {
   if (root.IsNull()) r.fail("top level", "the spec is empty");
   r.check_keys(root, "",
                {"confidential", "holdout", "candidates", "synthesis", "read", "metadata", "columns",
-                "missing_codes", "metrics", "parameters", "disclosure", "analyses", "seed",
-                "threads", "output", "plots", "baseline_draws", "policy"});
+                "missing_codes", "metrics", "parameters", "disclosure", "disclosure_matching",
+                "analyses", "seed", "threads", "output", "plots", "baseline_draws", "policy"});
   if (!root["confidential"]) r.fail("confidential", "required key is missing");
   spec.confidential = r.path(root["confidential"], "confidential");
   if (root["holdout"]) spec.holdout = r.path(root["holdout"], "holdout");
@@ -349,6 +351,30 @@ EvaluationSpec load_spec_yaml(const std::string& path) {
       spec.context.scenarios.push_back(std::move(s));
     }
   }
+  if (const auto matching = root["disclosure_matching"]) {
+    if (!matching.IsMap())
+      r.fail("disclosure_matching",
+             "expected a mapping with numeric_tolerance, relative_tolerance, missing_matches");
+    r.check_keys(matching, "disclosure_matching", kDisclosureMatchingKeys);
+    for (const char* name : {"numeric_tolerance", "relative_tolerance"}) {
+      if (!matching[name]) continue;
+      const std::string key = std::string("disclosure_matching.") + name;
+      const double value = r.number(matching[name], key);
+      const double most =
+          std::string(name) == "relative_tolerance" ? 1.0 : std::numeric_limits<double>::infinity();
+      if (!(value >= 0.0 && value <= most))
+        r.fail(key, std::string("must be a number ") +
+                        (std::isinf(most) ? ">= 0" : "between 0 and 1 (a fraction)"));
+      spec.disclosure_matching[name] = value;
+    }
+    if (matching["missing_matches"]) {
+      const auto text =
+          r.string(matching["missing_matches"], "disclosure_matching.missing_matches");
+      if (text != "true" && text != "false")
+        r.fail("disclosure_matching.missing_matches", "expected true or false");
+      spec.disclosure_matching["missing_matches"] = text == "true";
+    }
+  }
   if (const auto analyses = root["analyses"]) {
     if (!analyses.IsSequence()) r.fail("analyses", "expected a list");
     for (std::size_t i = 0; i < analyses.size(); ++i) {
@@ -411,6 +437,19 @@ EvaluationSpec load_spec(const std::string& path) {
     // A shape the readers above do not expect (e.g. a list used as a mapping key).
     throw InputError(path + ": line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
+}
+
+nlohmann::json given_parameters(const EvaluationSpec& spec, const MetricSpec& metric) {
+  nlohmann::json given = nlohmann::json::object();
+  if (metric.family == MetricFamily::kKeyDisclosure && spec.disclosure_matching.is_object())
+    for (const auto& item : spec.disclosure_matching.items())
+      if (std::any_of(metric.params.begin(), metric.params.end(),
+                      [&](const ParamSpec& p) { return p.name == item.key(); }))
+        given[item.key()] = item.value();
+  if (const auto own = spec.parameters.find(metric.name);
+      own != spec.parameters.end() && own->second.is_object())
+    for (const auto& item : own->second.items()) given[item.key()] = item.value();
+  return given;
 }
 
 void add_param_assignment(EvaluationSpec& spec, const std::string& assignment) {
@@ -512,6 +551,20 @@ void validate_spec(const EvaluationSpec& spec) {
                        did_you_mean(name, known));
     (void)Params::resolve(name, metric->params, given, where + ": parameters." + name);
   }
+  if (!spec.disclosure_matching.is_object())
+    throw InputError(where + ": disclosure_matching must be a mapping");
+  for (const auto& item : spec.disclosure_matching.items()) {
+    const std::string& key = item.key();
+    if (std::find(kDisclosureMatchingKeys.begin(), kDisclosureMatchingKeys.end(), key) ==
+        kDisclosureMatchingKeys.end())
+      throw InputError(where + ": disclosure_matching." + key + ": unknown key" +
+                       did_you_mean(key, kDisclosureMatchingKeys));
+  }
+  // The values against every key-disclosure metric's declaration (types and ranges).
+  for (const auto& metric : all_metrics())
+    if (metric.family == MetricFamily::kKeyDisclosure)
+      (void)Params::resolve(metric.name, metric.params, given_parameters(spec, metric),
+                            where + ": disclosure_matching (for " + metric.name + ")");
   for (std::size_t i = 0; i < spec.context.scenarios.size(); ++i) {
     const auto& s = spec.context.scenarios[i];
     if (s.keys.empty() || s.targets.empty())
@@ -563,6 +616,7 @@ nlohmann::json spec_to_json(const EvaluationSpec& spec) {
   j["metrics"] = spec.metrics;
   j["parameters"] = nlohmann::json::object();
   for (const auto& [name, given] : spec.parameters) j["parameters"][name] = given;
+  j["disclosure_matching"] = spec.disclosure_matching;
   j["disclosure"] = nlohmann::json::array();
   for (const auto& s : spec.context.scenarios)
     j["disclosure"].push_back({{"keys", s.keys}, {"targets", s.targets}});
@@ -654,6 +708,8 @@ std::string starter_spec(const std::string& confidential_path, const ReadSetting
       << (schema.columns.empty() ? "" : yaml_scalar(schema.columns[0].name))
       << "]\n#     targets: ["
       << (schema.columns.size() > 1 ? yaml_scalar(schema.columns.back().name) : "") << "]\n";
+  out << "# disclosure_matching: {numeric_tolerance: 0, relative_tolerance: 0.05, "
+         "missing_matches: false}\n";
   out << "# analyses:\n#   - lm: y ~ x1 + x2\n";
   out << "seed: 1\n";
   return out.str();

@@ -62,6 +62,10 @@ struct EvaluationSpec {
   std::vector<std::string> metrics = {"all"};
   // metric name -> its parameters as given (validated against the declaration before running)
   std::map<std::string, nlohmann::json> parameters;
+  // The `disclosure_matching:` block (numeric_tolerance, relative_tolerance, missing_matches):
+  // one matching rule for the key-disclosure family, given to each of its metrics that declares
+  // the parameter; the metric's own `parameters:` entry wins.
+  nlohmann::json disclosure_matching = nlohmann::json::object();
   EvaluationContext context;
   std::string output_dir;
   // Which replicates keep their plot data in results.json: first (default; the report shows the
@@ -93,6 +97,14 @@ CandidateSpec parse_candidate(const std::string& text);
 // Applies one "METRIC.NAME=VALUE" (--param) to spec.parameters. VALUE is read as JSON (a number,
 // true/false, a quoted string, a list) and otherwise taken as a bare string.
 void add_param_assignment(EvaluationSpec& spec, const std::string& assignment);
+
+// The keys of the disclosure_matching block.
+inline const std::vector<std::string> kDisclosureMatchingKeys = {
+    "numeric_tolerance", "relative_tolerance", "missing_matches"};
+
+// The parameters `metric` runs with, as given: the disclosure_matching values it declares (a
+// key-disclosure metric), overridden by its own entry in spec.parameters.
+nlohmann::json given_parameters(const EvaluationSpec& spec, const MetricSpec& metric);
 
 // Checks cross-field consistency (at least one candidate, names unique, metric parameters name
 // registered metrics). Throws InputError.

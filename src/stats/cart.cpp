@@ -38,7 +38,8 @@ std::uint32_t first_edge_not_below(const std::vector<double>& edges, double v) {
 
 }  // namespace
 
-BinnedData bin_features(const std::vector<FeatureColumn>& features, std::uint32_t max_bins) {
+BinnedData bin_features(const std::vector<FeatureColumn>& features, std::uint32_t max_bins,
+                        std::uint32_t histogram_max_bins) {
   BinnedData out;
   out.rows = features.empty()
                  ? 0
@@ -59,7 +60,7 @@ BinnedData bin_features(const std::vector<FeatureColumn>& features, std::uint32_
     std::vector<double> distinct;
     for (double v : sorted)
       if (distinct.empty() || v != distinct.back()) distinct.push_back(v);
-    if (distinct.size() <= max_bins) {
+    if (max_bins == 0 || distinct.size() <= max_bins) {
       b.upper = distinct;
     } else {
       // Quantile bins: upper edges at equally spaced order statistics (distinct edges only).
@@ -74,19 +75,34 @@ BinnedData bin_features(const std::vector<FeatureColumn>& features, std::uint32_
     b.code.resize(in.values.size());
     for (std::size_t i = 0; i < in.values.size(); ++i)
       b.code[i] = first_edge_not_below(b.upper, in.values[i]);
+    if (b.bins > histogram_max_bins) {
+      // Counting sort of the rows by code (stable: ties by row).
+      b.sorted_search = true;
+      std::vector<std::uint32_t> start(static_cast<std::size_t>(b.bins) + 1, 0);
+      for (const std::uint32_t c : b.code) ++start[c + 1];
+      for (std::uint32_t k = 0; k < b.bins; ++k) start[k + 1] += start[k];
+      b.order.resize(b.code.size());
+      for (std::size_t i = 0; i < b.code.size(); ++i)
+        b.order[start[b.code[i]]++] = static_cast<std::uint32_t>(i);
+    }
   }
-  // Global slot numbers, packed row-major.
+  // Global slot numbers of the histogram features, packed row-major.
   out.slot_offset.assign(features.size() + 1, 0);
-  for (std::size_t f = 0; f < features.size(); ++f)
-    out.slot_offset[f + 1] = out.slot_offset[f] + out.features[f].bins;
-  const std::size_t nf = features.size();
+  for (std::size_t f = 0; f < features.size(); ++f) {
+    const bool histogram = !out.features[f].sorted_search;
+    if (histogram) out.histogram_features.push_back(static_cast<std::uint32_t>(f));
+    out.slot_offset[f + 1] = out.slot_offset[f] + (histogram ? out.features[f].bins : 0);
+  }
+  const std::size_t nh = out.histogram_features.size();
   auto pack = [&](auto& slots) {
-    slots.resize(out.rows * nf);
+    slots.resize(out.rows * nh);
 #pragma omp parallel for schedule(static) if (out.rows > 50000) num_threads(parallel_threads())
     for (std::size_t r = 0; r < out.rows; ++r)
-      for (std::size_t f = 0; f < nf; ++f)
-        slots[r * nf + f] = static_cast<std::remove_reference_t<decltype(slots[0])>>(
+      for (std::size_t h = 0; h < nh; ++h) {
+        const std::size_t f = out.histogram_features[h];
+        slots[r * nh + h] = static_cast<std::remove_reference_t<decltype(slots[0])>>(
             out.slot_offset[f] + out.features[f].code[r]);
+      }
   };
   if (out.total_bins() <= 65536)
     pack(out.slots16);
@@ -168,12 +184,15 @@ class Builder {
       : d_(d), y_(y), o_(o), pool_(2 * d.total_bins()) {
     // A node gets a full histogram when its rows outnumber the bins enough that one pass over
     // its rows costs more than reading the histogram; smaller nodes count each feature apart.
-    histogram_min_rows_ = std::max<std::size_t>(64, d.total_bins() / 8);
+    histogram_min_rows_ = d.histogram_features.empty()
+                              ? std::numeric_limits<std::size_t>::max()
+                              : std::max<std::size_t>(64, d.total_bins() / 8);
   }
 
   CartTree build(std::vector<std::uint32_t> rows) {
     index_ = std::move(rows);
     scratch_.resize(index_.size());
+    prepare_sorted_search();
     tree_.importance.assign(d_.features.size(), 0.0);
     tree_.primary_importance.assign(d_.features.size(), 0.0);
     tree_.nodes.emplace_back();
@@ -207,7 +226,7 @@ class Builder {
   template <typename Slot>
   void accumulate(const std::vector<Slot>& slots, std::size_t begin, std::size_t end,
                   std::uint32_t* hist) const {
-    const std::size_t nf = d_.features.size();
+    const std::size_t nf = d_.histogram_features.size();
     const Slot* base = slots.data();
     const std::uint32_t* rows = index_.data();
     const std::uint8_t* y = y_.data();
@@ -264,7 +283,7 @@ class Builder {
     SplitCandidate cand;
     if (!feat.categorical) {
       double l0 = 0, l1 = 0;
-      std::size_t prev = fc.entries;
+      std::size_t prev = fc.entries, best_below = fc.entries, best_above = fc.entries;
       for (std::size_t i = 0; i < fc.entries; ++i) {
         const double b0 = fc.counts[2 * i], b1 = fc.counts[2 * i + 1];
         if (b0 + b1 == 0) continue;
@@ -275,23 +294,28 @@ class Builder {
             const double temp = gini_total(l0, l1, n0 - l0, n1 - l1);
             if (temp < best) {
               best = temp;
-              cand.split_bin = fc.bin(prev);
-              cand.threshold = feat.upper.empty()
-                                   ? 0.0
-                                   : 0.5 * (feat.upper[fc.bin(prev)] + feat.upper[fc.bin(i)]);
-              // rpart cuts at the midpoint between the two training values: bins between them
-              // that hold no training row at this node (they matter for records scored out of
-              // sample) go left when their values lie below the midpoint.
-              if (!feat.upper.empty())
-                while (cand.split_bin + 1 < fc.bin(i) &&
-                       feat.upper[cand.split_bin + 1] < cand.threshold)
-                  ++cand.split_bin;
+              best_below = prev;
+              best_above = i;
             }
           }
         }
         l0 += b0;
         l1 += b1;
         prev = i;
+      }
+      if (best_below != fc.entries) {
+        const std::uint32_t below = fc.bin(best_below), above = fc.bin(best_above);
+        cand.split_bin = below;
+        if (!feat.upper.empty()) {
+          cand.threshold = 0.5 * (feat.upper[below] + feat.upper[above]);
+          // rpart cuts at the midpoint between the two training values: bins between them that
+          // hold no training row at this node (they matter for records scored out of sample) go
+          // left when their values lie below the midpoint.
+          const auto first_not_below =
+              std::lower_bound(feat.upper.begin() + below + 1, feat.upper.begin() + above,
+                               cand.threshold);
+          cand.split_bin = static_cast<std::uint32_t>(first_not_below - feat.upper.begin()) - 1;
+        }
       }
     } else {
       // Two classes: order the present levels by their class-0 rate; the best partition is a
@@ -376,7 +400,9 @@ class Builder {
     left_ones = 0;
     for (std::size_t k = begin; k < end; ++k) {
       const std::uint32_t r = index_[k];
-      if (goes_left(node, r)) {
+      const bool goes = goes_left(node, r);
+      if (!side_.empty()) side_[r] = goes ? 1 : 0;
+      if (goes) {
         index_[left++] = r;
         left_ones += y_[r];
       } else {
@@ -391,8 +417,79 @@ class Builder {
   // Whether a child could be split at all (rpart's tests at the top of partition()) and is big
   // enough to be searched from a full histogram.
   bool wants_histogram(const CartNode& child, std::size_t rows) const {
-    return rows >= histogram_min_rows_ && rows >= o_.minsplit && child.risk > alpha_ &&
-           child.depth < o_.maxdepth;
+    return rows >= histogram_min_rows_ && could_split(child, rows);
+  }
+
+  bool could_split(const CartNode& child, std::size_t rows) const {
+    return rows >= o_.minsplit && child.risk > alpha_ && child.depth < o_.maxdepth;
+  }
+
+  // The fit's rows of every sorted-search feature in bin order, as (code << 32 | row) keys: the
+  // binning's order restricted to the fitted rows (repeated rows as often as they are listed).
+  void prepare_sorted_search() {
+    sorted_.assign(d_.features.size(), {});
+    bool any = false;
+    for (const auto& feat : d_.features) any |= feat.sorted_search;
+    if (!any) return;
+    side_.assign(d_.rows, 0);
+    std::vector<std::uint32_t> multiplicity(d_.rows, 0);
+    for (const std::uint32_t r : index_) ++multiplicity[r];
+    for (std::size_t f = 0; f < d_.features.size(); ++f) {
+      const BinnedFeature& feat = d_.features[f];
+      if (!feat.sorted_search) continue;
+      auto& keys = sorted_[f];
+      keys.reserve(index_.size());
+      for (const std::uint32_t r : feat.order)
+        for (std::uint32_t m = 0; m < multiplicity[r]; ++m)
+          keys.push_back(static_cast<std::uint64_t>(feat.code[r]) << 32 | r);
+    }
+  }
+
+  // Best split of a sorted-search feature: one sweep over the node's rows in bin order.
+  SplitCandidate best_split_sorted(std::size_t f, std::size_t begin, std::size_t end) const {
+    const auto& keys = sorted_[f];
+    std::vector<std::uint32_t> counts, bins;
+    for (std::size_t k = begin; k < end; ++k) {
+      const auto bin = static_cast<std::uint32_t>(keys[k] >> 32);
+      if (bins.empty() || bins.back() != bin) {
+        bins.push_back(bin);
+        counts.push_back(0);
+        counts.push_back(0);
+      }
+      ++counts[2 * (bins.size() - 1) + y_[static_cast<std::uint32_t>(keys[k])]];
+    }
+    return best_split(f, {counts.data(), bins.size(), bins.data()});
+  }
+
+  // After split_rows (which marks side_), the stable partition of every sorted-search feature's
+  // keys in [begin, end) into the left rows [begin, mid) and the right rows [mid, end): each half
+  // stays in bin order.
+  void partition_sorted(std::size_t begin, std::size_t mid, std::size_t end) {
+    std::vector<std::size_t> features;
+    for (std::size_t f = 0; f < sorted_.size(); ++f)
+      if (!sorted_[f].empty()) features.push_back(f);
+    if (features.empty()) return;
+    const std::size_t n = end - begin;
+    const int threads =
+        n >= 200000 && !omp_in_parallel() && features.size() > 1 ? parallel_threads() : 1;
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<std::uint64_t> right(end - mid);
+#pragma omp for schedule(dynamic, 1)
+      for (std::size_t j = 0; j < features.size(); ++j) {
+        auto& keys = sorted_[features[j]];
+        std::size_t left = begin, r = 0;
+        for (std::size_t k = begin; k < end; ++k) {
+          const std::uint64_t key = keys[k];
+          if (side_[static_cast<std::uint32_t>(key)])
+            keys[left++] = key;
+          else
+            right[r++] = key;
+        }
+        std::copy(right.begin(), right.begin() + static_cast<std::ptrdiff_t>(r),
+                  keys.begin() + static_cast<std::ptrdiff_t>(left));
+      }
+    }
   }
 
   // rpart's partition(): returns the number of splits kept below this node. `hist` holds the
@@ -415,12 +512,18 @@ class Builder {
     // Best split over the features, chosen in feature order (first best wins).
     const std::size_t nf = d_.features.size();
     std::vector<SplitCandidate> cands(nf);
-    if (!hist.empty()) {
-      for (std::size_t f = 0; f < nf; ++f)
+    // Features are independent: large nodes search them in parallel (each candidate is computed
+    // by one thread from integer counts, so the choice does not depend on the thread count).
+#pragma omp parallel for schedule(dynamic, 1) if (n >= 100000 && !omp_in_parallel()) \
+    num_threads(parallel_threads())
+    for (std::size_t f = 0; f < nf; ++f) {
+      if (d_.features[f].sorted_search)
+        cands[f] = best_split_sorted(f, begin, end);
+      else if (!hist.empty())
         cands[f] = best_split(f, {hist.data() + 2 * static_cast<std::size_t>(d_.slot_offset[f]),
                                   d_.features[f].bins, nullptr});
-    } else {
-      for (std::size_t f = 0; f < nf; ++f) cands[f] = best_split_small(f, begin, end);
+      else
+        cands[f] = best_split_small(f, begin, end);
     }
     int best_f = -1;
     for (std::size_t f = 0; f < nf; ++f) {
@@ -464,6 +567,9 @@ class Builder {
     set_counts(ri, ones - left_ones, end - mid);
     tree_.nodes[static_cast<std::size_t>(li)].depth = depth + 1;
     tree_.nodes[static_cast<std::size_t>(ri)].depth = depth + 1;
+    if (could_split(tree_.nodes[static_cast<std::size_t>(li)], mid - begin) ||
+        could_split(tree_.nodes[static_cast<std::size_t>(ri)], end - mid))
+      partition_sorted(begin, mid, end);
 
     // Children's histograms: count the smaller child's rows, derive the larger child's as the
     // parent's minus the smaller's (in the parent's buffer).
@@ -583,16 +689,38 @@ class Builder {
                               const std::vector<char>& goes, double total_left,
                               double total_right) const {
     const BinnedFeature& feat = d_.features[f];
-    std::vector<double> left(feat.bins, 0.0), right(feat.bins, 0.0);
-    for (std::size_t k = begin; k < end; ++k)
-      (goes[k - begin] ? left : right)[feat.code[index_[k]]] += 1.0;
+    // Rows sent left and right per bin, in bin order: dense when the node has enough rows for the
+    // feature's bins, else only the bins present (a continuous column at a small node).
+    std::vector<double> left, right;
+    if (feat.categorical || (end - begin) * 8 >= feat.bins) {
+      left.assign(feat.bins, 0.0);
+      right.assign(feat.bins, 0.0);
+      for (std::size_t k = begin; k < end; ++k)
+        (goes[k - begin] ? left : right)[feat.code[index_[k]]] += 1.0;
+    } else {
+      std::vector<std::uint64_t> keys(end - begin);
+      for (std::size_t k = begin; k < end; ++k)
+        keys[k - begin] = static_cast<std::uint64_t>(feat.code[index_[k]]) << 1 |
+                          static_cast<std::uint64_t>(goes[k - begin] != 0);
+      std::sort(keys.begin(), keys.end());
+      std::uint64_t previous = std::numeric_limits<std::uint64_t>::max();
+      for (const std::uint64_t key : keys) {
+        if (key >> 1 != previous) {
+          previous = key >> 1;
+          left.push_back(0.0);
+          right.push_back(0.0);
+        }
+        ((key & 1) ? left : right).back() += 1.0;
+      }
+    }
+    const auto entries = static_cast<std::uint32_t>(left.size());
     const double total = total_left + total_right;
     double majority = std::max(total_left, total_right);
     double agree = majority;
     if (!feat.categorical) {
       // Rows below the cut: lr (primary left) and rr (primary right); at or above: ll and rl.
       double ll = total_left, rl = total_right, lr = 0, rr = 0;
-      for (std::uint32_t b = 0; b < feat.bins; ++b) {
+      for (std::uint32_t b = 0; b < entries; ++b) {
         if (left[b] + right[b] == 0) continue;
         if (ll + rl < 2) break;
         if (lr + rr >= 2) {
@@ -669,6 +797,10 @@ class Builder {
   HistogramPool pool_;
   std::size_t histogram_min_rows_ = 0;
   std::vector<std::uint32_t> index_, scratch_;
+  // Sorted-search features: the node's rows in bin order, per feature (empty for the others), and
+  // the side (1 = left) each row of the node being split goes to.
+  std::vector<std::vector<std::uint64_t>> sorted_;
+  std::vector<std::uint8_t> side_;
   // Rows of each node: index_[first, second) (kept after the fit for the surrogates).
   std::vector<std::pair<std::size_t, std::size_t>> ranges_;
   double alpha_ = 0.0;

@@ -2,13 +2,21 @@
 // Two-class classification tree (CART) with rpart's semantics: Gini splits, minbucket/minsplit,
 // and complexity-parameter (cp) pruning during growth exactly as rpart's partition.c does it (a
 // split is kept only if it lowers the misclassification risk, relative to the root, by more than
-// cp per split of the subtree it heads). Histogram-based: every feature is first coded into
-// ordered bins (all distinct values when there are at most max_bins of them, which makes the tree
-// identical to rpart's; quantile bins otherwise), so repeated fits (label permutations,
-// cross-validation folds) share the binning. A node's class counts per bin of every feature come
-// from one pass over the rows of the smaller child, the larger child's being the parent's minus
-// the smaller's (the "histogram subtraction" of LightGBM); counts are integers, so the tree does
-// not depend on the order or the thread count in which they are summed.
+// cp per split of the subtree it heads). Every feature is first coded into ordered bins, so
+// repeated fits (label permutations, cross-validation folds) share the coding: by default one bin
+// per distinct value, so every distinct value is a candidate split and the tree is rpart's; with
+// max_bins > 0, columns with more distinct values get that many quantile bins (faster, but no
+// longer rpart's tree).
+//
+// Two ways to find a node's best split, chosen per feature by its number of bins (the tree is the
+// same either way, counts are integers):
+// - few bins (categorical, or numeric with at most histogram_max_bins values): a node's class
+//   counts per bin come from one pass over the rows of the smaller child, the larger child's being
+//   the parent's minus the smaller's (the "histogram subtraction" of LightGBM);
+// - many bins (a continuous column with thousands of distinct values): the rows are sorted by the
+//   feature once (counting sort of the bin codes, at binning), each fit keeps that order within
+//   every node by stable partitions, and a split is found by one sweep over the node's rows in
+//   order, as classic CART implementations do. Cost per node O(rows) instead of O(bins).
 //
 // Written by hand rather than taken from a library: rpart is not in Debian as a C library, and
 // xgboost/LightGBM grow trees by a different rule (no cp pruning, no rpart tie-breaking), so they
@@ -35,21 +43,33 @@ struct BinnedFeature {
   std::vector<std::uint32_t> code;  // per row, 0..bins-1
   std::vector<double> upper;        // numeric: largest value in each bin
   bool exact = true;                // numeric: one bin per distinct value
+  // Many bins: the split search sweeps the rows in bin order (`order`, every row sorted by code,
+  // ties by row) instead of reading a histogram; the feature has no histogram slots.
+  bool sorted_search = false;
+  std::vector<std::uint32_t> order;
 };
 
 struct BinnedData {
   std::size_t rows = 0;
   std::vector<BinnedFeature> features;
-  // Every row's bins of all features side by side (rows × features), each bin numbered globally
-  // (slot_offset[f] + bin), the layout the histogram kernel reads: one cache line per row instead
-  // of one per feature. 16-bit slots when all features have at most 65536 bins together, else 32.
-  std::vector<std::uint32_t> slot_offset;  // per feature; back() = total bins
+  // Every row's bins of the histogram features side by side (rows × histogram_features.size()),
+  // each bin numbered globally (slot_offset[f] + bin), the layout the histogram kernel reads: one
+  // cache line per row instead of one per feature. 16-bit slots when the histogram features have
+  // at most 65536 bins together, else 32. Sorted-search features have no slots.
+  std::vector<std::uint32_t> histogram_features;  // feature indices, in the packed order
+  std::vector<std::uint32_t> slot_offset;         // per feature; back() = total bins
   std::vector<std::uint16_t> slots16;
   std::vector<std::uint32_t> slots32;
   std::size_t total_bins() const { return slot_offset.empty() ? 0 : slot_offset.back(); }
 };
 
-BinnedData bin_features(const std::vector<FeatureColumn>& features, std::uint32_t max_bins = 1024);
+// max_bins = 0: every distinct value of a numeric column is a bin (exact, rpart's candidate
+// splits); > 0: columns with more distinct values are cut into max_bins quantile bins. Numeric
+// features with more than histogram_max_bins bins use the sorted search (the tree does not depend
+// on this threshold, only the speed).
+inline constexpr std::uint32_t kHistogramMaxBins = 4096;
+BinnedData bin_features(const std::vector<FeatureColumn>& features, std::uint32_t max_bins = 0,
+                        std::uint32_t histogram_max_bins = kHistogramMaxBins);
 
 struct CartOptions {
   double cp = 1e-3;

@@ -207,6 +207,14 @@ check "unknown value of a spec choice (did you mean)" \
   "^synthaudit: error: spec_bad_plots\.yaml: plots: 'non' is not one of first, all, none \(did you mean 'none'\?\)$" \
   run_eval --spec spec_bad_plots.yaml
 
+check "disclosure_matching: a relative tolerance that is not a fraction" \
+  "^synthaudit: error: spec_bad_disclosure_matching\.yaml: disclosure_matching\.relative_tolerance: must be a number between 0 and 1 \(a fraction\)$" \
+  run_eval --spec spec_bad_disclosure_matching.yaml
+
+check "disclosure_matching: an unknown key (did you mean)" \
+  "^synthaudit: error: spec_unknown_disclosure_matching_key\.yaml: disclosure_matching\.relative_tolerence: unknown key \(did you mean 'relative_tolerance'\?\)" \
+  run_eval --spec spec_unknown_disclosure_matching_key.yaml
+
 check "unknown flag" \
   "^synthaudit: error: .*--colour.* \(see --help\)$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --colour

@@ -1,10 +1,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 #include "core/error.hpp"
+#include "core/random.hpp"
 #include "core/text.hpp"
 #include "sim/simulator.hpp"
 #include "stats/keys.hpp"
@@ -47,6 +50,10 @@ void expect_close(double got, const nlohmann::json& want, const std::string& wha
 // keys A..F, target levels y/n/m; key D is absent from the synthetic data, key F from the
 // confidential data; A is disclosive and correct, B disclosive and correct for one of its two
 // records, C disclosive and wrong, E not disclosive.
+// The matching rule of synthpop and SDMetrics: exact equality, missing a value of its own.
+const nlohmann::json kSynthpopMatching = {
+    {"numeric_tolerance", 0.0}, {"relative_tolerance", 0.0}, {"missing_matches", true}};
+
 const char* kHandConf = "k,t\nA,y\nA,y\nA,y\nB,y\nB,n\nC,n\nD,m\nE,n\nE,n\nE,m\n";
 const char* kHandSyn = "k,t\nA,y\nA,y\nB,n\nC,y\nE,n\nE,m\nF,y\nF,y\n";
 
@@ -162,7 +169,9 @@ TEST(KeyDisclosure, MatchesPandasTranscriptions) {
       for (const auto& [stat, want] : g[scope][variant].items())
         expect_close(value_of(r, stat, scope), want, scope + " " + variant + " " + stat);
     }
-    const auto c = run_metric("correct_attribution_probability", t, {{"record_level", true}}, ctx);
+    nlohmann::json cap_params = kSynthpopMatching;
+    cap_params["record_level"] = true;
+    const auto c = run_metric("correct_attribution_probability", t, cap_params, ctx);
     const auto& gc = g[scope]["cap"];
     for (const char* stat : {"cap_mean_v1", "cap_mean_v2", "cap_confidential", "dcap_ratio_v1",
                              "dcap_ratio_v2", "absent_key_share", "risk_rose_share"}) {
@@ -223,7 +232,9 @@ TEST(IdentityMatching, MatchesBruteForce) {
   for (double radius : {0.0, 1.0}) {
     const auto& g =
         golden()["identity"][radius == 0 ? "keys=a,b,c;radius=0" : "keys=a,b,c;radius=1"];
-    const auto r = run_metric("identity_matching", t, {{"radius", radius}}, ctx);
+    nlohmann::json params = kSynthpopMatching;
+    params["numeric_tolerance"] = radius;
+    const auto r = run_metric("identity_matching", t, params, ctx);
     for (const char* stat :
          {"expected_match_risk", "true_match_rate", "false_match_rate", "unique_matches"})
       expect_close(value_of(r, stat, "keys=a,b,c"), g[stat], stat);
@@ -290,7 +301,8 @@ TEST(KeyDisclosure, NumericCodingAndTolerance) {
   EXPECT_EQ(stats::code_column(tables, 1, equal).codes[1], (std::vector<std::uint32_t>{0, 2, 2}));
   // CAP of y from g within ±1: a-records 10 (syn 10.5 of 2 a's -> 1/2), 11 (10.5 -> 1/2),
   // 20 (19 -> 1/2); b 30 (syn 40 -> 0). v1 = 1.5/4.
-  const auto r = run_metric("correct_attribution_probability", t, {{"target_tolerance", 1.0}},
+  const auto r = run_metric("correct_attribution_probability", t,
+                            {{"numeric_tolerance", 1.0}, {"relative_tolerance", 0.0}},
                             scenarios({{{"g"}, {"y"}}}));
   EXPECT_NEAR(value_of(r, "cap_mean_v1", "keys=g;target=y"), 1.5 / 4, 1e-15);
   // Confidential baseline: 10 and 11 match each other (2/3 each), 20 alone (1/3), 30 (1).
@@ -339,4 +351,169 @@ TEST(KeyDisclosure, LeakyCandidateIsFarRiskierThanIdeal) {
   EXPECT_GT(value_of(sp_l, "DiSCO", s), 1.5 * value_of(sp_i, "DiSCO", s));
   EXPECT_GT(value_of(sp_l, "repU", s), 2 * value_of(sp_i, "repU", s));
   std::filesystem::remove_all(o.out_dir);
+}
+
+// The family's matching rule, metric by metric. CAP of a numeric target y from key g: confidential
+// a: 100, 200, NA; b: 50. Synthetic a: 101, 230, NA; b: NA.
+//  - exact (both tolerances 0), missing matches missing: 100 -> 0/3, 200 -> 0/3, NA -> 1/3 (the
+//    synthetic NA), 50 -> 0/1: v1 = (1/3) / 4;
+//  - absolute 1: 100 matches 101 -> 1/3; v1 = (1/3 + 1/3) / 4;
+//  - relative 0.2 (200 ± 40 catches 230, 100 ± 20 catches 101): v1 = (1/3 + 1/3 + 1/3) / 4;
+//  - relative 0.2 and missing does not match: the NA records score 0: v1 = (1/3 + 1/3) / 4.
+// The tolerance is relative to the confidential value: with 0.1, 200 ± 20 misses 230 and only 100
+// is matched.
+TEST(DisclosureMatching, CapToleranceAbsoluteRelativeAndMissing) {
+  const auto t =
+      make_tables("g,y\na,100\na,200\na,NA\nb,50\n", {"g,y\na,101\na,230\na,NA\nb,NA\n"});
+  const auto ctx = scenarios({{{"g"}, {"y"}}});
+  const std::string s = "keys=g;target=y";
+  auto v1 = [&](double absolute, double relative, bool missing) {
+    return value_of(run_metric("correct_attribution_probability", t,
+                               {{"numeric_tolerance", absolute},
+                                {"relative_tolerance", relative},
+                                {"missing_matches", missing}},
+                               ctx),
+                    "cap_mean_v1", s);
+  };
+  EXPECT_NEAR(v1(0, 0, true), (1.0 / 3) / 4, 1e-15);
+  EXPECT_NEAR(v1(1, 0, true), (2.0 / 3) / 4, 1e-15);
+  EXPECT_NEAR(v1(0, 0.2, true), (3.0 / 3) / 4, 1e-15);
+  EXPECT_NEAR(v1(0, 0.2, false), (2.0 / 3) / 4, 1e-15);
+  EXPECT_NEAR(v1(0, 0.1, false), (1.0 / 3) / 4, 1e-15);
+  EXPECT_NEAR(v1(0, 0, false), 0.0, 1e-15);
+  // The defaults: relative 0.05 (101 is within 5 of 100; 230 is not within 10 of 200), missing
+  // matches nothing.
+  EXPECT_NEAR(value_of(run_metric("correct_attribution_probability", t, {}, ctx), "cap_mean_v1", s),
+              (1.0 / 3) / 4, 1e-15);
+}
+
+// A missing key value: with missing_matches the records whose key g is missing share a key; without
+// it such a record has no key to match (absent key, CAP 0 from both datasets).
+TEST(DisclosureMatching, CapMissingKeyMatchesOnlyWhenAllowed) {
+  const auto t = make_tables("g,t\nNA,x\nNA,x\na,y\n", {"g,t\nNA,x\na,z\n"});
+  const auto ctx = scenarios({{{"g"}, {"t"}}});
+  const std::string s = "keys=g;target=t";
+  const auto with =
+      run_metric("correct_attribution_probability", t, {{"missing_matches", true}}, ctx);
+  EXPECT_NEAR(value_of(with, "cap_mean_v1", s), 2.0 / 3, 1e-15);  // 1, 1, 0
+  EXPECT_NEAR(value_of(with, "absent_key_share", s), 0.0, 1e-15);
+  const auto without =
+      run_metric("correct_attribution_probability", t, {{"missing_matches", false}}, ctx);
+  EXPECT_NEAR(value_of(without, "cap_mean_v1", s), 0.0, 1e-15);
+  EXPECT_NEAR(value_of(without, "absent_key_share", s), 2.0 / 3, 1e-15);
+  EXPECT_NEAR(value_of(without, "cap_confidential", s), 1.0 / 3, 1e-15);  // only a's record
+}
+
+// Identity matching on a numeric key x and a categorical key g (partial synthesis, row i of the
+// synthetic data is record i): confidential x 100, 200, NA, 300 (g all a); synthetic 103, 180, NA,
+// 1000.
+//  - exact, missing matches missing: only the NA record matches (itself): 1 unique true match;
+//  - absolute 5: 100 ~ 103 too: 2;
+//  - relative 0.1 (100 ± 10, 200 ± 20): 100 ~ 103, 200 ~ 180, NA ~ NA: 3;
+//  - relative 0.1, missing matches nothing: 2.
+TEST(DisclosureMatching, IdentityMatchingToleranceAbsoluteRelativeAndMissing) {
+  const auto t =
+      make_tables("g,x\na,100\na,200\na,NA\na,300\n", {"g,x\na,103\na,180\na,NA\na,1000\n"});
+  EvaluationContext ctx = scenarios({{{"g", "x"}, {}}});
+  ctx.synthesis = SynthesisType::kPartial;
+  const std::string s = "keys=g,x";
+  auto unique_true = [&](double absolute, double relative, bool missing) {
+    return value_of(run_metric("identity_matching", t,
+                               {{"numeric_tolerance", absolute},
+                                {"relative_tolerance", relative},
+                                {"missing_matches", missing}},
+                               ctx),
+                    "true_unique_matches", s);
+  };
+  EXPECT_EQ(unique_true(0, 0, true), 1);
+  EXPECT_EQ(unique_true(5, 0, true), 2);
+  EXPECT_EQ(unique_true(0, 0.1, true), 3);
+  EXPECT_EQ(unique_true(0, 0.1, false), 2);
+  EXPECT_EQ(unique_true(0, 0, false), 0);
+}
+
+namespace {
+// SD2011 (income's −8 declared missing) and a copy whose income is the confidential income times
+// (1 + 0.01 z), z standard normal (seed 20261125): a near copy, every other column unchanged.
+Tables sd2011_with_perturbed_income() {
+  ReadSettings settings;
+  settings.missing_codes["income"] = {-8};
+  auto t = load_tables(shared_data("sd2011/orig.csv"), {shared_data("sd2011/orig.csv")},
+                       std::nullopt, settings);
+  std::vector<Column> columns = t.synthetic[0].columns();
+  Rng rng(20261125);
+  for (auto& c : columns)
+    if (c.name == "income")
+      for (auto& v : c.numeric)
+        if (!std::isnan(v)) v *= 1.0 + 0.01 * rng.normal();
+  t.synthetic[0] = Table({}, columns);
+  return t;
+}
+}  // namespace
+
+// The effect of the matching rule on a copy with incomes perturbed by 1 % (docs/metrics.md,
+// "Matching numeric and missing values", prints this table): CAP of income from sex, age, edu,
+// marital. Exact equality (synthpop's rule) calls the near copy safe; the default 5 % relative
+// tolerance sees that it discloses almost as much as the confidential data itself.
+TEST(DisclosureMatching, PerturbedCopyTable) {
+  const auto t = sd2011_with_perturbed_income();
+  const auto ctx = scenarios({{{"sex", "age", "edu", "marital"}, {"income"}}});
+  const std::string s = "keys=sex,age,edu,marital;target=income";
+  struct Row {
+    const char* setting;
+    nlohmann::json params;
+  };
+  const std::vector<Row> rows = {
+      {"exact, missing matches missing (synthpop)", kSynthpopMatching},
+      {"exact, missing matches nothing",
+       {{"numeric_tolerance", 0.0}, {"relative_tolerance", 0.0}, {"missing_matches", false}}},
+      {"relative 1 %", {{"relative_tolerance", 0.01}}},
+      {"relative 5 % (default)", nlohmann::json::object()},
+      {"absolute 100", {{"numeric_tolerance", 100.0}, {"relative_tolerance", 0.0}}}};
+  std::vector<double> v1, base;
+  std::cout << "| setting | cap_mean_v1 | cap_confidential | dcap_ratio_v1 |\n|---|---|---|---|\n";
+  for (const auto& row : rows) {
+    const auto r = run_metric("correct_attribution_probability", t, row.params, ctx);
+    v1.push_back(value_of(r, "cap_mean_v1", s));
+    base.push_back(value_of(r, "cap_confidential", s));
+    std::printf("| %s | %.3f | %.3f | %.3f |\n", row.setting, v1.back(), base.back(),
+                value_of(r, "dcap_ratio_v1", s));
+  }
+  // Exact equality: only the records whose income is missing (NA or −8) still match.
+  EXPECT_LT(v1[0], 0.5 * base[0]);
+  EXPECT_LT(v1[1], 0.05);
+  // A 5 % tolerance catches nearly every 1 %-perturbed income: close to the confidential baseline.
+  EXPECT_GT(v1[3], 0.9 * base[3]);
+  EXPECT_GT(v1[3], v1[2]);
+  EXPECT_GT(v1[2], v1[1]);
+}
+
+// Against make_golden.py's record-by-record transcription of the matching rule
+// (cap_with_rule, identity_with_rule) on the random tables: CAP of the numeric c and of the
+// categorical t, and identity matching on a, b, c, under absolute, relative and combined
+// tolerances with and without missing matching missing.
+TEST(DisclosureMatching, MatchesRecordByRecordTranscription) {
+  const auto t = load_tables(golden_dir() + "/conf_random.csv", {golden_dir() + "/syn_random.csv"});
+  const auto partial =
+      load_tables(golden_dir() + "/conf_random.csv", {golden_dir() + "/partial_random.csv"});
+  const auto& g = golden()["matching"];
+  EvaluationContext identity_ctx = scenarios({{{"a", "b", "c"}, {}}});
+  identity_ctx.synthesis = SynthesisType::kPartial;
+  for (const auto& [name, rule] : g["rules"].items()) {
+    for (const auto& [scope, want] : g["cap"][name].items()) {
+      const auto keys = scope == "keys=a,b;target=c" ? std::vector<std::string>{"a", "b"}
+                                                     : std::vector<std::string>{"a", "c"};
+      const std::string target = scope == "keys=a,b;target=c" ? "c" : "t";
+      const auto r =
+          run_metric("correct_attribution_probability", t, rule, scenarios({{keys, {target}}}));
+      expect_close(value_of(r, "cap_mean_v1", scope), want["cap_v1"], name + " " + scope + " v1");
+      expect_close(value_of(r, "cap_mean_v2", scope), want["cap_v2"], name + " " + scope + " v2");
+      for (const char* stat : {"cap_confidential", "absent_key_share", "risk_rose_share"})
+        expect_close(value_of(r, stat, scope), want[stat], name + " " + scope + " " + stat);
+    }
+    const auto r = run_metric("identity_matching", partial, rule, identity_ctx);
+    for (const char* stat :
+         {"expected_match_risk", "true_match_rate", "false_match_rate", "unique_matches"})
+      expect_close(value_of(r, stat, "keys=a,b,c"), g["identity"][name][stat], name + " " + stat);
+  }
 }

@@ -463,7 +463,9 @@ TEST(Propensity, DetectionScoreFoldsIsZeroWhenSeparable) {
 // null). Same number of leaves; in-sample P(t = 1) and P(t = 1) of 1000 held-out rows (binned
 // together with the training rows, as cross-validation does) to 1e-12; variable importance with
 // surrogate splits (rpart's default maxsurrogate = 5) and of the primary splits alone
-// (maxsurrogate = 0), 1e-9 relative.
+// (maxsurrogate = 0), 1e-9 relative. Twice: with the numeric columns searched from histograms (the
+// default for columns of at most 4096 distinct values) and by the sorted sweep (forced here by a
+// histogram limit of 0 bins), which must give the same trees.
 TEST(Cart, MatchesRpart) {
   std::ifstream in(std::filesystem::path(__FILE__).parent_path() /
                    "../golden/propensity/rpart_golden.json");
@@ -484,40 +486,74 @@ TEST(Cart, MatchesRpart) {
     }
     features.push_back(std::move(f));
   }
-  const auto binned = stats::bin_features(features);
   std::vector<std::size_t> train(n_train), test(n_test);
   std::iota(train.begin(), train.end(), std::size_t{0});
   std::iota(test.begin(), test.end(), n_train);
-  for (const char* name : {"signal", "signal_coarse", "random_labels"}) {
-    SCOPED_TRACE(name);
-    const auto& c = g[name];
-    std::vector<std::uint8_t> y(n_train + n_test, 0);
-    const auto t = c["t"].get<std::vector<int>>();
-    for (std::size_t i = 0; i < n_train; ++i) y[i] = static_cast<std::uint8_t>(t[i]);
-    stats::CartOptions options;
-    options.cp = c["cp"].get<double>();
-    options.minbucket = c["minbucket"].get<std::size_t>();
-    options.minsplit = 3 * options.minbucket;
-    const auto tree = stats::fit_cart(binned, y, options, train);
-    EXPECT_EQ(tree.leaves(), c["leaves"].get<int>());
-    const auto fitted = stats::predict_cart(tree, binned, train);
-    const auto expected_fitted = to_vec(c["fitted"]);
-    for (std::size_t i = 0; i < n_train; ++i)
-      ASSERT_NEAR(fitted[i], expected_fitted[i], 1e-12) << "row " << i;
-    const auto predicted = stats::predict_cart(tree, binned, test);
-    const auto expected_test = to_vec(c["predicted_test"]);
-    for (std::size_t i = 0; i < n_test; ++i)
-      ASSERT_NEAR(predicted[i], expected_test[i], 1e-12) << "held-out row " << i;
-    // rpart's improve is in the same units as ours (weighted counts): compare the values.
-    const auto expected_primary = to_vec(c["importance_primary"]);
-    const auto expected_importance = to_vec(c["importance_rpart"]);
-    for (std::size_t f = 0; f < expected_importance.size(); ++f) {
-      EXPECT_NEAR(tree.primary_importance[f], expected_primary[f], 1e-9 * expected_primary[0])
-          << features[f].name;
-      EXPECT_NEAR(tree.importance[f], expected_importance[f], 1e-9 * expected_importance[0])
-          << features[f].name;
+  for (const std::uint32_t histogram_max_bins : {stats::kHistogramMaxBins, 0u}) {
+    const auto binned = stats::bin_features(features, 0, histogram_max_bins);
+    EXPECT_EQ(binned.features[0].sorted_search, histogram_max_bins == 0);
+    for (const char* name : {"signal", "signal_coarse", "random_labels"}) {
+      SCOPED_TRACE(std::string(name) +
+                   (histogram_max_bins == 0 ? ", sorted search" : ", histograms"));
+      const auto& c = g[name];
+      std::vector<std::uint8_t> y(n_train + n_test, 0);
+      const auto t = c["t"].get<std::vector<int>>();
+      for (std::size_t i = 0; i < n_train; ++i) y[i] = static_cast<std::uint8_t>(t[i]);
+      stats::CartOptions options;
+      options.cp = c["cp"].get<double>();
+      options.minbucket = c["minbucket"].get<std::size_t>();
+      options.minsplit = 3 * options.minbucket;
+      const auto tree = stats::fit_cart(binned, y, options, train);
+      EXPECT_EQ(tree.leaves(), c["leaves"].get<int>());
+      const auto fitted = stats::predict_cart(tree, binned, train);
+      const auto expected_fitted = to_vec(c["fitted"]);
+      for (std::size_t i = 0; i < n_train; ++i)
+        ASSERT_NEAR(fitted[i], expected_fitted[i], 1e-12) << "row " << i;
+      const auto predicted = stats::predict_cart(tree, binned, test);
+      const auto expected_test = to_vec(c["predicted_test"]);
+      for (std::size_t i = 0; i < n_test; ++i)
+        ASSERT_NEAR(predicted[i], expected_test[i], 1e-12) << "held-out row " << i;
+      // rpart's improve is in the same units as ours (weighted counts): compare the values.
+      const auto expected_primary = to_vec(c["importance_primary"]);
+      const auto expected_importance = to_vec(c["importance_rpart"]);
+      for (std::size_t f = 0; f < expected_importance.size(); ++f) {
+        EXPECT_NEAR(tree.primary_importance[f], expected_primary[f], 1e-9 * expected_primary[0])
+            << features[f].name;
+        EXPECT_NEAR(tree.importance[f], expected_importance[f], 1e-9 * expected_importance[0])
+            << features[f].name;
+      }
     }
   }
+}
+
+// Exact by default: a wage column with thousands of distinct values (9914 in the stacked data,
+// more than the 4096 that are searched from histograms, so the sorted sweep runs), 5000
+// confidential records and a synthetic copy with wages perturbed by about 1 %. The pMSE of the
+// default metric equals rpart's (synthpop utility.gen's rule: rbind(synthetic, confidential), cp
+// 1e-3, minbucket 5; tests/golden/propensity/make_rpart_golden.R) to 1e-9 relative, with the same
+// number of leaves. Quantile binning (max_bins = 1024) is an explicit option, with a warning, and
+// does not reproduce rpart here.
+TEST(PropensityCart, ExactByDefaultMatchesRpartOnManyDistinctValues) {
+  const auto dir = std::filesystem::path(__FILE__).parent_path() / "../golden/propensity";
+  std::ifstream in(dir / "rpart_golden.json");
+  ASSERT_TRUE(in) << "rpart_golden.json not found";
+  const auto g = nlohmann::json::parse(in)["many_distinct"];
+  ASSERT_GT(g["distinct_wage"].get<int>(), static_cast<int>(stats::kHistogramMaxBins));
+  const auto files = g["files"].get<std::vector<std::string>>();
+  const auto t = load_tables((dir / files[0]).string(), {(dir / files[1]).string()});
+  const double expected = g["pMSE"].get<double>();
+  const auto exact = run_metric("propensity_cart", t, {{"validation", "none"}, {"null", "none"}});
+  EXPECT_NEAR(value_of(exact, "pMSE", "all"), expected, 1e-9 * expected);
+  EXPECT_EQ(value_of(exact, "leaves", "all"), g["leaves"].get<double>());
+  EXPECT_TRUE(exact.warnings.empty());
+  const auto binned = run_metric("propensity_cart", t,
+                                 {{"validation", "none"}, {"null", "none"}, {"max_bins", 1024}});
+  EXPECT_GT(std::abs(value_of(binned, "pMSE", "all") - expected), 1e-3 * expected);
+  ASSERT_EQ(binned.warnings.size(), 1u);
+  EXPECT_NE(binned.warnings[0].find("quantile bins"), std::string::npos);
+  EXPECT_THROW(
+      run_metric("propensity_cart", t, {{"validation", "none"}, {"null", "none"}, {"max_bins", 1}}),
+      InputError);
 }
 
 // The simulator's candidates (docs/simulator.md): `ideal` is a fresh sample of the population,

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "metrics/registry.hpp"
 #include "spec/spec.hpp"
 
 using namespace synthaudit;
@@ -324,5 +325,52 @@ TEST_F(SpecTest, InitOutputLoadsBack) {
   EXPECT_NE(to_stdout.find("\nconfidential: conf.csv\n"), std::string::npos);
   EXPECT_NE(text.find("\nconfidential: sub/conf.csv\n"), std::string::npos);
   EXPECT_NE(starter_spec(conf, ReadSettings{}).find("confidential: " + conf + "\n"),
+            std::string::npos);
+}
+
+// The disclosure_matching block: read with its keys checked, given to every key-disclosure metric
+// that declares the parameter, and beaten by the metric's own parameters entry.
+TEST_F(SpecTest, DisclosureMatchingBlock) {
+  const auto path = write("spec.yaml", std::string(kMinimal) + R"(
+disclosure_matching: {numeric_tolerance: 2, relative_tolerance: 0.01, missing_matches: true}
+parameters:
+  correct_attribution_probability: {relative_tolerance: 0}
+)");
+  const auto spec = load_spec(path);
+  EXPECT_EQ(spec.disclosure_matching, nlohmann::json({{"numeric_tolerance", 2.0},
+                                                      {"relative_tolerance", 0.01},
+                                                      {"missing_matches", true}}));
+  EXPECT_NO_THROW(validate_spec(spec));
+  const auto cap = given_parameters(spec, *find_metric("correct_attribution_probability"));
+  ASSERT_EQ(cap.size(), 3u);
+  EXPECT_EQ(cap["numeric_tolerance"].get<double>(), 2.0);
+  EXPECT_EQ(cap["relative_tolerance"].get<double>(), 0.0);  // the metric's own value wins
+  EXPECT_EQ(cap["missing_matches"], true);
+  const auto identity = given_parameters(spec, *find_metric("identity_matching"));
+  EXPECT_EQ(identity, spec.disclosure_matching);
+  // Metrics outside the family, and family metrics that do not declare the parameters, get none.
+  EXPECT_EQ(given_parameters(spec, *find_metric("ks_distance")), nlohmann::json::object());
+  EXPECT_EQ(given_parameters(spec, *find_metric("synthpop_disclosure")), nlohmann::json::object());
+
+  const std::string m = kMinimal;
+  EXPECT_EQ(error(m + "disclosure_matching: {numeric_tolerance: -1}\n"),
+            ": disclosure_matching.numeric_tolerance: must be a number >= 0");
+  EXPECT_EQ(error(m + "disclosure_matching: {relative_tolerance: 1.5}\n"),
+            ": disclosure_matching.relative_tolerance: must be a number between 0 and 1 (a "
+            "fraction)");
+  EXPECT_EQ(error(m + "disclosure_matching: {missing_matches: sometimes}\n"),
+            ": disclosure_matching.missing_matches: expected true or false");
+  EXPECT_EQ(error(m + "disclosure_matching: {relative_tolerence: 0.1}\n")
+                .rfind(": disclosure_matching.relative_tolerence: unknown key (did you mean "
+                       "'relative_tolerance'?)",
+                       0),
+            0u);
+  EXPECT_EQ(error(m + "disclosure_matching: [0.1]\n")
+                .rfind(": disclosure_matching: expected a "
+                       "mapping",
+                       0),
+            0u);
+  EXPECT_NE(error(m + "disclosure_matching: {numeric_tolerance: wide}\n")
+                .find("disclosure_matching.numeric_tolerance"),
             std::string::npos);
 }

@@ -36,14 +36,17 @@ SortedByKey sort_by_key(const std::vector<std::uint32_t>& ids, const std::vector
   return s;
 }
 
-// Number of values of key k within [v − tol, v + tol]; a missing v matches missing values.
-double count_within(const SortedByKey& s, std::uint32_t k, double v, double tol) {
+// Number of values of key k that match v under the rule: within [v − r, v + r] with r the rule's
+// radius at v; a missing v counts the missing values when missing matches missing.
+double count_matching(const SortedByKey& s, std::uint32_t k, double v,
+                      const keydisc::MatchingRule& rule) {
   const auto first = s.values.begin() + s.start[k], last = s.values.begin() + s.start[k + 1];
   const auto nonmissing_end =
       std::partition_point(first, last, [](double x) { return !std::isnan(x); });
-  if (std::isnan(v)) return static_cast<double>(last - nonmissing_end);
-  const auto lo = std::lower_bound(first, nonmissing_end, v - tol);
-  const auto hi = std::upper_bound(first, nonmissing_end, v + tol);
+  if (std::isnan(v)) return rule.missing_matches ? static_cast<double>(last - nonmissing_end) : 0.0;
+  const double radius = rule.radius(v);
+  const auto lo = std::lower_bound(first, nonmissing_end, v - radius);
+  const auto hi = std::upper_bound(first, nonmissing_end, v + radius);
   return static_cast<double>(hi - lo);
 }
 
@@ -54,7 +57,7 @@ MetricResult compute_cap(const MetricInput& in, const Params& params) {
     throw MetricNotApplicable("no disclosure keys and targets given");
   const auto coding = keydisc::coding_options(params);
   const bool exclude_missing = params.get_string("missing") == "exclude";
-  const double tolerance = params.get_double("target_tolerance");
+  const auto rule = keydisc::matching_rule(params);
   const bool record_level = params.get_bool("record_level");
   MetricResult result;
   result.details["plots"] = nlohmann::json::array();
@@ -66,7 +69,7 @@ MetricResult compute_cap(const MetricInput& in, const Params& params) {
       const stats::CodedColumn target =
           stats::code_column({&conf, &syn}, s.target_columns[ti], coding);
       const bool numeric_tolerance =
-          tolerance > 0 && conf.column(s.target_columns[ti]).is_numeric();
+          rule.tolerant() && conf.column(s.target_columns[ti]).is_numeric();
       // Records used: all, or those with no missing key or target (missing = exclude).
       std::vector<std::vector<char>> use(2);
       for (std::size_t t = 0; t < 2; ++t) {
@@ -83,6 +86,12 @@ MetricResult compute_cap(const MetricInput& in, const Params& params) {
       for (std::size_t t = 0; t < 2; ++t)
         for (std::size_t r = 0; r < use[t].size(); ++r)
           if (use[t][r]) nk[t][s.keys.ids[t][r]] += 1;
+      // A record with a missing key value has no key to match when missing does not match
+      // missing: no record shares its key, in either dataset.
+      std::vector<char> key_missing(conf.rows(), 0);
+      if (!rule.missing_matches)
+        for (std::size_t r = 0; r < conf.rows(); ++r)
+          for (const auto& k : s.keys_coded) key_missing[r] |= k.codes[0][r] == k.missing_level;
       // Matching records of each confidential record: same cell, or same key and target within
       // the tolerance.
       std::vector<double> match_syn(conf.rows(), 0.0), match_conf(conf.rows(), 0.0);
@@ -93,8 +102,8 @@ MetricResult compute_cap(const MetricInput& in, const Params& params) {
         const auto sorted_conf = sort_by_key(s.keys.ids[0], cv, use[0], K);
         for (std::size_t r = 0; r < conf.rows(); ++r) {
           if (!use[0][r]) continue;
-          match_syn[r] = count_within(sorted_syn, s.keys.ids[0][r], cv[r], tolerance);
-          match_conf[r] = count_within(sorted_conf, s.keys.ids[0][r], cv[r], tolerance);
+          match_syn[r] = count_matching(sorted_syn, s.keys.ids[0][r], cv[r], rule);
+          match_conf[r] = count_matching(sorted_conf, s.keys.ids[0][r], cv[r], rule);
         }
       } else {
         const stats::PairIds cells = stats::combine_pair(s.keys, {target.codes, target.levels()});
@@ -104,6 +113,7 @@ MetricResult compute_cap(const MetricInput& in, const Params& params) {
           for (std::size_t r = 0; r < use[t].size(); ++r)
             if (use[t][r]) nc[t][cells.pairs.ids[t][r]] += 1;
         for (std::size_t r = 0; r < conf.rows(); ++r) {
+          if (!rule.missing_matches && target.codes[0][r] == target.missing_level) continue;
           match_syn[r] = nc[1][cells.pairs.ids[0][r]];
           match_conf[r] = nc[0][cells.pairs.ids[0][r]];
         }
@@ -114,12 +124,13 @@ MetricResult compute_cap(const MetricInput& in, const Params& params) {
       for (std::size_t r = 0; r < conf.rows(); ++r) {
         if (!use[0][r]) continue;
         const auto k = s.keys.ids[0][r];
-        const double cap_syn = nk[1][k] > 0 ? match_syn[r] / nk[1][k] : 0.0;
-        const double cap_conf = match_conf[r] / nk[0][k];
+        const bool key_matchable = !key_missing[r];
+        const double cap_syn = key_matchable && nk[1][k] > 0 ? match_syn[r] / nk[1][k] : 0.0;
+        const double cap_conf = key_matchable ? match_conf[r] / nk[0][k] : 0.0;
         n += 1;
         sum_syn += cap_syn;
         sum_conf += cap_conf;
-        found += nk[1][k] > 0;
+        found += key_matchable && nk[1][k] > 0;
         rose += cap_syn > cap_conf;
         ++grid[static_cast<std::size_t>(cap_conf * 50 + 0.5) * 51 +
                static_cast<std::size_t>(cap_syn * 50 + 0.5)];
@@ -167,16 +178,12 @@ MetricSpec correct_attribution_probability_metric() {
   auto params = keydisc::coding_params("exact", 5);
   params.push_back({.name = "missing",
                     .type = ParamType::kString,
-                    .default_value = std::string("level"),
-                    .doc = "level: a missing key or target value is a level of its own; exclude: "
-                           "records with a missing key or target are left out of both datasets",
-                    .choices = {"level", "exclude"}});
-  params.push_back({.name = "target_tolerance",
-                    .type = ParamType::kDouble,
-                    .default_value = 0.0,
-                    .doc = "> 0: a numeric target counts as correct when within ± this absolute "
-                           "distance of the confidential value (Elliot 2014); 0: levels as coded",
-                    .min = 0.0});
+                    .default_value = std::string("keep"),
+                    .doc = "keep: records with a missing key or target are attacked like the "
+                           "others (whether their missing values match is missing_matches); "
+                           "exclude: they are left out of both datasets",
+                    .choices = {"keep", "exclude"}});
+  for (auto& p : keydisc::matching_params()) params.push_back(std::move(p));
   params.push_back({.name = "record_level",
                     .type = ParamType::kBool,
                     .default_value = false,
@@ -198,8 +205,12 @@ MetricSpec correct_attribution_probability_metric() {
           "Z; "
           "risk_rose_share = share with CAP_syn > CAP_conf. Plot: (CAP_conf, CAP_syn) pairs "
           "binned to 0.02 with counts. Keys and targets: missing is a "
-          "level unless missing = exclude; numeric coded by `numeric`, or a numeric target "
-          "matched within target_tolerance. Reading: mean CAP is the expected share of correct "
+          "value that matches only another missing value, and only with missing_matches (else "
+          "a record with a missing key shares its key with no one and a missing target is never "
+          "a correct guess), unless missing = exclude leaves such records out; a numeric target "
+          "matches within ± max(numeric_tolerance, relative_tolerance × |confidential value|) "
+          "(Elliot 2014), or as coded by `numeric` when both are 0. Reading: mean CAP is the "
+          "expected share of correct "
           "guesses by an intruder drawing the target from the synthetic records that share the "
           "key; a ratio near 1 means the synthetic data disclose as much as the real data.",
       .params = params,

@@ -13,33 +13,38 @@ namespace synthaudit {
 
 namespace {
 
-bool within(double a, double b, double radius) {
-  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
-  return std::abs(a - b) <= radius;
-}
-
 struct Matches {
   std::vector<double> candidates;  // c_i
   std::vector<char> true_in;       // T_i
 };
 
-// Exact matching on coded keys: one group-by.
-Matches exact_matches(const stats::GroupIds& keys, std::size_t n) {
+// Whether confidential record i has a missing value in any coded key.
+bool any_key_missing(const keydisc::ScenarioCodes& s, std::size_t i) {
+  for (const auto& k : s.keys_coded)
+    if (k.codes[0][i] == k.missing_level) return true;
+  return false;
+}
+
+// Exact matching on coded keys: one group-by. A record with a missing key value has no
+// candidate when missing does not match missing.
+Matches exact_matches(const keydisc::ScenarioCodes& s, std::size_t n, bool missing_matches) {
+  const stats::GroupIds& keys = s.keys;
   Matches m;
   const auto counts = stats::count_ids(keys.ids[1], keys.groups);
   m.candidates.resize(n);
   m.true_in.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
+    if (!missing_matches && any_key_missing(s, i)) continue;
     m.candidates[i] = counts[keys.ids[0][i]];
     m.true_in[i] = keys.ids[0][i] == keys.ids[1][i];
   }
   return m;
 }
 
-// Categorical keys exact, numeric keys within ±radius: synthetic records are sorted by
-// (categorical group, first numeric key); each confidential record scans only its window.
-Matches radius_matches(const Table& conf, const Table& syn, const keydisc::ScenarioCodes& s,
-                       double radius) {
+// Categorical keys exact, numeric keys within the rule's tolerance: synthetic records are sorted
+// by (categorical group, first numeric key); each confidential record scans only its window.
+Matches tolerance_matches(const Table& conf, const Table& syn, const keydisc::ScenarioCodes& s,
+                          const keydisc::MatchingRule& rule) {
   const std::size_t n = conf.rows();
   std::vector<std::size_t> numeric;
   std::vector<const stats::CodedColumn*> categorical;
@@ -77,13 +82,17 @@ Matches radius_matches(const Table& conf, const Table& syn, const keydisc::Scena
   m.candidates.assign(n, 0);
   m.true_in.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
+    bool categorical_missing = false;
+    for (const auto* c : categorical) categorical_missing |= c->codes[0][i] == c->missing_level;
+    if (categorical_missing && !rule.missing_matches) continue;
     const auto g = groups.ids[0][i];
     const auto first = order.begin() + start[g], last = order.begin() + start[g + 1];
     const auto nonmissing_end =
         std::partition_point(first, last, [&](std::uint32_t j) { return !std::isnan(first_s[j]); });
-    auto lo = nonmissing_end, hi = last;
+    auto lo = nonmissing_end, hi = rule.missing_matches ? last : nonmissing_end;
     const double v = first_c[i];
     if (!std::isnan(v)) {
+      const double radius = rule.radius(v);
       lo = std::partition_point(first, nonmissing_end,
                                 [&](std::uint32_t j) { return first_s[j] < v - radius; });
       hi = std::partition_point(lo, nonmissing_end,
@@ -92,8 +101,7 @@ Matches radius_matches(const Table& conf, const Table& syn, const keydisc::Scena
     for (auto it = lo; it != hi; ++it) {
       bool ok = true;
       for (std::size_t k = 1; k < numeric.size() && ok; ++k)
-        ok =
-            within(conf.column(numeric[k]).numeric[i], syn.column(numeric[k]).numeric[*it], radius);
+        ok = rule.matches(conf.column(numeric[k]).numeric[i], syn.column(numeric[k]).numeric[*it]);
       if (!ok) continue;
       m.candidates[i] += 1;
       if (*it == i) m.true_in[i] = 1;
@@ -111,7 +119,7 @@ MetricResult compute_identity_matching(const MetricInput& in, const Params& para
         "identity matching needs synthetic rows that correspond to the "
         "confidential rows (partial synthesis)");
   const auto coding = keydisc::coding_options(params);
-  const double radius = params.get_double("radius");
+  const auto rule = keydisc::matching_rule(params);
   MetricResult result;
   double worst = -1;
   for (const auto& scenario : in.context.scenarios) {
@@ -123,8 +131,9 @@ MetricResult compute_identity_matching(const MetricInput& in, const Params& para
     }
     bool any_numeric = false;
     for (auto c : s.key_columns) any_numeric |= conf.column(c).is_numeric();
-    const Matches m = radius > 0 && any_numeric ? radius_matches(conf, syn, s, radius)
-                                                : exact_matches(s.keys, conf.rows());
+    const Matches m = rule.tolerant() && any_numeric
+                          ? tolerance_matches(conf, syn, s, rule)
+                          : exact_matches(s, conf.rows(), rule.missing_matches);
     double expected = 0, unique = 0, true_unique = 0, no_match = 0;
     for (std::size_t i = 0; i < conf.rows(); ++i) {
       if (m.true_in[i]) expected += 1.0 / m.candidates[i];
@@ -155,13 +164,7 @@ MetricSpec identity_matching_metric() {
   using enum ScopeKind;
   using namespace references;
   auto params = keydisc::coding_params("exact", 5);
-  params.push_back({.name = "radius",
-                    .type = ParamType::kDouble,
-                    .default_value = 0.0,
-                    .doc =
-                        "> 0: numeric keys match when within ± this absolute distance (missing "
-                        "matches missing); 0: numeric keys coded by `numeric` and matched exactly",
-                    .min = 0.0});
+  for (auto& p : keydisc::matching_params()) params.push_back(std::move(p));
   return MetricSpec{
       .name = "identity_matching",
       .family = MetricFamily::kKeyDisclosure,
@@ -171,13 +174,16 @@ MetricSpec identity_matching_metric() {
       .doc =
           "Partial synthesis, synthetic row i corresponds to confidential row i. For each "
           "confidential record i the intruder's candidate set is the synthetic records whose "
-          "keys match i's confidential keys (exact on categoricals and coded numerics, or "
-          "within ± radius on numerics); c_i its size and T_i = 1 when synthetic record i is "
+          "keys match i's confidential keys (exact on categoricals; numerics within ± "
+          "max(numeric_tolerance, relative_tolerance × |confidential value|), or exact as coded "
+          "by `numeric` when both are 0); c_i its size and T_i = 1 when synthetic record i is "
           "in it. expected_match_risk = Σ_i T_i / c_i (expected number of correct "
           "re-identifications by an intruder picking uniformly in the candidate set; "
           "expected_match_rate = that / n); true_match_rate = #{c_i = 1, T_i = 1} / n; "
           "false_match_rate = #{c_i = 1, T_i = 0} / #{c_i = 1}; no_match_share = share with "
-          "c_i = 0. Missing key values are a level of their own. Reading: higher expected and "
+          "c_i = 0. A missing key value matches only a missing value, and only with "
+          "missing_matches. "
+          "Reading: higher expected and "
           "true match rates and a lower false match rate mean more identity risk.",
       .params = params,
       .granularity = MetricGranularity::kPerReplicate,

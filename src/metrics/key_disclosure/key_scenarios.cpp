@@ -1,6 +1,7 @@
 #include "metrics/key_disclosure/key_scenarios.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
@@ -44,6 +45,50 @@ stats::CodingOptions coding_options(const Params& params) {
   if (o.numeric == stats::NumericCoding::kBreaks && o.breaks.empty())
     throw InputError("parameter breaks: numeric = breaks needs at least one break point");
   return o;
+}
+
+double MatchingRule::radius(double confidential) const {
+  return std::max(numeric_tolerance, relative_tolerance * std::abs(confidential));
+}
+
+bool MatchingRule::matches(double confidential, double synthetic) const {
+  if (std::isnan(confidential) || std::isnan(synthetic))
+    return missing_matches && std::isnan(confidential) && std::isnan(synthetic);
+  return std::abs(synthetic - confidential) <= radius(confidential);
+}
+
+std::vector<ParamSpec> matching_params() {
+  return {
+      {.name = "numeric_tolerance",
+       .type = ParamType::kDouble,
+       .default_value = 0.0,
+       .doc = "a numeric value matches the confidential value c when within ± max(this, "
+              "relative_tolerance × |c|); both 0: numeric values are compared as coded by "
+              "`numeric` (exact equality by default)",
+       .min = 0.0},
+      {.name = "relative_tolerance",
+       .type = ParamType::kDouble,
+       .default_value = 0.05,
+       .doc = "the tolerance as a fraction of the confidential value (0.05: a guess within 5 % "
+              "of a wage discloses it; exact equality would call a copy with values perturbed "
+              "by 1 % safe)",
+       .min = 0.0,
+       .max = 1.0},
+      {.name = "missing_matches",
+       .type = ParamType::kBool,
+       .default_value = false,
+       .doc = "whether a missing value matches a missing value (true: missing is a value of its "
+              "own, as synthpop and SDMetrics; false: a missing value matches nothing, since it "
+              "discloses no value)"},
+  };
+}
+
+MatchingRule matching_rule(const Params& params) {
+  MatchingRule rule;
+  rule.numeric_tolerance = params.get_double("numeric_tolerance");
+  rule.relative_tolerance = params.get_double("relative_tolerance");
+  rule.missing_matches = params.get_bool("missing_matches");
+  return rule;
 }
 
 ScenarioCodes code_scenario(const std::vector<const Table*>& tables,

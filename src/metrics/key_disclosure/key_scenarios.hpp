@@ -1,7 +1,8 @@
 #pragma once
 // Shared by the key-disclosure metrics (correct_attribution_probability, synthpop_disclosure,
 // disclosure_protection, identity_matching): parameters that say how numeric keys and targets
-// become levels, and the coding of one disclosure scenario on (confidential, synthetic).
+// become levels, the matching rule (tolerances, missing values), and the coding of one disclosure
+// scenario on (confidential, synthetic).
 #include <string>
 #include <vector>
 
@@ -14,6 +15,24 @@ namespace synthaudit::keydisc {
 std::vector<ParamSpec> coding_params(const std::string& default_numeric = "exact",
                                      int default_bins = 5);
 stats::CodingOptions coding_options(const Params& params);
+
+// The matching rule of the key-disclosure family (the spec's `disclosure_matching:` block, each
+// parameter overridable per metric under the same name): a numeric confidential value c and a
+// synthetic value s match when |s − c| ≤ max(numeric_tolerance, relative_tolerance × |c|); a
+// missing value matches a missing value only when missing_matches is true, and never a value.
+struct MatchingRule {
+  double numeric_tolerance = 0.0;
+  double relative_tolerance = 0.0;
+  bool missing_matches = false;
+  // Whether numeric values match within a distance (else they are compared as coded levels).
+  bool tolerant() const { return numeric_tolerance > 0 || relative_tolerance > 0; }
+  double radius(double confidential) const;
+  bool matches(double confidential, double synthetic) const;
+};
+
+// numeric_tolerance, relative_tolerance and missing_matches with the family's defaults.
+std::vector<ParamSpec> matching_params();
+MatchingRule matching_rule(const Params& params);
 
 struct ScenarioCodes {
   std::vector<std::string> key_names;

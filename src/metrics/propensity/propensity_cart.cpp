@@ -31,14 +31,20 @@ MetricResult compute_propensity_cart(const MetricInput& in, const Params& params
   options.cp = params.get_double("cp");
   options.minbucket = static_cast<std::size_t>(params.get_int("minbucket"));
   options.minsplit = 3 * options.minbucket;
-  const auto binned =
-      stats::bin_features(data.features, static_cast<std::uint32_t>(params.get_int("max_bins")));
+  const auto max_bins = static_cast<std::uint32_t>(params.get_int("max_bins"));
+  if (max_bins == 1)
+    throw InputError(
+        "propensity_cart: parameter max_bins must be 0 (every distinct value is a candidate "
+        "split) or at least 2, got 1");
+  const auto binned = stats::bin_features(data.features, max_bins);
   for (const auto& f : binned.features)
     if (!f.exact)
       result.warnings.push_back("column '" + f.name +
                                 "' has more than max_bins distinct values; split points are "
                                 "searched among " +
-                                std::to_string(f.bins) + " quantile bins");
+                                std::to_string(f.bins) +
+                                " quantile bins, so the tree is not rpart's (max_bins = 0 is "
+                                "exact)");
   const auto tree = stats::fit_cart(binned, data.t, options);
   // Refits (null, folds) need no importance, so no surrogate splits.
   stats::CartOptions refit_options = options;
@@ -53,7 +59,6 @@ MetricResult compute_propensity_cart(const MetricInput& in, const Params& params
   if (refits > 0) {
     std::vector<double> refit_pmse(refits);
     std::vector<int> refit_splits(refits);
-    const auto max_bins = static_cast<std::uint32_t>(params.get_int("max_bins"));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
     for (std::size_t k = 0; k < refits; ++k) {
       stats::CartTree refit;
@@ -123,9 +128,11 @@ MetricSpec propensity_cart_metric() {
        .max = 1000000},
       {.name = "max_bins",
        .type = ParamType::kInt,
-       .default_value = std::int64_t{1024},
-       .doc = "numeric columns with more distinct values are cut into this many quantile bins",
-       .min = 2,
+       .default_value = std::int64_t{0},
+       .doc = "0: every distinct value of a numeric column is a candidate split, as rpart (exact); "
+              "≥ 2: numeric columns with more distinct values are cut into this many quantile "
+              "bins, a speed option that no longer reproduces rpart",
+       .min = 0,
        .max = 65536},
   };
   for (auto& p : propensity::null_params("permutation", {"permutation", "bootstrap", "none"}))

@@ -233,6 +233,83 @@ def identity_matching(orig, syn, keys, radius):
             "unique_matches": unique}
 
 
+# ---------------------------------------------------------------- the family's matching rule
+# disclosure_matching (docs/metrics.md): numeric s matches confidential c when
+# |s - c| <= max(numeric_tolerance, relative_tolerance * |c|) (exact equality when both are 0);
+# a missing value matches a missing value only when missing_matches, and never a value.
+def rule_matches(c, s, rule, numeric):
+    c_missing, s_missing = pd.isna(c), pd.isna(s)
+    if c_missing or s_missing:
+        return bool(rule["missing_matches"] and c_missing and s_missing)
+    if not numeric:
+        return c == s
+    radius = max(rule["numeric_tolerance"], rule["relative_tolerance"] * abs(float(c)))
+    return abs(float(s) - float(c)) <= radius
+
+
+def cap_with_rule(orig, syn, keys, target, rule):
+    """CAP record by record: keys equal under the missing rule (categorical and numeric keys are
+    compared as values), the numeric target under the whole rule."""
+    numeric = {k: pd.api.types.is_numeric_dtype(orig[k]) for k in keys + [target]}
+
+    def one(row, z):
+        key_match = [all(rule_matches(row[k], zr[k], {**rule, "numeric_tolerance": 0.0,
+                                                          "relative_tolerance": 0.0}, numeric[k])
+                         for k in keys) for _, zr in z.iterrows()]
+        n_key = sum(key_match)
+        if n_key == 0:
+            return 0.0, False
+        hits = sum(1 for m, (_, zr) in zip(key_match, z.iterrows())
+                   if m and rule_matches(row[target], zr[target], rule, numeric[target]))
+        return hits / n_key, True
+
+    caps_syn, found, caps_conf = [], [], []
+    for _, row in orig.iterrows():
+        c, f = one(row, syn)
+        caps_syn.append(c)
+        found.append(f)
+        caps_conf.append(one(row, orig)[0])
+    caps_syn, found, caps_conf = np.array(caps_syn), np.array(found), np.array(caps_conf)
+    v1, base = caps_syn.mean(), caps_conf.mean()
+    v2 = caps_syn[found].mean() if found.any() else None
+    return {"cap_v1": float(v1), "cap_v2": None if v2 is None else float(v2),
+            "cap_confidential": float(base), "absent_key_share": float(1 - found.mean()),
+            "risk_rose_share": float((caps_syn > caps_conf).mean())}
+
+
+def identity_with_rule(orig, syn, keys, rule):
+    """Seed 001's matcher with the family's rule on every key (numeric keys within the
+    tolerance, categorical keys equal, missing values by missing_matches)."""
+    n = len(orig)
+    numeric = {k: pd.api.types.is_numeric_dtype(orig[k]) for k in keys}
+    expected, true_unique, unique = 0.0, 0, 0
+    for i in range(n):
+        match = np.array([all(rule_matches(orig[k].iloc[i], syn[k].iloc[j], rule, numeric[k])
+                              for k in keys) for j in range(len(syn))])
+        c = match.sum()
+        t = bool(match[i])
+        if c > 0 and t:
+            expected += 1.0 / c
+        if c == 1:
+            unique += 1
+            true_unique += t
+    return {"expected_match_risk": expected, "true_match_rate": true_unique / n,
+            "false_match_rate": (unique - true_unique) / unique if unique else None,
+            "unique_matches": unique}
+
+
+MATCHING_RULES = {
+    "absolute_1_missing_matches": {"numeric_tolerance": 1.0, "relative_tolerance": 0.0,
+                                   "missing_matches": True},
+    "relative_0.25": {"numeric_tolerance": 0.0, "relative_tolerance": 0.25,
+                      "missing_matches": False},
+    "exact_missing_matches_nothing": {"numeric_tolerance": 0.0, "relative_tolerance": 0.0,
+                                      "missing_matches": False},
+    "absolute_0.5_relative_0.3": {"numeric_tolerance": 0.5, "relative_tolerance": 0.3,
+                                  "missing_matches": False},
+}
+
+
 def make_random(seed, n, ns, shift):
     rng = np.random.default_rng(seed)
 
@@ -284,6 +361,17 @@ def main():
     golden["identity"] = {
         "keys=a,b,c;radius=0": identity_matching(conf, part, ["a", "b", "c"], {"c": 0.0}),
         "keys=a,b,c;radius=1": identity_matching(conf, part, ["a", "b", "c"], {"c": 1.0}),
+    }
+
+    # 2b. the family's matching rule: CAP of the numeric c (and of the categorical t) and
+    # identity matching on a, b, c under each rule of MATCHING_RULES
+    golden["matching"] = {
+        "rules": MATCHING_RULES,
+        "cap": {name: {"keys=a,b;target=c": cap_with_rule(conf, syn, ["a", "b"], "c", rule),
+                       "keys=a,c;target=t": cap_with_rule(conf, syn, ["a", "c"], "t", rule)}
+                for name, rule in MATCHING_RULES.items()},
+        "identity": {name: identity_with_rule(conf, part, ["a", "b", "c"], rule)
+                     for name, rule in MATCHING_RULES.items()},
     }
 
     # 3. SD2011: the peer's numbers (synthpop disclosure and SDMetrics CategoricalCAP)

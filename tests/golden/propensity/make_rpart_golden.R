@@ -4,7 +4,9 @@
 #     Rscript tests/golden/propensity/make_rpart_golden.R
 # Writes rpart_golden.json next to this script: the data (so the C++ test reads the same inputs),
 # and for each case rpart's leaf count, in-sample P(t = 1), P(t = 1) of held-out rows and the
-# variable importance with maxsurrogate = 0 (primary splits only) and with rpart's defaults.
+# variable importance with maxsurrogate = 0 (primary splits only) and with rpart's defaults; and
+# (many_distinct) the pMSE of utility.gen's CART on two CSV files it writes, wage_conf.csv and
+# wage_syn.csv, whose wage column has thousands of distinct values.
 suppressMessages(library(rpart))
 here <- dirname(normalizePath(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))))
 
@@ -52,6 +54,36 @@ case <- function(name, t, cp, minbucket) {
 cases <- c(case("signal", t_signal, 1e-3, 5),
            case("signal_coarse", t_signal, 1e-2, 20),
            case("random_labels", t_random, 1e-3, 5))
+
+# Many distinct values: a confidential file with a wage column of thousands of distinct values and
+# a synthetic file whose wages are the confidential ones perturbed by about 1 % (plus resampled
+# ages), written as CSV for the metric-level test. pMSE as synthpop's utility.gen(method = "cart")
+# computes it: rbind(synthetic, confidential) with t = 1 for synthetic rows, rpart(t ~ ., method =
+# "class", cp = 1e-3, minbucket = 5), pMSE = mean((p - c)^2) with c = n_syn / N.
+set.seed(20261125)
+n_wage <- 5000
+wage_conf <- data.frame(
+  sex = factor(sample(c("F", "M"), n_wage, replace = TRUE)),
+  age = sample(18:80, n_wage, replace = TRUE))
+wage_conf$wage <- round(exp(7.5 + 0.01 * wage_conf$age + 0.1 * (wage_conf$sex == "M") +
+                              0.5 * rnorm(n_wage)), 2)
+wage_syn <- wage_conf[sample(n_wage), ]
+wage_syn$age <- pmin(80, pmax(18, wage_syn$age + sample(-2:2, n_wage, replace = TRUE)))
+wage_syn$wage <- round(wage_syn$wage * exp(rnorm(n_wage, 0.005, 0.01)), 2)
+write.csv(wage_conf, file.path(here, "wage_conf.csv"), row.names = FALSE)
+write.csv(wage_syn, file.path(here, "wage_syn.csv"), row.names = FALSE)
+stacked <- rbind(wage_syn, wage_conf)
+stacked$t <- c(rep(1L, n_wage), rep(0L, n_wage))
+wage_fit <- rpart(t ~ ., data = stacked, method = "class",
+                  control = rpart.control(cp = 1e-3, minbucket = 5))
+wage_p <- predict(wage_fit)[, 2]
+wage_c <- n_wage / nrow(stacked)
+many_distinct <- paste0(
+  '"many_distinct": {"files": ["wage_conf.csv", "wage_syn.csv"]',
+  ', "distinct_wage": ', length(unique(stacked$wage)),
+  ', "leaves": ', sum(wage_fit$frame$var == "<leaf>"),
+  ', "pMSE": ', formatC(sum((wage_p - wage_c)^2) / nrow(stacked), digits = 17, format = "g"), "}")
+cases <- c(cases, many_distinct)
 json <- paste0("{\n",
                '"source": "R ', paste(R.version$major, R.version$minor, sep = "."),
                ' rpart ', as.character(packageVersion("rpart")), '",\n',
