@@ -58,6 +58,9 @@ struct EvaluationSpec {
   std::optional<std::string> holdout;
   std::vector<CandidateSpec> candidates;
   ReadSettings read;
+  // Partial synthesis: the columns that were replaced (the others must equal the confidential
+  // data row by row). Empty: the columns equal row by row are taken as not synthesised.
+  std::vector<std::string> synthesised_columns;
   std::string metadata;  // optional SDV metadata JSON with column kinds
   std::vector<std::string> metrics = {"all"};
   // metric name -> its parameters as given (validated against the declaration before running)
@@ -93,6 +96,9 @@ CandidateSpec parse_candidate(const std::string& text);
 // Applies one "METRIC.NAME=VALUE" (--param) to spec.parameters. VALUE is read as JSON (a number,
 // true/false, a quoted string, a list) and otherwise taken as a bare string.
 void add_param_assignment(EvaluationSpec& spec, const std::string& assignment);
+
+// Applies one "COLUMN=CODE[,CODE...]" (--missing-codes) to spec.read.missing_codes.
+void add_missing_codes(EvaluationSpec& spec, const std::string& assignment);
 
 // Checks cross-field consistency (at least one candidate, names unique, metric parameters name
 // registered metrics). Throws InputError.
