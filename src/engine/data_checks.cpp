@@ -317,7 +317,8 @@ bool copies_far_above(const RowCopies& candidate, const RowCopies& chance) {
   const double s = candidate.share(), b = chance.share();
   if (b >= 1.0) return false;
   const double excess = s - b;
-  if (excess < kCopyExcessFraction * (1.0 - b)) return false;
+  // Shares are ratios of counts: a tolerance of rounding keeps 600 / 1000 at the limit.
+  if (excess < kCopyExcessFraction * (1.0 - b) - 1e-12) return false;
   const double se = std::sqrt(s * (1.0 - s) / static_cast<double>(candidate.rows) +
                               b * (1.0 - b) / static_cast<double>(chance.rows));
   return excess >= kCopyExcessZ * se;

@@ -20,8 +20,7 @@ using namespace synthaudit::testing;
 namespace {
 
 nlohmann::json golden() {
-  const std::string here = __FILE__;
-  std::ifstream in(here.substr(0, here.rfind('/')) + "/../golden/data_checks/golden.json");
+  std::ifstream in(std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/data_checks/golden.json");
   EXPECT_TRUE(in.good());
   return nlohmann::json::parse(in);
 }
