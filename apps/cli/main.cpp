@@ -33,7 +33,8 @@ struct EvaluateFlags {
   std::string spec_file, confidential, holdout, synthesis, keys, targets, metrics, out, metadata,
       plots, policy;
   std::string format = "text";
-  std::vector<std::string> synthetic, analyses, params;
+  std::vector<std::string> synthetic, analyses, params, missing_codes;
+  std::string synthesised_columns;
   std::int64_t seed = -1;
   int threads = -1;
   int baseline_draws = -1;
@@ -53,6 +54,11 @@ void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
   cmd.add_option("--holdout", f.holdout, "holdout CSV: records not used to synthesise");
   cmd.add_option("--synthesis", f.synthesis, "full or partial (rows correspond)")
       ->check(CLI::IsMember({"full", "partial"}));
+  cmd.add_option("--synthesised-columns", f.synthesised_columns,
+                 "partial synthesis: the columns that were synthesised, comma-separated (the "
+                 "others must equal the confidential data row by row)");
+  cmd.add_option("--missing-codes", f.missing_codes,
+                 "numeric codes that mean missing in a column, COLUMN=CODE[,CODE...]; repeatable");
   cmd.add_option("--keys", f.keys, "disclosure key columns, comma-separated");
   cmd.add_option("--targets", f.targets, "disclosure target columns, comma-separated");
   cmd.add_option("--analysis", f.analyses,
@@ -89,6 +95,8 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
   if (!f.synthesis.empty())
     spec.context.synthesis =
         f.synthesis == "partial" ? SynthesisType::kPartial : SynthesisType::kFull;
+  if (!f.synthesised_columns.empty()) spec.synthesised_columns = split(f.synthesised_columns, ',');
+  for (const auto& assignment : f.missing_codes) add_missing_codes(spec, assignment);
   if (!f.keys.empty() || !f.targets.empty()) {
     if (f.keys.empty() || f.targets.empty()) throw InputError("--keys and --targets go together");
     spec.context.scenarios = {{split(f.keys, ','), split(f.targets, ',')}};
@@ -125,6 +133,9 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
   sinks.work_progress = quiet ? nullptr : &work_progress;
   sinks.records = &records;
   const nlohmann::json document = audit(spec, data, progress, sinks);
+  // The checks before the metrics shout even with --quiet: they are mistakes, not progress.
+  for (const auto& finding : document.value("data_checks", nlohmann::json::array()))
+    std::cerr << "synthaudit: warning: " << finding.value("message", "") << "\n";
   std::error_code ec;
   fs::create_directories(spec.output_dir, ec);
   if (ec) throw InputError(spec.output_dir + ": cannot create output folder: " + ec.message());

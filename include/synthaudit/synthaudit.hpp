@@ -87,6 +87,9 @@ struct Evaluation {
   nlohmann::json disclosure_matching = nlohmann::json::object();
   std::vector<std::string> analyses;          // as --analysis, e.g. "lm: log(wage) ~ age"
   SynthesisType synthesis = SynthesisType::kFull;
+  // Partial synthesis: the columns replaced (the others must equal the confidential table row by
+  // row); empty: the columns equal row by row are taken as not synthesised.
+  std::vector<std::string> synthesised_columns;
   std::uint64_t seed = 1;
   std::string plots = "first";  // replicates whose plot data the document keeps: first|all|none
   // The release policy the verdict applies (docs/config.md); the default record-level risk rule

@@ -450,7 +450,7 @@
       out.set(key, f);
     }
     return [...out.values()].map((f) => ({candidate: f.candidate,
-      text: `${f.levels} ${f.which === 'confidential' ? 'synthetic level(s)' : 'level(s)'} not in the ${f.which} data` +
+      text: `${f.levels} ${f.which === 'confidential' ? 'synthetic level(s)' : 'confidential level(s)'} not in the ${f.which} data` +
         (f.columns.length > 1 ? `, in ${f.columns.length} columns` : '') + ` (${f.first})`}));
   }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <tuple>
 
 namespace synthaudit {
 
@@ -22,18 +23,56 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return previous[b.size()];
 }
 
+namespace {
+
+char folded(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+std::string case_folded(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = folded(c);
+  return out;
+}
+
+std::size_t shared_prefix(std::string_view a, std::string_view b) {
+  std::size_t n = 0;
+  while (n < a.size() && n < b.size() && folded(a[n]) == folded(b[n])) ++n;
+  return n;
+}
+
+// How close a candidate is to what was typed, best first when compared as a tuple. A typo of
+// case costs nothing; among equal distances the candidate that shares the longer start wins
+// ('wage' suggests 'wages' over 'age': people mistype endings more than beginnings), then the
+// one of closer length; the candidates' order breaks what is left.
+struct Closeness {
+  std::size_t folded_distance;
+  std::size_t distance;
+  std::size_t prefix_shortfall;  // characters of `given` before the shared start ends
+  std::size_t length_difference;
+  auto key() const {
+    return std::tie(folded_distance, distance, prefix_shortfall, length_difference);
+  }
+};
+
+}  // namespace
+
 std::string did_you_mean(std::string_view given, const std::vector<std::string>& candidates) {
+  const std::string given_folded = case_folded(given);
   const std::string* best = nullptr;
-  std::size_t best_distance = 0;
+  Closeness best_closeness{};
   for (const auto& candidate : candidates) {
-    const std::size_t d = edit_distance(given, candidate);
-    if (best == nullptr || d < best_distance) {
+    if (candidate == given) continue;
+    const Closeness c{edit_distance(given_folded, case_folded(candidate)),
+                      edit_distance(given, candidate),
+                      given.size() - shared_prefix(given, candidate),
+                      given.size() > candidate.size() ? given.size() - candidate.size()
+                                                      : candidate.size() - given.size()};
+    if (best == nullptr || c.key() < best_closeness.key()) {
       best = &candidate;
-      best_distance = d;
+      best_closeness = c;
     }
   }
   const std::size_t limit = std::max<std::size_t>(2, given.size() / 3);
-  if (best == nullptr || best_distance > limit) return "";
+  if (best == nullptr || best_closeness.folded_distance > limit) return "";
   return " (did you mean '" + *best + "'?)";
 }
 

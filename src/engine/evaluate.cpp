@@ -13,6 +13,7 @@
 #include "core/random.hpp"
 #include "core/text.hpp"
 #include "core/threads.hpp"
+#include "engine/data_checks.hpp"
 #include "metrics/registry.hpp"
 #include "metrics/registry_json.hpp"
 #include "stats/neighbour_cache.hpp"
@@ -299,27 +300,34 @@ void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis) {
                            std::to_string(t.rows()) + " rows and the confidential data " +
                            std::to_string(data.confidential.rows()));
   }
-  // Levels that occur in synthetic data but never in the confidential data are a finding.
+  // Levels one side has and the other lacks are findings: synthetic levels the confidential data
+  // never had (a recoding, or made-up values), and confidential levels no replicate of a
+  // candidate reproduces (categories the synthesis lost).
   for (std::size_t col = 0; col < data.schema.columns.size(); ++col) {
-    if (data.schema.columns[col].kind != ColumnKind::kCategorical) continue;
-    std::vector<char> in_conf(data.schema.columns[col].dictionary->size(), 0);
+    const auto& entry = data.schema.columns[col];
+    if (entry.kind != ColumnKind::kCategorical) continue;
+    std::vector<char> in_conf(entry.dictionary->size(), 0);
     for (auto code : data.confidential.column(col).codes)
       if (code != kMissingCode) in_conf[code] = 1;
     for (const auto& c : data.candidates) {
-      std::vector<char> seen(in_conf.size(), 0);
+      std::vector<char> in_synthetic(in_conf.size(), 0);
       for (const auto& t : c.replicates)
         for (auto code : t.column(col).codes)
-          if (code != kMissingCode && !in_conf[code]) seen[code] = 1;
-      std::vector<std::string> levels;
-      for (std::size_t k = 0; k < seen.size(); ++k)
-        if (seen[k])
-          levels.push_back(
-              data.schema.columns[col].dictionary->level(static_cast<std::uint32_t>(k)));
-      if (!levels.empty())
-        data.warnings.push_back("candidate '" + c.name + "', column '" +
-                                data.schema.columns[col].name +
-                                "': " + std::to_string(levels.size()) +
-                                " level(s) not in the confidential data: " + join(levels, ", "));
+          if (code != kMissingCode) in_synthetic[code] = 1;
+      std::vector<std::string> only_synthetic, only_confidential;
+      for (std::size_t k = 0; k < in_conf.size(); ++k) {
+        const auto& level = entry.dictionary->level(static_cast<std::uint32_t>(k));
+        if (in_synthetic[k] && !in_conf[k]) only_synthetic.push_back(level);
+        if (in_conf[k] && !in_synthetic[k]) only_confidential.push_back(level);
+      }
+      auto warn = [&](const std::vector<std::string>& levels, const char* which) {
+        if (levels.empty()) return;
+        data.warnings.push_back("candidate '" + c.name + "', column '" + entry.name +
+                                "': " + std::to_string(levels.size()) + " level(s) not in the " +
+                                which + " data: " + join(levels, ", "));
+      };
+      warn(only_synthetic, "confidential");
+      warn(only_confidential, "synthetic");
     }
   }
 }
@@ -356,6 +364,13 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
   const ThreadCountScope threads(spec.context.threads);
   const auto selected = select_metrics(spec.metrics, spec.origin + ": metrics");
 
+  // Mistakes that make every number meaningless stop here, before any metric runs; the others
+  // become findings (warnings, summary lines, a fail in the verdict for copies).
+  check_named_columns(spec, data.confidential);
+  const std::vector<std::string> not_synthesised = check_partial_synthesis(spec, data);
+  std::vector<DataFinding> findings = check_copies(data, spec.context.synthesis);
+  for (auto& f : check_missing_code_spikes(data.confidential)) findings.push_back(std::move(f));
+
   nlohmann::json doc;
   doc["schema"] = "synthaudit/1";
   doc["tool"] = {{"name", "synthaudit"}, {"version", SYNTHAUDIT_VERSION}};
@@ -384,7 +399,12 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
   doc["candidates"] = nlohmann::json::array();
   for (const auto& c : data.candidates)
     doc["candidates"].push_back({{"name", c.name}, {"replicates", c.replicates.size()}});
+  if (spec.context.synthesis == SynthesisType::kPartial)
+    doc["not_synthesised_columns"] = not_synthesised;
+  doc["data_checks"] = nlohmann::json::array();
+  for (const auto& f : findings) doc["data_checks"].push_back(finding_to_json(f));
   doc["warnings"] = data.warnings;
+  for (const auto& f : findings) doc["warnings"].push_back(f.message);
   doc["metrics"] = nlohmann::json::array();
 
   // Baselines are drawn once and shared by every metric that asks for them.

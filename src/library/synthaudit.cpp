@@ -216,6 +216,7 @@ EvaluationSpec make_spec(const Evaluation& evaluation) {
   spec.parameters = evaluation.parameters;
   for (const auto& assignment : evaluation.params) add_param_assignment(spec, assignment);
   spec.context.synthesis = evaluation.synthesis;
+  spec.synthesised_columns = evaluation.synthesised_columns;
   spec.context.seed = evaluation.seed;
   if (evaluation.threads < 0)
     throw InputError(evaluation.origin + ": threads must be 0 (all cores) or more");

@@ -24,6 +24,9 @@ struct ParamSpec {
   std::optional<double> min;         // numeric types, inclusive
   std::optional<double> max;         // numeric types, inclusive
   std::vector<std::string> choices;  // kString: allowed values when non-empty
+  // kStringList of column names: the engine checks them against the data before any metric
+  // runs, whichever metrics are selected.
+  bool names_columns = false;
 };
 
 // Validated parameter values for one metric run. Construct only through Params::resolve.

@@ -57,6 +57,16 @@ void executive_summary(std::ostringstream& out, const ExecutiveView& view) {
     }
     out << "\n";
   }
+  const bool candidate_findings =
+      std::any_of(view.candidates.begin(), view.candidates.end(),
+                  [](const auto& c) { return !c.data_findings.empty(); });
+  if (candidate_findings || !view.data_findings.empty()) {
+    out << "Checks before the metrics:\n\n";
+    for (const auto& c : view.candidates)
+      for (const auto& f : c.data_findings) out << "- " << c.name << ": " << f << "\n";
+    for (const auto& f : view.data_findings) out << "- WARNING: " << f << "\n";
+    out << "\n";
+  }
   if (std::any_of(view.candidates.begin(), view.candidates.end(),
                   [](const auto& c) { return !c.level_findings.empty(); })) {
     out << "Categorical levels one side has and the other lacks:\n\n";

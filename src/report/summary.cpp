@@ -84,9 +84,10 @@ std::map<std::string, std::vector<std::string>> level_findings(const json& docum
   std::map<std::string, std::vector<std::string>> out;
   for (const auto& key : order) {
     const Finding& f = grouped[key];
-    std::string line = std::to_string(f.levels) +
-                       (key.second == "confidential" ? " synthetic level(s)" : " level(s)") +
-                       " not in the " + key.second + " data";
+    std::string line =
+        std::to_string(f.levels) +
+        (key.second == "confidential" ? " synthetic level(s)" : " confidential level(s)") +
+        " not in the " + key.second + " data";
     if (f.columns.size() > 1) line += ", in " + std::to_string(f.columns.size()) + " columns";
     out[key.first].push_back(line + " (" + f.first_levels + ")");
   }
@@ -187,14 +188,14 @@ ExecutiveView executive_view(const json& document) {
     view.recommended = text_of(verdict, "recommended");
     view.policy_source = text_of(member(verdict, "policy"), "source");
     for (const auto& c : member(verdict, "candidates")) {
-      ExecutiveView::Candidate out{text_of(c, "name"), text_of(c, "status"), {}, {}};
+      ExecutiveView::Candidate out{text_of(c, "name"), text_of(c, "status"), {}, {}, {}};
       for (const auto& r : member(c, "reasons"))
         if (r.is_string()) out.reasons.push_back(r.get<std::string>());
       view.candidates.push_back(std::move(out));
     }
   } else {
     for (const auto& name : card["candidates"])
-      view.candidates.push_back({name.get<std::string>(), "", {}, {}});
+      view.candidates.push_back({name.get<std::string>(), "", {}, {}, {}});
     for (const auto& r : card["ranking"]) {
       auto rank = [&](const char* key) {
         return member(r, key).is_number() ? plain_number(member(r, key).get<double>())
@@ -206,6 +207,22 @@ ExecutiveView executive_view(const json& document) {
   }
   for (auto& c : view.candidates)
     if (const auto it = findings.find(c.name); it != findings.end()) c.level_findings = it->second;
+  for (const auto& finding : member(document, "data_checks")) {
+    const std::string message = text_of(finding, "message");
+    const std::string candidate = text_of(finding, "candidate");
+    if (message.empty()) continue;
+    if (candidate.empty()) {
+      view.data_findings.push_back(message);
+      continue;
+    }
+    for (auto& c : view.candidates) {
+      if (c.name != candidate) continue;
+      const bool in_reasons =
+          std::any_of(c.reasons.begin(), c.reasons.end(),
+                      [&](const std::string& r) { return r.find(message.substr(1)) != r.npos; });
+      if (!in_reasons) c.data_findings.push_back("WARNING: " + message);
+    }
+  }
 
   std::map<std::string, int> label_uses;
   auto bare_label = [](const json& row) {
@@ -313,6 +330,7 @@ std::string render_summary(const json& document, const OutputPaths& paths) {
       lines.push_back(c.reasons[i]);
     if (c.reasons.size() > kReasonsShown)
       lines.back() += " [+" + std::to_string(c.reasons.size() - kReasonsShown) + " more]";
+    for (const auto& f : c.data_findings) lines.push_back(f);
     for (const auto& f : c.level_findings) lines.push_back(f);
     if (!view.has_verdict)
       for (const auto& r : view.ranking_lines)
@@ -324,6 +342,11 @@ std::string render_summary(const json& document, const OutputPaths& paths) {
     out << head << lines[0] << "\n";
     for (std::size_t i = 1; i < lines.size(); ++i)
       out << (view.has_verdict ? indent : std::string(2 + name_width + 2, ' ')) << lines[i] << "\n";
+  }
+
+  if (!view.data_findings.empty()) {
+    out << "\nChecks before the metrics:\n";
+    for (const auto& f : view.data_findings) out << "  WARNING: " << f << "\n";
   }
 
   // The headlines: one line each, candidates side by side, then the baseline and the ideal.

@@ -31,6 +31,9 @@ struct ExecutiveView {
     // One line each: categorical levels a candidate has that the confidential data lack (or the
     // reverse), summarised from the document's warnings.
     std::vector<std::string> level_findings;
+    // The checks before the metrics that concern this candidate (it is the confidential data,
+    // or copies its rows), when the verdict does not already give them as reasons.
+    std::vector<std::string> data_findings;
   };
   struct Headline {
     std::string label;            // statistic [scope], with the metric where two share it
@@ -51,6 +54,9 @@ struct ExecutiveView {
   std::string policy_source;               // default | spec | a policy file
   std::vector<std::string> ranking_lines;  // without a verdict: each candidate's ranks
   std::vector<Candidate> candidates;
+  // The checks before the metrics that concern the data as a whole (a value that looks like an
+  // undeclared missing code, a holdout that is part of the confidential data).
+  std::vector<std::string> data_findings;
   std::vector<Headline> headlines;     // risk first, then utility; document order within each
   std::vector<std::string> baselines;  // "holdout: what it is (N rows)"
   std::size_t data_warnings = 0;       // the evaluation's own warnings

@@ -366,6 +366,22 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
 
   std::vector<std::vector<Check>> checks(n);
   bool any_default_evaluated = false;
+  // The checks the engine made before any metric (a candidate that is the confidential data, or
+  // copies its rows far beyond chance) fail the candidate whatever the metrics say.
+  bool any_data_check = false;
+  for (const auto& finding : json_fields::member(document, "data_checks")) {
+    if (!finding.is_object() || !finding.value("fails_candidate", false)) continue;
+    const std::string name = text_of(finding, "candidate");
+    for (std::size_t c = 0; c < n; ++c) {
+      if (table.candidates[c] != name) continue;
+      Check check;
+      check.criterion = "data_check." + text_of(finding, "check");
+      check.status = Status::kFail;
+      check.reason = capitalised(text_of(finding, "message")) + ".";
+      checks[c].push_back(std::move(check));
+      any_data_check = true;
+    }
+  }
   for (std::size_t c = 0; c < n; ++c) {
     for (const HeadlineRow* row : risk_rows) {
       checks[c].push_back(default_check(*row, c, policy.margins));
@@ -378,6 +394,13 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
   if (policy.criteria.empty() && !any_default_evaluated) return nullptr;
 
   json criteria = json::array();
+  if (any_data_check)
+    criteria.push_back(
+        {{"id", "data_check"},
+         {"text",
+          "Checks before the metrics: a candidate must not be the confidential data or the "
+          "holdout, nor copy confidential rows far beyond chance (docs/cli.md)."},
+         {"rule", "checks before the metrics"}});
   for (const HeadlineRow* row : risk_rows)
     criteria.push_back(describe_default_criterion(*row, policy.margins));
   for (const auto& c : policy.criteria)

@@ -264,8 +264,9 @@ EvaluationSpec load_spec_yaml(const std::string& path) {
   spec.read.origin = path;
   if (root.IsNull()) r.fail("top level", "the spec is empty");
   r.check_keys(root, "",
-               {"confidential", "holdout", "candidates", "synthesis", "read", "metadata", "columns",
-                "missing_codes", "metrics", "parameters", "disclosure", "disclosure_matching",
+               {"confidential", "holdout", "candidates", "synthesis", "synthesised_columns", "read",
+                "metadata", "columns", "missing_codes", "metrics", "parameters", "disclosure",
+                "disclosure_matching",
                 "analyses", "seed", "threads", "output", "plots", "baseline_draws", "policy"});
   if (!root["confidential"]) r.fail("confidential", "required key is missing");
   spec.confidential = r.path(root["confidential"], "confidential");
@@ -294,6 +295,8 @@ EvaluationSpec load_spec_yaml(const std::string& path) {
   if (root["synthesis"])
     spec.context.synthesis =
         parse_synthesis(r.string(root["synthesis"], "synthesis"), path + ": synthesis");
+  if (root["synthesised_columns"])
+    spec.synthesised_columns = r.strings(root["synthesised_columns"], "synthesised_columns");
   if (const auto read = root["read"]) {
     r.check_keys(read, "read", {"delimiter", "missing_values"});
     if (read["delimiter"]) {
@@ -472,6 +475,27 @@ void add_param_assignment(EvaluationSpec& spec, const std::string& assignment) {
   given[assignment.substr(dot + 1, eq - dot - 1)] = std::move(value);
 }
 
+void add_missing_codes(EvaluationSpec& spec, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == assignment.size())
+    throw InputError("--missing-codes: '" + assignment + "' should be COLUMN=CODE[,CODE...]");
+  const std::string column = trim(assignment.substr(0, eq));
+  std::vector<double> codes;
+  for (const auto& text : split(assignment.substr(eq + 1), ',')) {
+    std::size_t used = 0;
+    double code = 0;
+    try {
+      code = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (text.empty() || used != text.size() || !std::isfinite(code))
+      throw InputError("--missing-codes: '" + text + "' (column '" + column + "') is not a number");
+    codes.push_back(code);
+  }
+  spec.read.missing_codes[column] = std::move(codes);
+}
+
 ReleasePolicy load_policy(const std::string& path) {
   YAML::Node root;
   try {
@@ -571,6 +595,12 @@ void validate_spec(const EvaluationSpec& spec) {
       throw InputError(where + ": disclosure[" + std::to_string(i) + "] needs keys and targets");
   }
   if (spec.baseline_draws < 0) throw InputError(where + ": baseline_draws must be 0 or more");
+  if (!spec.synthesised_columns.empty() && spec.context.synthesis != SynthesisType::kPartial)
+    throw InputError(where +
+                     ": synthesised_columns: only a partial synthesis names its synthesised "
+                     "columns (synthesis: partial, or --synthesis partial)");
+  for (const auto& name : spec.synthesised_columns)
+    if (name.empty()) throw InputError(where + ": synthesised_columns: an empty column name");
   validate_policy(spec.policy, spec.policy.source == "spec" || spec.policy.source == "default"
                                    ? where
                                    : spec.policy.source);
@@ -606,6 +636,7 @@ nlohmann::json spec_to_json(const EvaluationSpec& spec) {
   for (const auto& c : spec.candidates)
     j["candidates"].push_back({{"name", c.name}, {"replicates", c.replicates}});
   j["synthesis"] = to_string(spec.context.synthesis);
+  if (!spec.synthesised_columns.empty()) j["synthesised_columns"] = spec.synthesised_columns;
   j["read"] = {{"delimiter", std::string(1, spec.read.csv.delimiter)},
                {"missing_values", spec.read.missing_values}};
   if (!spec.metadata.empty()) j["metadata"] = spec.metadata;

@@ -58,6 +58,9 @@ struct EvaluationSpec {
   std::optional<std::string> holdout;
   std::vector<CandidateSpec> candidates;
   ReadSettings read;
+  // Partial synthesis: the columns that were replaced (the others must equal the confidential
+  // data row by row). Empty: the columns equal row by row are taken as not synthesised.
+  std::vector<std::string> synthesised_columns;
   std::string metadata;  // optional SDV metadata JSON with column kinds
   std::vector<std::string> metrics = {"all"};
   // metric name -> its parameters as given (validated against the declaration before running)
@@ -105,6 +108,9 @@ inline const std::vector<std::string> kDisclosureMatchingKeys = {
 // The parameters `metric` runs with, as given: the disclosure_matching values it declares (a
 // key-disclosure metric), overridden by its own entry in spec.parameters.
 nlohmann::json given_parameters(const EvaluationSpec& spec, const MetricSpec& metric);
+
+// Applies one "COLUMN=CODE[,CODE...]" (--missing-codes) to spec.read.missing_codes.
+void add_missing_codes(EvaluationSpec& spec, const std::string& assignment);
 
 // Checks cross-field consistency (at least one candidate, names unique, metric parameters name
 // registered metrics). Throws InputError.

@@ -243,7 +243,8 @@ MetricSpec synthpop_disclosure_metric() {
                     .type = ParamType::kStringList,
                     .default_value = std::vector<std::string>{},
                     .doc = "with exclude_key_levels and exclude_target_levels: (key, key level, "
-                           "target level) combinations left out (synthpop exclude.keys)"});
+                           "target level) combinations left out (synthpop exclude.keys)",
+                    .names_columns = true});
   params.push_back({.name = "exclude_key_levels",
                     .type = ParamType::kStringList,
                     .default_value = std::vector<std::string>{},

@@ -1,0 +1,496 @@
+#include "engine/data_checks.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <utility>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+#include "engine/evaluate.hpp"
+#include "metrics/registry.hpp"
+#include "stats/formula.hpp"
+#include "stats/model_matrix.hpp"
+
+namespace synthaudit {
+
+namespace {
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdULL;
+}
+
+// One cell as a number that equal cells share: a value's bits (0.0 and -0.0 alike), a declared
+// missing code by its index, an ordinary missing value as its own marker, a level by its code.
+std::uint64_t cell_key(const Column& column, std::size_t row) {
+  if (column.is_categorical()) return column.codes[row];
+  const double value = column.numeric[row];
+  if (std::isnan(value)) {
+    const std::uint64_t code =
+        column.missing_code_index.empty() ? 0 : column.missing_code_index[row];
+    return 0x7ff8'0000'0000'0000ULL + 1 + code;  // NaN bit patterns never come out of the else
+  }
+  return std::bit_cast<std::uint64_t>(value == 0.0 ? 0.0 : value);
+}
+
+std::uint64_t row_hash(const Table& table, std::size_t row) {
+  std::uint64_t h = 0x84222325cbf29ce4ULL;
+  for (const auto& column : table.columns()) h = mix(h, cell_key(column, row));
+  return h;
+}
+
+bool rows_equal(const Table& a, std::size_t row_a, const Table& b, std::size_t row_b) {
+  for (std::size_t c = 0; c < a.column_count(); ++c)
+    if (cell_key(a.column(c), row_a) != cell_key(b.column(c), row_b)) return false;
+  return true;
+}
+
+// (hash, row) of every row, sorted: rows that may be equal are neighbours.
+std::vector<std::pair<std::uint64_t, std::size_t>> sorted_row_hashes(const Table& table) {
+  std::vector<std::pair<std::uint64_t, std::size_t>> out(table.rows());
+  for (std::size_t r = 0; r < table.rows(); ++r) out[r] = {row_hash(table, r), r};
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string percent(double share) { return format_short(100.0 * share) + " %"; }
+
+std::string count_text(std::size_t n) {
+  std::string digits = std::to_string(n);
+  for (std::ptrdiff_t pos = static_cast<std::ptrdiff_t>(digits.size()) - 3; pos > 0; pos -= 3)
+    digits.insert(static_cast<std::size_t>(pos), ",");
+  return digits;
+}
+
+std::string replicate_text(const EvaluationData::Candidate& candidate, std::size_t r) {
+  return "candidate '" + candidate.name + "'" +
+         (candidate.replicates.size() > 1 ? " replicate " + std::to_string(r + 1) : "") + " (" +
+         candidate.replicates[r].source().path + ")";
+}
+
+}  // namespace
+
+nlohmann::json finding_to_json(const DataFinding& finding) {
+  nlohmann::json out = {{"check", finding.check},
+                        {"fails_candidate", finding.fails_candidate},
+                        {"message", finding.message},
+                        {"numbers", finding.numbers}};
+  if (!finding.candidate.empty()) out["candidate"] = finding.candidate;
+  if (finding.replicate > 0) out["replicate"] = finding.replicate;
+  if (!finding.column.empty()) out["column"] = finding.column;
+  return out;
+}
+
+// --- columns named by the spec ------------------------------------------------------------------
+
+namespace {
+
+enum class Needs { kAny, kNumeric, kCategorical };
+
+struct NamedColumnChecker {
+  const Table& confidential;
+  std::string where;
+  std::vector<std::string> names = confidential.column_names();
+
+  const Column& require(const std::string& name, const std::string& key, Needs needs) const {
+    const auto index = confidential.find(name);
+    if (!index)
+      throw InputError(where + ": " + key + ": no column '" + name +
+                       "' in the confidential data (" + confidential.source().path + ")" +
+                       did_you_mean(name, names));
+    const Column& column = confidential.column(*index);
+    if (needs == Needs::kNumeric && !column.is_numeric())
+      throw InputError(where + ": " + key + ": column '" + name +
+                       "' is categorical, and this use needs a numeric column");
+    if (needs == Needs::kCategorical && !column.is_categorical())
+      throw InputError(where + ": " + key + ": column '" + name +
+                       "' is numeric, and this use needs a categorical column (declare it "
+                       "categorical under columns:)");
+    if (confidential.rows() > 0 && column.missing_count() == confidential.rows())
+      throw InputError(where + ": " + key + ": column '" + name +
+                       "' has no value in the confidential data (every row is missing)");
+    return column;
+  }
+};
+
+}  // namespace
+
+void check_named_columns(const EvaluationSpec& spec, const Table& confidential) {
+  const NamedColumnChecker checker{confidential, spec.origin};
+  for (std::size_t i = 0; i < spec.context.scenarios.size(); ++i) {
+    const std::string key = "disclosure[" + std::to_string(i) + "]";
+    for (const auto& name : spec.context.scenarios[i].keys)
+      checker.require(name, key + ".keys", Needs::kAny);
+    for (const auto& name : spec.context.scenarios[i].targets)
+      checker.require(name, key + ".targets", Needs::kAny);
+  }
+  for (const auto& name : spec.synthesised_columns)
+    checker.require(name, "synthesised_columns", Needs::kAny);
+  for (std::size_t i = 0; i < spec.context.analyses.size(); ++i) {
+    const AnalysisSpec& a = spec.context.analyses[i];
+    const std::string key = "analyses[" + std::to_string(i) + "] ('" + a.name + "')";
+    if (a.kind == "lm" || a.kind == "glm_logit") {
+      stats::Formula formula;
+      try {
+        formula = stats::parse_formula(a.formula);
+      } catch (const InputError& e) {
+        throw InputError(spec.origin + ": " + key + ": " + e.what());
+      }
+      for (const auto& name : formula.columns()) checker.require(name, key, Needs::kAny);
+      // The layout is what the analysis will build: it refuses a categorical lm response,
+      // arithmetic on a categorical column and a logistic outcome that is not binary.
+      try {
+        stats::ModelLayout layout(
+            std::move(formula), confidential,
+            a.kind == "lm" ? stats::ResponseKind::kNumeric : stats::ResponseKind::kBinary);
+      } catch (const InputError& e) {
+        throw InputError(spec.origin + ": " + key + ": " + e.what());
+      }
+    } else {
+      checker.require(a.column, key,
+                      a.kind == "proportion" ? Needs::kCategorical : Needs::kNumeric);
+    }
+  }
+  for (const auto& [metric_name, given] : spec.parameters) {
+    const MetricSpec* metric = find_metric(metric_name);
+    if (metric == nullptr) continue;  // validate_spec reports it
+    const std::string where = spec.origin + ": parameters." + metric_name;
+    const Params params = Params::resolve(metric_name, metric->params, given, where);
+    for (const auto& declared : metric->params) {
+      if (!declared.names_columns || !given.is_object() || !given.contains(declared.name)) continue;
+      for (const auto& name : params.get_string_list(declared.name))
+        checker.require(name, "parameters." + metric_name + "." + declared.name, Needs::kAny);
+    }
+  }
+}
+
+// --- partial synthesis ---------------------------------------------------------------------------
+
+namespace {
+
+// The first row where column `c` of `table` differs from the confidential data, if any.
+std::optional<std::size_t> first_difference(const Table& table, const Table& confidential,
+                                            std::size_t c) {
+  const Column& a = table.column(c);
+  const Column& b = confidential.column(c);
+  for (std::size_t r = 0; r < table.rows(); ++r)
+    if (cell_key(a, r) != cell_key(b, r)) return r;
+  return std::nullopt;
+}
+
+std::string cell_text(const Column& column, std::size_t row) {
+  if (column.is_categorical())
+    return column.codes[row] == kMissingCode
+               ? "missing"
+               : "'" + column.dictionary->level(column.codes[row]) + "'";
+  const double value = column.numeric[row];
+  if (!std::isnan(value)) return format_number(value);
+  if (!column.missing_code_index.empty() && column.missing_code_index[row] > 0)
+    return format_number(column.missing_codes[column.missing_code_index[row] - 1]) +
+           " (missing code)";
+  return "missing";
+}
+
+}  // namespace
+
+std::vector<std::string> check_partial_synthesis(const EvaluationSpec& spec,
+                                                 const EvaluationData& data) {
+  if (spec.context.synthesis != SynthesisType::kPartial) return {};
+  const Table& conf = data.confidential;
+  const std::size_t ncol = conf.column_count();
+  std::vector<std::string> kept;
+  if (!spec.synthesised_columns.empty()) {
+    for (std::size_t c = 0; c < ncol; ++c) {
+      const std::string& name = conf.column(c).name;
+      if (std::find(spec.synthesised_columns.begin(), spec.synthesised_columns.end(), name) !=
+          spec.synthesised_columns.end())
+        continue;
+      kept.push_back(name);
+      for (const auto& candidate : data.candidates)
+        for (const auto& table : candidate.replicates) {
+          if (table.rows() != conf.rows()) continue;  // finish_evaluation_data reports it
+          if (const auto row = first_difference(table, conf, c))
+            throw InputError(table.source().path + ": row " + std::to_string(*row + 1) +
+                             ", column '" + name + "': " + cell_text(table.column(c), *row) +
+                             " where the confidential data have " +
+                             cell_text(conf.column(c), *row) +
+                             "; a partial synthesis keeps the columns it does not synthesise "
+                             "(all but synthesised_columns) row by row");
+        }
+    }
+    return kept;
+  }
+  for (std::size_t c = 0; c < ncol; ++c) {
+    bool equal_everywhere = true;
+    for (const auto& candidate : data.candidates)
+      for (const auto& table : candidate.replicates)
+        equal_everywhere = equal_everywhere && table.rows() == conf.rows() &&
+                           !first_difference(table, conf, c).has_value();
+    if (equal_everywhere) kept.push_back(conf.column(c).name);
+  }
+  // A replicate with no column equal to the confidential data row by row is not a partial
+  // synthesis of it (another file, or rows in another order).
+  for (const auto& candidate : data.candidates)
+    for (const auto& table : candidate.replicates) {
+      if (table.rows() != conf.rows()) continue;
+      std::optional<std::size_t> first_row;
+      std::size_t first_column = 0;
+      bool any = ncol == 0;
+      for (std::size_t c = 0; c < ncol && !any; ++c) {
+        const auto row = first_difference(table, conf, c);
+        any = !row.has_value();
+        if (row && (!first_row || *row < *first_row)) {
+          first_row = row;
+          first_column = c;
+        }
+      }
+      if (!any)
+        throw InputError(table.source().path +
+                         ": not a partial synthesis of the confidential data: no column equals "
+                         "the confidential data row by row (the first difference is row " +
+                         std::to_string(*first_row + 1) + ", column '" +
+                         conf.column(first_column).name +
+                         "'); give synthesised_columns, or synthesis: full");
+    }
+  return kept;
+}
+
+// --- copies of the confidential data
+// --------------------------------------------------------------
+
+RowCopies count_row_copies(const Table& table, const Table& reference) {
+  RowCopies out;
+  out.rows = table.rows();
+  const auto index = sorted_row_hashes(reference);
+  for (std::size_t r = 0; r < table.rows(); ++r) {
+    const std::uint64_t h = row_hash(table, r);
+    auto it = std::lower_bound(index.begin(), index.end(), std::make_pair(h, std::size_t{0}));
+    for (; it != index.end() && it->first == h; ++it)
+      if (rows_equal(table, r, reference, it->second)) {
+        ++out.copies;
+        break;
+      }
+  }
+  return out;
+}
+
+RowCopies count_repeated_rows(const Table& table) {
+  RowCopies out;
+  out.rows = table.rows();
+  const auto index = sorted_row_hashes(table);
+  // Within a run of equal hashes, split the rows into classes of equal rows (one class unless
+  // two different rows share a hash); rows of a class of two or more are repeated.
+  for (std::size_t begin = 0; begin < index.size();) {
+    std::size_t end = begin;
+    while (end < index.size() && index[end].first == index[begin].first) ++end;
+    std::vector<std::size_t> rest;
+    for (std::size_t k = begin; k < end; ++k) rest.push_back(index[k].second);
+    while (!rest.empty()) {
+      const std::size_t first = rest.front();
+      std::vector<std::size_t> others;
+      std::size_t members = 1;
+      for (std::size_t k = 1; k < rest.size(); ++k)
+        if (rows_equal(table, rest[k], table, first))
+          ++members;
+        else
+          others.push_back(rest[k]);
+      if (members > 1) out.copies += members;
+      rest = std::move(others);
+    }
+    begin = end;
+  }
+  return out;
+}
+
+bool same_content(const Table& a, const Table& b) {
+  if (a.rows() != b.rows() || a.column_count() != b.column_count()) return false;
+  for (std::size_t r = 0; r < a.rows(); ++r)
+    if (!rows_equal(a, r, b, r)) return false;
+  return true;
+}
+
+bool copies_far_above(const RowCopies& candidate, const RowCopies& chance) {
+  if (candidate.rows == 0 || chance.rows == 0) return false;
+  const double s = candidate.share(), b = chance.share();
+  if (b >= 1.0) return false;
+  const double excess = s - b;
+  // Shares are ratios of counts: a tolerance of rounding keeps 600 / 1000 at the limit.
+  if (excess < kCopyExcessFraction * (1.0 - b) - 1e-12) return false;
+  const double se = std::sqrt(s * (1.0 - s) / static_cast<double>(candidate.rows) +
+                              b * (1.0 - b) / static_cast<double>(chance.rows));
+  return excess >= kCopyExcessZ * se;
+}
+
+std::vector<DataFinding> check_copies(const EvaluationData& data, SynthesisType synthesis) {
+  std::vector<DataFinding> findings;
+  const Table& conf = data.confidential;
+  const std::string& conf_sha = conf.source().sha256;
+  const std::string& conf_path = conf.source().path;
+  const RowCopies repeats = count_repeated_rows(conf);
+  RowCopies chance = repeats;
+  std::string chance_text = "the confidential data's own repeated rows (" +
+                            percent(repeats.share()) + " of its rows equal another of them)";
+  if (data.holdout) {
+    const Table& holdout = *data.holdout;
+    const bool same_file = !conf_sha.empty() && holdout.source().sha256 == conf_sha;
+    const RowCopies holdout_copies = count_row_copies(holdout, conf);
+    if (same_file || same_content(holdout, conf)) {
+      findings.push_back({"holdout_identical_to_confidential",
+                          "",
+                          0,
+                          "",
+                          false,
+                          holdout.source().path +
+                              ": the holdout is the confidential file itself (" +
+                              (same_file ? "same SHA-256" : "the same values in the same rows") +
+                              "); a holdout must be real records the synthesis did not see",
+                          {{"holdout_copy_share", holdout_copies.share()}}});
+    } else if (copies_far_above(holdout_copies, repeats)) {
+      findings.push_back(
+          {"holdout_copies_confidential_rows",
+           "",
+           0,
+           "",
+           false,
+           holdout.source().path + ": " + percent(holdout_copies.share()) +
+               " of the holdout's rows equal a confidential row, against " +
+               percent(repeats.share()) +
+               " repeated rows within the confidential data: is the holdout part of the "
+               "confidential file? Its baselines then understate the risk",
+           {{"holdout_copy_share", holdout_copies.share()},
+            {"confidential_repeat_share", repeats.share()}}});
+    } else {
+      chance = holdout_copies;
+      chance_text = "the holdout (" + percent(holdout_copies.share()) +
+                    " of its rows equal a confidential row)";
+    }
+  }
+  for (const auto& candidate : data.candidates)
+    for (std::size_t r = 0; r < candidate.replicates.size(); ++r) {
+      const Table& table = candidate.replicates[r];
+      const std::string& sha = table.source().sha256;
+      DataFinding f{"", candidate.name, r + 1, "", true, "", nlohmann::json::object()};
+      if ((!conf_sha.empty() && sha == conf_sha) || same_content(table, conf)) {
+        f.check = "identical_to_confidential";
+        f.message = replicate_text(candidate, r) + " is the confidential data itself (" +
+                    (!conf_sha.empty() && sha == conf_sha
+                         ? "the same SHA-256 as " + conf_path
+                         : "the same values in the same rows as " + conf_path) +
+                    "), not a synthesis";
+        findings.push_back(std::move(f));
+        continue;
+      }
+      if (data.holdout) {
+        const std::string& holdout_sha = data.holdout->source().sha256;
+        const bool same_file = !holdout_sha.empty() && sha == holdout_sha;
+        if (same_file || same_content(table, *data.holdout)) {
+          f.check = "identical_to_holdout";
+          f.message =
+              replicate_text(candidate, r) + " is the holdout itself (" +
+              (same_file ? "the same SHA-256 as " : "the same values in the same rows as ") +
+              data.holdout->source().path + "): real records, not a synthesis";
+          findings.push_back(std::move(f));
+          continue;
+        }
+      }
+      if (synthesis == SynthesisType::kPartial) continue;
+      const RowCopies copies = count_row_copies(table, conf);
+      if (!copies_far_above(copies, chance)) continue;
+      f.check = "copies_confidential_rows";
+      f.numbers = {{"copy_share", copies.share()},
+                   {"copies", copies.copies},
+                   {"rows", copies.rows},
+                   {"chance_share", chance.share()}};
+      f.message = replicate_text(candidate, r) + ": " + count_text(copies.copies) + " of its " +
+                  count_text(copies.rows) + " rows (" + percent(copies.share()) +
+                  ") copy a confidential row exactly, against " + percent(chance.share()) +
+                  " by chance as estimated from " + chance_text +
+                  "; is it (partly) the confidential data?";
+      findings.push_back(std::move(f));
+    }
+  return findings;
+}
+
+// --- missing codes -------------------------------------------------------------------------------
+
+std::vector<MissingCodeSpike> find_missing_code_spikes(const Column& column) {
+  std::vector<MissingCodeSpike> spikes;
+  if (!column.is_numeric()) return spikes;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  double lo = inf, hi = -inf;
+  std::size_t values = 0;
+  for (double v : column.numeric) {
+    if (std::isnan(v)) continue;
+    ++values;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  if (values == 0 || lo == hi) return spikes;
+  // The nearest other value at each end, and how many rows hold each end.
+  double above_lo = inf, below_hi = -inf;
+  std::size_t at_lo = 0, at_hi = 0;
+  for (double v : column.numeric) {
+    if (std::isnan(v)) continue;
+    if (v == lo)
+      ++at_lo;
+    else
+      above_lo = std::min(above_lo, v);
+    if (v == hi)
+      ++at_hi;
+    else
+      below_hi = std::max(below_hi, v);
+  }
+  auto is_code = [](double v) {
+    return std::find(std::begin(kTypicalMissingCodes), std::end(kTypicalMissingCodes), v) !=
+           std::end(kTypicalMissingCodes);
+  };
+  auto spike = [&](double v, std::size_t rows) {
+    return is_code(v) && rows >= kSpikeMinRows &&
+           static_cast<double>(rows) >= kSpikeMinShare * static_cast<double>(values);
+  };
+  // The other values span from the nearest one to the far end, without the far end when that is
+  // a spike of a code too (-9 and 99 around a 1..5 scale: the scale is the rest).
+  const bool lo_spike = spike(lo, at_lo), hi_spike = spike(hi, at_hi);
+  const double rest_lo = lo_spike ? above_lo : lo, rest_hi = hi_spike ? below_hi : hi;
+  if (lo_spike) {
+    const double gap = above_lo - lo, others_range = rest_hi - above_lo;
+    if ((lo < 0 && above_lo >= 0) || gap >= 0.5 * others_range)
+      spikes.push_back({lo, at_lo, values, above_lo, true});
+  }
+  if (hi_spike) {
+    const double gap = hi - below_hi, others_range = below_hi - rest_lo;
+    if (gap >= 0.5 * others_range) spikes.push_back({hi, at_hi, values, below_hi, false});
+  }
+  return spikes;
+}
+
+std::vector<DataFinding> check_missing_code_spikes(const Table& confidential) {
+  std::vector<DataFinding> findings;
+  for (const auto& column : confidential.columns())
+    for (const auto& s : find_missing_code_spikes(column)) {
+      const std::string value = format_number(s.value);
+      findings.push_back(
+          {"missing_code_spike",
+           "",
+           0,
+           column.name,
+           false,
+           confidential.source().path + ", column '" + column.name + "': " + value + " holds " +
+               count_text(s.rows) + " of its " + count_text(s.values) + " values (" +
+               percent(static_cast<double>(s.rows) / static_cast<double>(s.values)) + ") at the " +
+               (s.at_minimum ? "minimum" : "maximum") +
+               ", apart from the other values (the nearest is " + format_number(s.nearest_other) +
+               "): if it is a code for missing, declare it (spec: missing_codes: {" + column.name +
+               ": [" + value + "]}, or --missing-codes " + column.name + "=" + value + ")",
+           {{"value", s.value},
+            {"rows", s.rows},
+            {"values", s.values},
+            {"nearest_other", s.nearest_other}}});
+    }
+  return findings;
+}
+
+}  // namespace synthaudit
