@@ -1,9 +1,5 @@
 #include "result/document.hpp"
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -13,26 +9,31 @@
 
 namespace synthaudit {
 
-void write_file_atomic(const std::string& path, const std::string& content) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  const std::string temp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(path + ": cannot write (is the output folder writable?)");
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.flush();
-    if (!out) {
-      std::remove(temp.c_str());
-      throw InputError(path + ": write failed (disk full?)");
-    }
+namespace {
+constexpr int kMaxResultsDepth = 256;
+}  // namespace
+
+nlohmann::json read_results_document(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot read");
+  nlohmann::json document;
+  // Everything evaluate writes nests far less deeply; a deeper file would overflow the stack of
+  // the recursive renderers (and of the document's own serialisation).
+  const auto limit_depth = [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (depth > kMaxResultsDepth)
+      throw InputError(path + ": nested more than " + std::to_string(kMaxResultsDepth) +
+                       " levels deep: not a results document evaluate wrote");
+    return true;
+  };
+  try {
+    document = nlohmann::json::parse(in, limit_depth);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path + ": not a JSON results document: " + e.what());
   }
-  std::error_code ec;
-  fs::rename(temp, target, ec);
-  if (ec) {
-    std::remove(temp.c_str());
-    throw InputError(path + ": cannot rename into place: " + ec.message());
-  }
+  if (!document.is_object() || !document.contains("schema") || !document["schema"].is_string() ||
+      document["schema"].get<std::string>() != kResultsSchema)
+    throw InputError(path + ": not a synthaudit results document (schema " + kResultsSchema + ")");
+  return document;
 }
 
 namespace {
