@@ -60,7 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // The spec may name any file; only the fixtures are read (a spec naming /dev/zero or a FIFO
     // is the CSV reader's concern, fuzzed by csv_fuzz, and would only stall this target).
     const auto inside = [](const std::string& file) {
-      return std::filesystem::path(file).parent_path() == std::filesystem::path(folder());
+      return std::filesystem::path(file).lexically_normal().parent_path() ==
+             std::filesystem::path(folder()).lexically_normal();
     };
     if (!inside(spec.confidential) || (spec.holdout && !inside(*spec.holdout)) ||
         !spec.metadata.empty())

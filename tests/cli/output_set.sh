@@ -16,25 +16,36 @@ DATA=$(cd "$DATA" && pwd)
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/synthaudit-output-set.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-OUT="$WORK/out"
+# --out is $OUT; its parent holds a file of the user's; $OUTSIDE is what planted links lead to.
+OUT="$WORK/parent/out"
 OUTSIDE="$WORK/outside"
-mkdir -p "$OUTSIDE"
+mkdir -p "$OUTSIDE" "$WORK/parent"
 echo "the victim's own text" >"$OUTSIDE/victim.txt"
+echo "a neighbour" >"$WORK/parent/sibling.txt"
 
 passed=0
 failed=0
 pass() { passed=$((passed + 1)); echo "ok    $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL  $1: $2"; }
 
-# Everything under WORK except --out: must never change.
-outside_state() { (cd "$WORK" && find . -path ./out -prune -o -print0 | sort -z | xargs -0 ls -ld --time-style=+%s.%N 2>/dev/null; cat "$OUTSIDE/victim.txt") | sha256sum; }
+# What must never change: the names beside --out and everything under $OUTSIDE.
+outside_state() {
+  (cd "$WORK/parent" && find . -path ./out -prune -o -print | sort
+    cd "$OUTSIDE" && find . -print | sort && find . -type f -exec cat {} +
+    cat "$WORK/parent/sibling.txt") | sha256sum
+}
 
-# evaluate RUN_ID OUT_DIR [stderr file]: a small evaluation whose candidate is named after the
-# run, so each of the three files says which run wrote it.
+# evaluate RUN_ID OUT_DIR: a small evaluation whose candidate is named after the
+# run, so each of the three files says which run wrote it. `evaluate_args` puts the arguments in
+# ARGS, for runs started in the background (whose $! must be synthaudit's own process).
+evaluate_args() {
+  ARGS=(evaluate --confidential "$DATA/conf.csv" --synthetic "kill_run_$1=$DATA/syn.csv"
+    --metrics ks_distance,total_variation,column_summaries --plots all --seed "$((10#$1))"
+    --baseline-draws 0 --out "$2")
+}
 evaluate() {
-  "$BIN" evaluate --confidential "$DATA/conf.csv" --synthetic "kill_run_$1=$DATA/syn.csv" \
-    --metrics ks_distance,total_variation,column_summaries --plots all --seed "$((10#$1))" \
-    --baseline-draws 0 --out "$2"
+  evaluate_args "$@"
+  "$BIN" "${ARGS[@]}"
 }
 
 # The run id each file of the set in $1 names ("" when absent), "mixed" when a file names
@@ -78,7 +89,8 @@ sleep_ms() {
 
 # --- A reference run: its line count and how long a run and its writing take. ---
 start=$(now_ms)
-evaluate 00000 "$WORK/reference" 2>"$WORK/reference.err" >/dev/null &
+evaluate_args 00000 "$WORK/reference"
+"$BIN" "${ARGS[@]}" 2>"$WORK/reference.err" >/dev/null &
 pid=$!
 wait_for_writing "$pid" "$WORK/reference.err"
 writing=$(now_ms)
@@ -103,7 +115,8 @@ bad=0
 mid_write=0
 for i in $(seq 1 "$KILLS"); do
   id=$(printf '%05d' "$i")
-  evaluate "$id" "$OUT" 2>"$WORK/run.err" >/dev/null &
+  evaluate_args "$id" "$OUT"
+  "$BIN" "${ARGS[@]}" 2>"$WORK/run.err" >/dev/null &
   pid=$!
   if [ $((i % 2)) -eq 1 ]; then
     # While the results are written: after the progress line that announces it.
