@@ -167,29 +167,26 @@ int rerender_report(const std::string& input, const std::string& out, const std:
     return 0;
   }
   const std::string html = render_saved_report(document, format, input);
-  if (out.empty()) {
-    const fs::path folder = fs::path(input).parent_path();
-    const std::string dir = folder.empty() ? "." : folder.string();
-    const std::string path = (folder / "report.html").string();
-    if (is_published_output_set(dir, kOutputSetNames)) {
-      // The folder's output set: a new set with this report and the same results, published
-      // like evaluate's, so the three files stay one set.
-      if (fs::path(input).filename() != "results.json")
-        throw InputError(path + ": belongs to the results.json beside it, not to " + input +
-                         "; give --out FILE");
-      publish_output_set(
-          dir,
-          {{"results.json", std::nullopt}, {"results.tsv", std::nullopt}, {"report.html", html}});
-    } else {
-      write_file_atomic(path, html);
-    }
-    std::cout << "report: " << path << "\n";
-    return 0;
+  const std::string path =
+      out.empty() ? (fs::path(input).parent_path() / "report.html").string() : out;
+  const fs::path folder = fs::path(path).parent_path();
+  const std::string dir = folder.empty() ? "." : folder.string();
+  if (fs::path(path).filename() == "report.html" && is_published_output_set(dir, kOutputSetNames)) {
+    // An output set's report: published as a new set with the same results beside it, so the
+    // three files stay one set; it must be rendered from those results.
+    std::error_code ec;
+    if (!fs::equivalent(fs::path(dir) / "results.json", input, ec))
+      throw InputError(path + ": belongs to the results.json beside it, not to " + input +
+                       "; give --out another file");
+    publish_output_set(
+        dir,
+        {{"results.json", std::nullopt}, {"results.tsv", std::nullopt}, {"report.html", html}});
+  } else {
+    std::error_code ec;
+    if (!folder.empty()) fs::create_directories(folder, ec);
+    write_file_atomic(path, html);
   }
-  std::error_code ec;
-  if (fs::path(out).has_parent_path()) fs::create_directories(fs::path(out).parent_path(), ec);
-  write_file_atomic(out, html);
-  std::cout << "report: " << out << "\n";
+  std::cout << "report: " << path << "\n";
   return 0;
 }
 

@@ -172,6 +172,16 @@ else
   fail "report re-renders report.html inside the output set" "$(ls -l "$OUT" | tr '\n' ' ')"
 fi
 
+cp "$OUT/results.json" "$WORK/other.json"
+"$BIN" report "$WORK/other.json" --out "$OUT/report.html" >/dev/null 2>"$WORK/report.err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q 'belongs to the results.json beside it' "$WORK/report.err" &&
+  [ "$(readlink "$OUT/report.html")" = .synthaudit/current/report.html ]; then
+  pass "report of other results into an output set's report.html is refused"
+else
+  fail "report of other results into an output set's report.html is refused" "exit $rc: $(cat "$WORK/report.err")"
+fi
+
 # --- --out . (the current folder) ---
 mkdir -p "$WORK/here"
 (cd "$WORK/here" && evaluate 00077 . >/dev/null 2>&1)
