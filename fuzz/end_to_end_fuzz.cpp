@@ -33,15 +33,16 @@ void write(const std::string& path, const std::string& text) {
 }
 
 const std::string& folder() {
-  static const std::string path = [] {
+  // Never destroyed: the exit handler below reads it after static destructors have run.
+  static const std::string* const path = [] {
     const char* tmp = std::getenv("TMPDIR");
     std::string dir = std::string(tmp ? tmp : "/tmp") + "/synthaudit_end_to_end_fuzz_" +
                       std::to_string(::getpid());
     std::filesystem::create_directories(dir);
     std::atexit([] { std::filesystem::remove_all(folder()); });
-    return dir;
+    return new std::string(dir);
   }();
-  return path;
+  return *path;
 }
 
 }  // namespace

@@ -21,13 +21,14 @@ using namespace synthaudit;
 namespace {
 
 const std::string& document_path() {
-  static const std::string path = [] {
+  // Never destroyed: the exit handler below reads it after static destructors have run.
+  static const std::string* const path = [] {
     const char* tmp = std::getenv("TMPDIR");
     std::atexit([] { std::remove(document_path().c_str()); });
-    return std::string(tmp ? tmp : "/tmp") + "/synthaudit_results_fuzz_" +
-           std::to_string(::getpid()) + ".json";
+    return new std::string(std::string(tmp ? tmp : "/tmp") + "/synthaudit_results_fuzz_" +
+                           std::to_string(::getpid()) + ".json");
   }();
-  return path;
+  return *path;
 }
 
 }  // namespace

@@ -30,7 +30,8 @@ void write(const std::string& path, const std::string& text) {
 }
 
 const std::string& folder() {
-  static const std::string path = [] {
+  // Never destroyed: the exit handler below reads it after static destructors have run.
+  static const std::string* const path = [] {
     const char* tmp = std::getenv("TMPDIR");
     std::string dir = std::string(tmp ? tmp : "/tmp") + "/synthaudit_spec_data_fuzz_" +
                       std::to_string(::getpid());
@@ -44,9 +45,9 @@ const std::string& folder() {
                                 "61,M,2000,east,yes\n44,F,1400,south,no\n");
     write(dir + "/holdout.csv", header + "40,M,1300,north,yes\n33,F,1000,south,no\n");
     std::atexit([] { std::filesystem::remove_all(folder()); });
-    return dir;
+    return new std::string(dir);
   }();
-  return path;
+  return *path;
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 #include "result/document.hpp"
 
+#include <cstdint>
 #include <fstream>
 #include <limits>
 #include <sstream>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "result/json_fields.hpp"
 
 namespace synthaudit {
 
@@ -48,27 +50,41 @@ double json_value(const nlohmann::json& v) {
   return v.is_number() ? v.get<double>() : std::numeric_limits<double>::quiet_NaN();
 }
 
+// Every member is read through json_fields, so a document of another shape (hand-made, damaged,
+// from another version: what `report` may be given) gives fewer rows, never undefined behaviour.
 void append_rows(std::vector<ResultRow>& rows, const std::string& candidate,
                  const std::string& replicate, const std::string& metric,
                  const nlohmann::json& values) {
+  if (!values.is_array()) return;
   for (const auto& v : values)
-    rows.push_back({candidate, replicate, metric, v["statistic"].get<std::string>(),
-                    v["scope"].get<std::string>(), json_value(v["value"])});
+    rows.push_back({candidate, replicate, metric, json_fields::text_of(v, "statistic"),
+                    json_fields::text_of(v, "scope"), json_value(json_fields::member(v, "value"))});
+}
+
+std::string replicate_label(const nlohmann::json& replicate) {
+  const nlohmann::json& number = json_fields::member(replicate, "replicate");
+  return number.is_number_integer() ? std::to_string(number.get<std::int64_t>()) : number.dump();
 }
 
 }  // namespace
 
 std::vector<ResultRow> result_rows(const nlohmann::json& document) {
+  using json_fields::member;
   std::vector<ResultRow> rows;
-  for (const auto& metric : document["metrics"]) {
-    const auto name = metric["name"].get<std::string>();
-    for (const auto& cand : metric["candidates"]) {
-      const auto cname = cand["name"].get<std::string>();
-      for (const auto& rep : cand["replicates"])
-        append_rows(rows, cname, std::to_string(rep["replicate"].get<int>()), name, rep["values"]);
-      if (cand.contains("mean")) append_rows(rows, cname, "mean", name, cand["mean"]["values"]);
-      if (cand.contains("combined"))
-        append_rows(rows, cname, "combined", name, cand["combined"]["values"]);
+  const nlohmann::json& metrics = member(document, "metrics");
+  if (!metrics.is_array()) return rows;
+  for (const auto& metric : metrics) {
+    const std::string name = json_fields::text_of(metric, "name");
+    const nlohmann::json& candidates = member(metric, "candidates");
+    if (!candidates.is_array()) continue;
+    for (const auto& cand : candidates) {
+      const std::string cname = json_fields::text_of(cand, "name");
+      const nlohmann::json& replicates = member(cand, "replicates");
+      if (replicates.is_array())
+        for (const auto& rep : replicates)
+          append_rows(rows, cname, replicate_label(rep), name, member(rep, "values"));
+      append_rows(rows, cname, "mean", name, member(member(cand, "mean"), "values"));
+      append_rows(rows, cname, "combined", name, member(member(cand, "combined"), "values"));
     }
   }
   return rows;
