@@ -16,6 +16,7 @@
 #include "report/report.hpp"
 #include "report/summary.hpp"
 #include "result/document.hpp"
+#include "result/output_files.hpp"
 #include "result/verdict.hpp"
 #include "sim/simulator.hpp"
 #include "synthaudit/synthaudit.hpp"
@@ -120,7 +121,31 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
   return spec;
 }
 
-int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& format) {
+// The files evaluate writes: one output set, published together (result/output_files.hpp).
+const std::vector<std::string> kOutputSetNames = {"results.json", "results.tsv", "report.html"};
+// Per-record nearest distances, when a distance metric is asked for them (record_level).
+const std::string kRecordsFileName = "records.tsv";
+
+// Every file the evaluation reads: --out may neither be one nor hold one.
+std::vector<std::string> input_files(const EvaluationSpec& spec,
+                                     const std::vector<std::string>& also) {
+  std::vector<std::string> files = also;
+  files.push_back(spec.confidential);
+  if (spec.holdout) files.push_back(*spec.holdout);
+  for (const auto& candidate : spec.candidates)
+    files.insert(files.end(), candidate.replicates.begin(), candidate.replicates.end());
+  files.push_back(spec.metadata);
+  if (spec.policy.source != "default" && spec.policy.source != "spec")
+    files.push_back(spec.policy.source);
+  return files;
+}
+
+int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& format,
+                   const std::vector<std::string>& other_inputs = {}) {
+  // Before the work: a folder that cannot take the results is known now, not after minutes.
+  std::vector<std::string> names = kOutputSetNames;
+  names.push_back(kRecordsFileName);
+  check_output_folder(spec.output_dir, names, input_files(spec, other_inputs));
   ProgressFn progress;
   if (!quiet)
     progress = [](const std::string& line) { std::cerr << "synthaudit: " << line << "\n"; };
@@ -136,25 +161,25 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
   // The checks before the metrics shout even with --quiet: they are mistakes, not progress.
   for (const auto& finding : document.value("data_checks", nlohmann::json::array()))
     std::cerr << "synthaudit: warning: " << finding.value("message", "") << "\n";
-  std::error_code ec;
-  fs::create_directories(spec.output_dir, ec);
-  if (ec) throw InputError(spec.output_dir + ": cannot create output folder: " + ec.message());
   const std::string json_path = (fs::path(spec.output_dir) / "results.json").string();
   const std::string tsv_path = (fs::path(spec.output_dir) / "results.tsv").string();
+  const std::string html_path = (fs::path(spec.output_dir) / "report.html").string();
+  if (progress) progress("writing results");
   // Text that is not UTF-8 can only come from the spec's own strings (data fields are checked
   // when read); replace it rather than fail after the work is done.
-  write_file_atomic(json_path,
-                    document.dump(1, ' ', false, nlohmann::json::error_handler_t::replace));
-  write_file_atomic(tsv_path, results_tsv(document));
-  const std::string records_path = (fs::path(spec.output_dir) / "records.tsv").string();
-  if (!records.empty()) {
-    write_file_atomic(records_path, records_tsv(records));
-    std::cerr << "per-record distances: " << records_path << "\n";
-  } else {
-    fs::remove(records_path, ec);  // a previous run's, which this run's results do not match
-  }
-  const std::string html_path = (fs::path(spec.output_dir) / "report.html").string();
-  write_file_atomic(html_path, render_html(document));
+  std::vector<OutputFile> files = {
+      {"results.json", document.dump(1, ' ', false, nlohmann::json::error_handler_t::replace)},
+      {"results.tsv", results_tsv(document)},
+      {"report.html", render_html(document)}};
+  // records.tsv belongs to the set when this run wrote per-record distances, and also when an
+  // earlier run into this folder did (then with the header only), so that it never shows
+  // another run's records beside these results.
+  const bool records_shown = is_published_output_set(spec.output_dir, {kRecordsFileName});
+  if (!records.empty() || records_shown) files.push_back({kRecordsFileName, records_tsv(records)});
+  publish_output_set(spec.output_dir, files);
+  if (!records.empty())
+    std::cerr << "per-record distances: "
+              << (fs::path(spec.output_dir) / kRecordsFileName).string() << "\n";
   // With --format md, stdout carries only the Markdown (for CI logs); the paths go to stderr.
   if (format == "md") {
     std::cout << render_markdown(document);
@@ -169,31 +194,33 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
 
 // `synthaudit report`: the HTML report (or the Markdown summary) again from a results.json.
 int rerender_report(const std::string& input, const std::string& out, const std::string& format) {
-  std::ifstream in(input, std::ios::binary);
-  if (!in) throw InputError(input + ": cannot read");
-  nlohmann::json document;
-  try {
-    document = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(input + ": not a JSON results document: " + e.what());
-  }
-  if (!document.is_object() || document.value("schema", "") != kResultsSchema)
-    throw InputError(input + ": not a synthaudit results document (schema " + kResultsSchema + ")");
-  if (format == "md") {
-    std::cout << render_markdown(document);
+  const nlohmann::json document = read_results_document(input);
+  if (format != "html") {
+    std::cout << render_saved_report(document, format, input);
     return 0;
   }
-  if (format == "text") {
-    const fs::path folder = fs::path(input).parent_path();
-    std::cout << render_summary(
-        document, {input, (folder / "results.tsv").string(), (folder / "report.html").string()});
-    return 0;
-  }
+  const std::string html = render_saved_report(document, format, input);
   const std::string path =
       out.empty() ? (fs::path(input).parent_path() / "report.html").string() : out;
-  std::error_code ec;
-  if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
-  write_file_atomic(path, render_html(document));
+  const fs::path folder = fs::path(path).parent_path();
+  const std::string dir = folder.empty() ? "." : folder.string();
+  if (fs::path(path).filename() == "report.html" && is_published_output_set(dir, kOutputSetNames)) {
+    // An output set's report: published as a new set with the same results beside it, so the
+    // three files stay one set; it must be rendered from those results.
+    std::error_code ec;
+    if (!fs::equivalent(fs::path(dir) / "results.json", input, ec))
+      throw InputError(path + ": belongs to the results.json beside it, not to " + input +
+                       "; give --out another file");
+    std::vector<OutputFile> files = {
+        {"results.json", std::nullopt}, {"results.tsv", std::nullopt}, {"report.html", html}};
+    if (is_published_output_set(dir, {kRecordsFileName}))
+      files.push_back({kRecordsFileName, std::nullopt});
+    publish_output_set(dir, files);
+  } else {
+    std::error_code ec;
+    if (!folder.empty()) fs::create_directories(folder, ec);
+    write_file_atomic(path, html);
+  }
   std::cout << "report: " << path << "\n";
   return 0;
 }
@@ -292,7 +319,8 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (*evaluate_cmd) return run_evaluation(build_spec(eval), eval.quiet, eval.format);
+    if (*evaluate_cmd)
+      return run_evaluation(build_spec(eval), eval.quiet, eval.format, {eval.spec_file});
     if (*report_cmd) return rerender_report(report_input, report_out, report_format);
     if (*init_cmd) {
       const std::string text = starter_spec(init_file, ReadSettings{}, init_out);

@@ -9,7 +9,7 @@
 
 #include "core/error.hpp"
 #include "metrics/registry_docs.hpp"
-#include "result/document.hpp"
+#include "result/output_files.hpp"
 
 namespace {
 

@@ -29,6 +29,7 @@
 #include "report/report.hpp"
 #include "report/summary.hpp"
 #include "result/document.hpp"
+#include "result/output_files.hpp"
 #include "result/verdict.hpp"
 #include "spec/spec.hpp"
 
@@ -124,7 +125,7 @@ EvaluationData make_evaluation_data(Evaluation&& evaluation);
 // The results.tsv rows of a document: result_rows() (result/document.hpp). Its report:
 // render_html() (the self-contained report.html), render_markdown() (report/report.hpp) and the
 // terminal summary render_summary() (report/summary.hpp). A file written whole or not at all:
-// write_file_atomic() (result/document.hpp).
+// write_file_atomic() (result/output_files.hpp).
 
 // Every metric, in the registry's order.
 const std::vector<MetricSpec>& list_metrics();

@@ -68,7 +68,11 @@ Schema schema_of(const InputTable& confidential,
   }
   std::vector<std::string> names;
   for (const auto& column : confidential) names.push_back(column.name);
-  for (const auto& [name, codes] : missing_codes) {
+  for (const auto& column_codes : missing_codes) {
+    // Not a structured binding: clang before 16 cannot capture one in the lambda below (the
+    // fuzz build uses clang).
+    const std::string& name = column_codes.first;
+    const auto& codes = column_codes.second;
     auto entry = std::find_if(schema.columns.begin(), schema.columns.end(),
                               [&](const auto& e) { return e.name == name; });
     if (entry == schema.columns.end())

@@ -44,4 +44,11 @@ std::string render_html(const nlohmann::json& document);
 // A plain-text / Markdown summary: scorecard, ranking, skipped metrics and warnings.
 std::string render_markdown(const nlohmann::json& document);
 
+// What `synthaudit report` makes of a saved results document read from `source`: "html" (the
+// report), "md" (the Markdown summary), "text" (the terminal summary; the other files are named
+// beside `source`) or "tsv" (results.tsv). A document whose structure is not what evaluate
+// writes (a wrong type, a missing member) is bad input: InputError naming `source`.
+std::string render_saved_report(const nlohmann::json& document, const std::string& format,
+                                const std::string& source);
+
 }  // namespace synthaudit

@@ -1,38 +1,41 @@
 #include "result/document.hpp"
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <filesystem>
+#include <cstdint>
 #include <fstream>
 #include <limits>
 #include <sstream>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "result/json_fields.hpp"
 
 namespace synthaudit {
 
-void write_file_atomic(const std::string& path, const std::string& content) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  const std::string temp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(path + ": cannot write (is the output folder writable?)");
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.flush();
-    if (!out) {
-      std::remove(temp.c_str());
-      throw InputError(path + ": write failed (disk full?)");
-    }
+namespace {
+constexpr int kMaxResultsDepth = 256;
+}  // namespace
+
+nlohmann::json read_results_document(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot read");
+  nlohmann::json document;
+  // Everything evaluate writes nests far less deeply; a deeper file would overflow the stack of
+  // the recursive renderers (and of the document's own serialisation).
+  const auto limit_depth = [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (depth > kMaxResultsDepth)
+      throw InputError(path + ": nested more than " + std::to_string(kMaxResultsDepth) +
+                       " levels deep: not a results document evaluate wrote");
+    return true;
+  };
+  try {
+    document = nlohmann::json::parse(in, limit_depth);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(path + ": not a JSON results document: " + e.what());
   }
-  std::error_code ec;
-  fs::rename(temp, target, ec);
-  if (ec) {
-    std::remove(temp.c_str());
-    throw InputError(path + ": cannot rename into place: " + ec.message());
-  }
+  if (!document.is_object() || !document.contains("schema") || !document["schema"].is_string() ||
+      document["schema"].get<std::string>() != kResultsSchema)
+    throw InputError(path + ": not a synthaudit results document (schema " + kResultsSchema + ")");
+  return document;
 }
 
 namespace {
@@ -47,27 +50,41 @@ double json_value(const nlohmann::json& v) {
   return v.is_number() ? v.get<double>() : std::numeric_limits<double>::quiet_NaN();
 }
 
+// Every member is read through json_fields, so a document of another shape (hand-made, damaged,
+// from another version: what `report` may be given) gives fewer rows, never undefined behaviour.
 void append_rows(std::vector<ResultRow>& rows, const std::string& candidate,
                  const std::string& replicate, const std::string& metric,
                  const nlohmann::json& values) {
+  if (!values.is_array()) return;
   for (const auto& v : values)
-    rows.push_back({candidate, replicate, metric, v["statistic"].get<std::string>(),
-                    v["scope"].get<std::string>(), json_value(v["value"])});
+    rows.push_back({candidate, replicate, metric, json_fields::text_of(v, "statistic"),
+                    json_fields::text_of(v, "scope"), json_value(json_fields::member(v, "value"))});
+}
+
+std::string replicate_label(const nlohmann::json& replicate) {
+  const nlohmann::json& number = json_fields::member(replicate, "replicate");
+  return number.is_number_integer() ? std::to_string(number.get<std::int64_t>()) : number.dump();
 }
 
 }  // namespace
 
 std::vector<ResultRow> result_rows(const nlohmann::json& document) {
+  using json_fields::member;
   std::vector<ResultRow> rows;
-  for (const auto& metric : document["metrics"]) {
-    const auto name = metric["name"].get<std::string>();
-    for (const auto& cand : metric["candidates"]) {
-      const auto cname = cand["name"].get<std::string>();
-      for (const auto& rep : cand["replicates"])
-        append_rows(rows, cname, std::to_string(rep["replicate"].get<int>()), name, rep["values"]);
-      if (cand.contains("mean")) append_rows(rows, cname, "mean", name, cand["mean"]["values"]);
-      if (cand.contains("combined"))
-        append_rows(rows, cname, "combined", name, cand["combined"]["values"]);
+  const nlohmann::json& metrics = member(document, "metrics");
+  if (!metrics.is_array()) return rows;
+  for (const auto& metric : metrics) {
+    const std::string name = json_fields::text_of(metric, "name");
+    const nlohmann::json& candidates = member(metric, "candidates");
+    if (!candidates.is_array()) continue;
+    for (const auto& cand : candidates) {
+      const std::string cname = json_fields::text_of(cand, "name");
+      const nlohmann::json& replicates = member(cand, "replicates");
+      if (replicates.is_array())
+        for (const auto& rep : replicates)
+          append_rows(rows, cname, replicate_label(rep), name, member(rep, "values"));
+      append_rows(rows, cname, "mean", name, member(member(cand, "mean"), "values"));
+      append_rows(rows, cname, "combined", name, member(member(cand, "combined"), "values"));
     }
   }
   return rows;

@@ -9,9 +9,9 @@ namespace synthaudit {
 
 inline constexpr const char* kResultsSchema = "synthaudit/1";
 
-// Writes `content` to `path` through a temporary file in the same folder and a rename, so a
-// reader never sees a half-written file. Throws InputError when the folder is not writable.
-void write_file_atomic(const std::string& path, const std::string& content);
+// Reads a results.json written by evaluate (what `report` renders again). Throws InputError
+// naming the file when it is not JSON or not a "synthaudit/1" document.
+nlohmann::json read_results_document(const std::string& path);
 
 // One row of results.tsv: replicate is "1".."m", "mean" or "combined"; value is NaN where the
 // document has null.

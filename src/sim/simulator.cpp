@@ -10,7 +10,7 @@
 #include "core/error.hpp"
 #include "core/random.hpp"
 #include "core/threads.hpp"
-#include "result/document.hpp"
+#include "result/output_files.hpp"
 
 namespace synthaudit {
 

@@ -84,6 +84,11 @@ class Parser {
           tokens_.push_back({Token::Kind::kEnd, "", i});
           fail("unclosed backquote");
         }
+        if (end == i + 1) {  // R: "attempt to use zero-length variable name"
+          pos_ = tokens_.size();
+          tokens_.push_back({Token::Kind::kEnd, "", i});
+          fail("empty name in backquotes");
+        }
         tokens_.push_back({Token::Kind::kName, std::string(text_.substr(i + 1, end - i - 1)), i});
         i = end + 1;
       } else if (std::isdigit(static_cast<unsigned char>(c))) {

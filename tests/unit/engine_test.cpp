@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "engine/evaluate.hpp"
 #include "result/document.hpp"
+#include "result/output_files.hpp"
 #include "sim/simulator.hpp"
 #include "synthaudit/synthaudit.hpp"
 

@@ -89,6 +89,9 @@ TEST(SpecificFormula, TermsInROrderWithInteractionsAndIntercept) {
   expect_input_error([] { stats::parse_formula("y ~ foo(x)"); });
   expect_input_error([] { stats::parse_formula("y ~ x +"); });
   expect_input_error([] { stats::parse_formula("y x"); });
+  // R: "attempt to use zero-length variable name" (found by fuzz/formula_fuzz.cpp).
+  expect_input_error([] { stats::parse_formula("y ~ ``"); });
+  expect_input_error([] { stats::parse_formula("`` ~ x"); });
 }
 
 TEST(SpecificModelMatrix, RConventionsAndNaOmit) {
