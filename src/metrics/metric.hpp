@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "metrics/params.hpp"
+#include "core/limits.hpp"
 #include "table/table.hpp"
 
 namespace synthaudit {
@@ -46,6 +47,7 @@ struct EvaluationContext {
   SynthesisType synthesis = SynthesisType::kFull;
   std::uint64_t seed = 1;
   int threads = 0;  // 0 = all cores
+  ResourceLimits limits;  // docs/limits.md: formulas and design matrices are checked against it
   std::vector<DisclosureScenario> scenarios;
   std::vector<AnalysisSpec> analyses;
 };

@@ -37,11 +37,8 @@ void write_file_atomic(const std::string& path, const std::string& content) {
 
 namespace {
 
-std::string tsv_field(const std::string& text) {
-  std::string out;
-  for (char c : text) out += (c == '\t' || c == '\n' || c == '\r') ? ' ' : c;
-  return out;
-}
+// Tabs and line breaks would split the row: escaped, with every other control character.
+std::string tsv_field(const std::string& text) { return escape_controls(text); }
 
 double json_value(const nlohmann::json& v) {
   return v.is_number() ? v.get<double>() : std::numeric_limits<double>::quiet_NaN();
