@@ -171,6 +171,22 @@ SynthesisType parse_synthesis(const std::string& text, const std::string& where)
                    did_you_mean(text, {"full", "partial"}));
 }
 
+// Text that may not be UTF-8, for a message: bytes outside printable ASCII as \xNN.
+std::string ascii_escaped(const std::string& text) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
 const std::vector<std::string> kAnalysisKinds = {"mean",  "proportion", "quantile",
                                                  "total", "lm",         "glm_logit"};
 
@@ -567,7 +583,7 @@ void validate_spec(const EvaluationSpec& spec) {
     if (c.name.empty()) throw InputError(where + ": a candidate has an empty name");
     // The name is written into every output: text only.
     if (!valid_utf8(c.name))
-      throw InputError(where + ": candidate name '" + escape_controls(c.name) +
+      throw InputError(where + ": candidate name '" + ascii_escaped(c.name) +
                        "' is not valid UTF-8; rename the candidate");
     if (escape_controls(c.name) != c.name)
       throw InputError(where + ": candidate name '" + escape_controls(c.name) +
@@ -602,7 +618,7 @@ void validate_spec(const EvaluationSpec& spec) {
     const auto& a = spec.context.analyses[i];
     if (!valid_utf8(a.name) || escape_controls(a.name) != a.name)
       throw InputError(where + ": analyses[" + std::to_string(i) + "]: the name '" +
-                       escape_controls(a.name) + "' is not plain UTF-8 text");
+                       ascii_escaped(a.name) + "' is not UTF-8 text without control characters");
     if (a.formula.empty()) continue;
     try {
       (void)stats::parse_formula(a.formula, spec.context.limits);

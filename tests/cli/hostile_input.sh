@@ -118,9 +118,14 @@ check "gzip bomb stops at input_bytes" \
 check "memory budget too small (--memory)" \
   "^synthaudit: error: conf\.csv: reading it needs about .*, more than the 16 bytes available \(bounded by the memory budget \(--memory\)\)" \
   run_eval "${base[@]}" --memory 16
+printf 'confidential: conf.csv\ncandidates: [{name: s, replicates: [syn.csv]}]\nlimits: {memory: 100}\n' >spec_memory.yaml
 check "memory budget in the spec's limits block" \
-  "^synthaudit: error: .*conf\.csv: reading it needs about .*, more than the 100 bytes available" \
-  run_eval --spec "$DATA/spec_good.yaml" --limit memory=100
+  "^synthaudit: error: conf\.csv: reading it needs about .*, more than the 100 bytes available" \
+  run_eval --spec spec_memory.yaml
+printf 'confidential: conf.csv\ncandidates: [{name: s, replicates: [syn.csv]}]\nlimits: {levles: 5}\n' >spec_limit_typo.yaml
+check "unknown limit in the spec (did you mean)" \
+  "^synthaudit: error: spec_limit_typo\.yaml: limits\.levles: unknown limit 'levles' \(did you mean 'levels'\?\)" \
+  run_eval --spec spec_limit_typo.yaml
 
 check "unknown limit (did you mean)" \
   "^synthaudit: error: --limit: unknown limit 'colums' \(did you mean 'columns'\?\)" \
@@ -234,6 +239,7 @@ check "a FIFO nobody writes reads as empty (no hang)" \
 mkfifo busy_fifo
 (yes 1 >busy_fifo 2>/dev/null) &
 WRITER=$!
+sleep 0.5  # the writer is then waiting in open() for a reader
 check "an endless FIFO stops at input_bytes" \
   "^synthaudit: error: busy_fifo: larger than 1 MiB \(limit input_bytes" \
   run_eval --confidential busy_fifo --synthetic s=syn.csv --limit input_bytes=1M
@@ -266,7 +272,7 @@ check "NaN bound in a policy" \
   run_eval "${base[@]}" --policy policy_nan.yaml
 check "integer parameter far beyond 2^63" \
   "expected an integer, got 1e\+300" \
-  run_eval "${base[@]}" --param propensity_cart.folds=1e300
+  run_eval "${base[@]}" --param propensity_cart.minbucket=1e300
 
 check "negative --seed" \
   "^synthaudit: error: --seed: '-5': a seed is a non-negative integer$" \
@@ -296,7 +302,7 @@ check "simulate --holdout-rows not a number" \
   "$BIN" simulate --out "$OUT" --rows 100 --holdout-rows many
 
 check "candidate name that is not UTF-8" \
-  "^synthaudit: error: command line: candidate name '.*' is not valid UTF-8; rename the candidate$" \
+  "^synthaudit: error: command line: candidate name 'bad\\\\xff' is not valid UTF-8; rename the candidate$" \
   run_eval --confidential conf.csv --synthetic "$(printf 'bad\xff')=syn.csv"
 check "candidate name with a control character" \
   "^synthaudit: error: command line: candidate name 'a\\\\x01b' contains control characters" \
@@ -323,7 +329,7 @@ for name in ("ctl_conf.csv", "ctl_syn.csv"):
 EOF
 rm -rf "$OUT"
 timeout 120 "$BIN" evaluate --out "$OUT" --confidential ctl_conf.csv --synthetic s=ctl_syn.csv \
-  --metrics level_coverage,ks_distance --baseline-draws 0 >"$WORK/summary.txt" 2>"$WORK/stderr"
+  --metrics total_variation,coverage_and_validity,column_summaries --baseline-draws 0 >"$WORK/summary.txt" 2>"$WORK/stderr"
 rc=$?
 timeout 60 "$BIN" report "$OUT/results.json" --format md >"$WORK/report.md" 2>>"$WORK/stderr"
 controls='[\x00-\x08\x0b-\x1f\x7f]'
