@@ -40,9 +40,9 @@ struct EvaluateFlags {
 };
 
 void add_limit_flags(CLI::App& cmd, std::vector<std::string>& limits) {
-  cmd.add_option("--limit", limits,
-                 "resource limit NAME=VALUE (docs/limits.md: " + join(limit_names(), ", ") +
-                     "); repeatable");
+  cmd.add_option(
+      "--limit", limits,
+      "resource limit NAME=VALUE (docs/limits.md: " + join(limit_names(), ", ") + "); repeatable");
 }
 
 // The limits of the flags: defaults, each --limit, then --memory.
@@ -98,7 +98,8 @@ void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
 
 EvaluationSpec build_spec(const EvaluateFlags& f) {
   const ResourceLimits flag_limits = limits_of(f.limits, f.memory);
-  EvaluationSpec spec = f.spec_file.empty() ? EvaluationSpec{} : load_spec(f.spec_file, flag_limits);
+  EvaluationSpec spec =
+      f.spec_file.empty() ? EvaluationSpec{} : load_spec(f.spec_file, flag_limits);
   // Flags override the spec's limits block.
   for (const auto& a : f.limits) apply_limit_assignment(spec.context.limits, a);
   if (!f.memory.empty()) set_limit(spec.context.limits, "memory", f.memory, "--memory");
@@ -171,7 +172,7 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
 int rerender_report(const std::string& input, const std::string& out, const std::string& format,
                     const ResourceLimits& limits) {
   const nlohmann::json document =
-      parse_json_bounded(read_input_file(input, limits.input_bytes), input, limits.json_depth);
+      parse_json_bounded(read_input_file(input, limits.input_bytes, limits.pipe_wait_seconds), input, limits.json_depth);
   if (!document.is_object() || document.value("schema", "") != kResultsSchema)
     throw InputError(input + ": not a synthaudit results document (schema " + kResultsSchema + ")");
   if (format == "md") {
@@ -256,8 +257,7 @@ int main(int argc, char** argv) {
       "simulate", "write a simulated confidential sample, holdout and candidate syntheses");
   simulate_cmd->add_option("--rows", sim.rows, "confidential rows")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
-  simulate_cmd
-      ->add_option("--holdout-rows", sim.holdout_rows, "holdout rows (default: rows / 4)")
+  simulate_cmd->add_option("--holdout-rows", sim.holdout_rows, "holdout rows (default: rows / 4)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
   simulate_cmd->add_option("--replicates", sim.replicates, "replicates per candidate")
       ->check(CLI::Range(1, 100));
@@ -291,8 +291,7 @@ int main(int argc, char** argv) {
   try {
     if (*evaluate_cmd) return run_evaluation(build_spec(eval), eval.quiet, eval.format);
     if (*report_cmd)
-      return rerender_report(report_input, report_out, report_format,
-                             limits_of(report_limits, ""));
+      return rerender_report(report_input, report_out, report_format, limits_of(report_limits, ""));
     if (*init_cmd) {
       const std::string text = starter_spec(init_file, ReadSettings{}, init_out);
       if (init_out.empty()) {

@@ -36,6 +36,7 @@ const std::vector<LimitField>& fields() {
       {"yaml_depth", &ResourceLimits::yaml_depth, false},
       {"yaml_nodes", &ResourceLimits::yaml_nodes, false},
       {"json_depth", &ResourceLimits::json_depth, false},
+      {"pipe_wait_seconds", &ResourceLimits::pipe_wait_seconds, false},
       {"memory", &ResourceLimits::memory, true},
   };
   return all;
@@ -64,8 +65,8 @@ const std::vector<std::string>& limit_names() {
 void set_limit(ResourceLimits& limits, const std::string& name, const std::string& value,
                const std::string& where) {
   const auto& all = fields();
-  const auto it = std::find_if(all.begin(), all.end(),
-                               [&](const LimitField& f) { return name == f.name; });
+  const auto it =
+      std::find_if(all.begin(), all.end(), [&](const LimitField& f) { return name == f.name; });
   if (it == all.end())
     throw InputError(where + ": unknown limit '" + name + "'" + did_you_mean(name, limit_names()) +
                      "; limits: " + join(limit_names(), ", "));
@@ -126,9 +127,9 @@ AvailableMemory available_memory(const ResourceLimits& limits) {
   AvailableMemory out;
   const long pages = ::sysconf(_SC_PHYS_PAGES);
   const long page = ::sysconf(_SC_PAGESIZE);
-  out.bytes = pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) *
-                                          static_cast<std::uint64_t>(page)
-                                    : UINT64_MAX;
+  out.bytes = pages > 0 && page > 0
+                  ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
+                  : UINT64_MAX;
   out.bound = "physical memory";
   auto consider = [&](std::uint64_t bytes, const std::string& bound) {
     if (bytes < out.bytes) {
@@ -156,7 +157,7 @@ AvailableMemory available_memory(const ResourceLimits& limits) {
     consider(cgroup_max > cgroup_current ? cgroup_max - cgroup_current : 0,
              "the cgroup memory limit (memory.limit_in_bytes)");
   }
-  if (limits.memory > 0) consider(limits.memory, "the memory budget (--memory)");
+  if (limits.memory > 0) consider(limits.memory, "the memory budget (--memory or limits: memory)");
   return out;
 }
 

@@ -31,6 +31,9 @@ struct ResourceLimits {
   std::uint64_t yaml_nodes = 100'000;
   // Nesting depth of a JSON document read (SDV metadata, a results document for `report`).
   std::uint64_t json_depth = 128;
+  // Seconds to wait for a process to open a named FIFO for writing (a pipe whose writer is there
+  // is read without a time limit).
+  std::uint64_t pipe_wait_seconds = 10;
   // Memory budget in bytes; 0: none beyond what the machine and the process limits allow.
   std::uint64_t memory = 0;
 };

@@ -290,6 +290,7 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
   settings.csv.max_input_bytes = limits.input_bytes;
   settings.csv.max_field_bytes = limits.field_bytes;
   settings.csv.max_columns = limits.columns;
+  settings.csv.pipe_wait_seconds = limits.pipe_wait_seconds;
   if (!spec.metadata.empty()) {
     for (const auto& [name, kind] : read_sdv_metadata(spec.metadata, limits))
       settings.kinds.emplace(name, kind);  // explicit `columns:` entries win over metadata
@@ -347,10 +348,13 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
                          " levels, so it is treated as an identifier and left out (raise it with "
                          "--limit levels=N)");
   // The metrics work on the tables plus, at most, copies and per-row work space of one
-  // confidential and one synthetic table at a time (sorted columns, coded keys, distances).
-  check(tables + 2 * (table_bytes(data.confidential.rows(), data.schema.columns.size()) +
-                      largest_synthetic),
-        "running the metrics on these tables");
+  // confidential and one synthetic table at a time (sorted columns, coded keys, distances), and
+  // keep results per column pair (correlations, two-way tables): about 1 KiB a pair, with their
+  // statistics, scopes and JSON.
+  const std::uint64_t columns = data.schema.columns.size();
+  check(tables + 2 * (table_bytes(data.confidential.rows(), columns) + largest_synthetic) +
+            columns * (columns - 1) / 2 * 1024,
+        "running the metrics on " + std::to_string(columns) + " columns");
   return data;
 }
 
@@ -368,12 +372,11 @@ void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis,
     drop[col] = 1;
     any = true;
     data.identifiers.emplace_back(entry.name, entry.dictionary->size());
-    data.warnings.push_back("column '" + entry.name + "' has " +
-                            std::to_string(entry.dictionary->size()) +
-                            " distinct values, more than the limit of " +
-                            std::to_string(limits.levels) +
-                            " levels: it is treated as an identifier and left out of every metric "
-                            "(raise the limit with --limit levels=N)");
+    data.warnings.push_back(
+        "column '" + entry.name + "' has " + std::to_string(entry.dictionary->size()) +
+        " distinct values, more than the limit of " + std::to_string(limits.levels) +
+        " levels: it is treated as an identifier and left out of every metric "
+        "(raise the limit with --limit levels=N)");
   }
   if (any) {
     auto keep_columns = [&](Table& table) {

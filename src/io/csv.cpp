@@ -43,8 +43,8 @@ std::string gunzip(std::string_view compressed, const std::string& path, std::ui
   // 15 + 32: zlib or gzip header, detected automatically.
   if (inflateInit2(&stream, 15 + 32) != Z_OK) throw InputError(path + ": cannot start gzip");
   std::string out;
-  out.resize(static_cast<std::size_t>(
-      std::min<std::uint64_t>(std::max<std::size_t>(compressed.size() * 4, 1 << 16), max_bytes + 1)));
+  out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(
+      std::max<std::size_t>(compressed.size() * 4, 1 << 16), max_bytes + 1)));
   stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
   stream.avail_in = static_cast<uInt>(compressed.size());
   std::size_t produced = 0;
@@ -165,7 +165,7 @@ struct CsvFile::Storage {
 
 CsvFile CsvFile::open(const std::string& path, const CsvOptions& options) {
   auto storage = std::make_shared<Storage>();
-  storage->owned = read_input_file(path, options.max_input_bytes);
+  storage->owned = read_input_file(path, options.max_input_bytes, options.pipe_wait_seconds);
   storage->use_owned();
   const std::string_view raw(storage->data, storage->size);
   const bool gzip = raw.size() >= 2 && static_cast<unsigned char>(raw[0]) == 0x1f &&

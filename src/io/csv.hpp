@@ -29,6 +29,7 @@ struct CsvOptions {
   std::uint64_t max_input_bytes = std::uint64_t{8} << 30;
   std::uint64_t max_field_bytes = std::uint64_t{1} << 20;
   std::uint64_t max_columns = 1000;
+  std::uint64_t pipe_wait_seconds = 10;
 };
 
 class CsvFile {

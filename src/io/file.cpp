@@ -1,6 +1,7 @@
 #include "io/file.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,7 +23,8 @@ std::string too_large(const std::string& path, std::uint64_t max_bytes) {
 
 }  // namespace
 
-std::string read_input_file(const std::string& path, std::uint64_t max_bytes) {
+std::string read_input_file(const std::string& path, std::uint64_t max_bytes,
+                            std::uint64_t pipe_wait_seconds) {
   // O_NONBLOCK: opening a FIFO that no process writes would otherwise wait for a writer.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw InputError(path + ": cannot open file (" + std::strerror(errno) + ")");
@@ -48,6 +50,7 @@ std::string read_input_file(const std::string& path, std::uint64_t max_bytes) {
   std::string out;
   out.resize(static_cast<std::size_t>(regular ? want : std::min<std::uint64_t>(want, 1 << 20)));
   std::size_t have = 0;
+  bool waited = false;
   while (true) {
     if (have == out.size()) {
       if (have >= want) break;
@@ -57,6 +60,22 @@ std::string read_input_file(const std::string& path, std::uint64_t max_bytes) {
     if (got < 0) {
       if (errno == EINTR) continue;
       throw InputError(path + ": cannot read file (" + std::strerror(errno) + ")");
+    }
+    if (got == 0 && !regular && have == 0 && !waited) {
+      // End of file at once: no process has the FIFO open for writing (yet). Wait for one to
+      // write or to open and close it, as long as pipe_wait_seconds.
+      waited = true;
+      pollfd wait{fd, POLLIN, 0};
+      const auto ms = static_cast<int>(std::min<std::uint64_t>(pipe_wait_seconds, 86400) * 1000);
+      int ready = 0;
+      do {
+        ready = ::poll(&wait, 1, ms);
+      } while (ready < 0 && errno == EINTR);
+      if (ready == 0)
+        throw InputError(path + ": no process opened this FIFO for writing within " +
+                         std::to_string(pipe_wait_seconds) +
+                         " s (limit pipe_wait_seconds; raise it with --limit pipe_wait_seconds=N)");
+      continue;
     }
     if (got == 0) break;
     have += static_cast<std::size_t>(got);

@@ -12,8 +12,8 @@
 #include <variant>
 #include <vector>
 
-#include "metrics/params.hpp"
 #include "core/limits.hpp"
+#include "metrics/params.hpp"
 #include "table/table.hpp"
 
 namespace synthaudit {
@@ -46,7 +46,7 @@ struct DisclosureScenario {
 struct EvaluationContext {
   SynthesisType synthesis = SynthesisType::kFull;
   std::uint64_t seed = 1;
-  int threads = 0;  // 0 = all cores
+  int threads = 0;        // 0 = all cores
   ResourceLimits limits;  // docs/limits.md: formulas and design matrices are checked against it
   std::vector<DisclosureScenario> scenarios;
   std::vector<AnalysisSpec> analyses;

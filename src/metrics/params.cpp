@@ -65,8 +65,10 @@ ParamValue convert(const ParamSpec& spec, const nlohmann::json& given, const std
       if (!given.is_number()) return fail("expected a number, got " + shown(given));
       const double v = given.get<double>();
       // NaN passes every range comparison (an `eta: .nan` would never converge).
-      if (!std::isfinite(v)) return fail(std::string("expected a finite number, got ") +
-                                          (std::isnan(v) ? "NaN" : v > 0 ? "infinity" : "-infinity"));
+      if (!std::isfinite(v))
+        return fail(std::string("expected a finite number, got ") + (std::isnan(v) ? "NaN"
+                                                                     : v > 0       ? "infinity"
+                                                                                   : "-infinity"));
       check_range(v);
       return v;
     }

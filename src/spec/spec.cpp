@@ -111,9 +111,9 @@ void check_yaml_shape(const YAML::Node& root, const std::string& file,
   walk(walk, root, 0);
 }
 
-// Reads and parses a YAML file (`what`: "spec", "policy") within the limits.
+// Reads and parses a YAML file (a spec or a policy) within the limits.
 YAML::Node load_yaml(const std::string& path, const ResourceLimits& limits) {
-  const std::string text = read_input_file(path, limits.input_bytes);
+  const std::string text = read_input_file(path, limits.input_bytes, limits.pipe_wait_seconds);
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -262,7 +262,8 @@ int parse_threads(const std::string& text, const std::string& where) {
   if (t.empty() || ec == std::errc::invalid_argument || ptr != t.data() + t.size())
     throw InputError(where + ": '" + text + "' is not a thread count (0 = all cores)");
   if (threads < 0 || (ec == std::errc::result_out_of_range && t[0] == '-'))
-    throw InputError(where + ": '" + text + "': the thread count cannot be negative (0 = all cores)");
+    throw InputError(where + ": '" + text +
+                     "': the thread count cannot be negative (0 = all cores)");
   // Larger than the machine: capped to it later with a warning (cap_threads).
   if (ec == std::errc::result_out_of_range || threads > INT32_MAX) return INT32_MAX;
   return static_cast<int>(threads);
@@ -482,8 +483,7 @@ EvaluationSpec load_spec_yaml(const std::string& path, const ResourceLimits& lim
       spec.context.analyses.push_back(parse_analysis(text, i, path + ": " + key));
     }
   }
-  if (root["seed"])
-    spec.context.seed = parse_seed(r.string(root["seed"], "seed"), path + ": seed");
+  if (root["seed"]) spec.context.seed = parse_seed(r.string(root["seed"], "seed"), path + ": seed");
   if (root["threads"])
     spec.context.threads = parse_threads(r.string(root["threads"], "threads"), path + ": threads");
   if (root["output"]) spec.output_dir = r.path(root["output"], "output");

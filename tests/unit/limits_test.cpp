@@ -1,6 +1,8 @@
 // Resource limits and the checks of hostile input (docs/limits.md): each limit stops its input
 // with an InputError that names the place and the limit; the command-line side is
 // tests/cli/hostile_input.sh.
+#include "core/limits.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -11,7 +13,6 @@
 #include <limits>
 
 #include "core/error.hpp"
-#include "core/limits.hpp"
 #include "core/text.hpp"
 #include "engine/evaluate.hpp"
 #include "io/csv.hpp"
@@ -57,7 +58,7 @@ TEST(Limits, SetLimitReadsCountsAndSizes) {
   apply_limit_assignment(limits, "input_bytes=2m");
   EXPECT_EQ(limits.input_bytes, std::uint64_t{2} << 20);
   EXPECT_EQ(limit_value(limits, "input_bytes"), std::uint64_t{2} << 20);
-  EXPECT_EQ(limit_names().size(), 11u);
+  EXPECT_EQ(limit_names().size(), 12u);
 
   EXPECT_TRUE(contains(error_of([&] { set_limit(limits, "colums", "5", "x.yaml: limits.colums"); }),
                        "x.yaml: limits.colums: unknown limit 'colums' (did you mean 'columns'?)"));
@@ -65,9 +66,10 @@ TEST(Limits, SetLimitReadsCountsAndSizes) {
                        "limit levels: '-1' is not a non-negative integer"));
   EXPECT_TRUE(contains(error_of([&] { set_limit(limits, "levels", "10K", "w"); }),
                        "is not a non-negative integer"));  // sizes only for byte limits
-  EXPECT_TRUE(contains(error_of([&] { set_limit(limits, "memory", "9999999T", "w"); }),
-                       "is too large"));
-  EXPECT_TRUE(contains(error_of([&] { set_limit(limits, "memory", "12Q", "w"); }), "is not a size"));
+  EXPECT_TRUE(
+      contains(error_of([&] { set_limit(limits, "memory", "99999999T", "w"); }), "is too large"));
+  EXPECT_TRUE(
+      contains(error_of([&] { set_limit(limits, "memory", "12Q", "w"); }), "is not a size"));
   EXPECT_TRUE(contains(error_of([&] { apply_limit_assignment(limits, "columns"); }),
                        "should be NAME=VALUE"));
 }
@@ -77,11 +79,11 @@ TEST(Limits, MemoryCheckNamesTheBound) {
   limits.memory = 1000;
   const AvailableMemory available = available_memory(limits);
   EXPECT_EQ(available.bytes, 1000u);
-  EXPECT_EQ(available.bound, "the memory budget (--memory)");
+  EXPECT_EQ(available.bound, "the memory budget (--memory or limits: memory)");
   EXPECT_NO_THROW(check_memory(1000, "x", available));
   EXPECT_EQ(error_of([&] { check_memory(4096, "data.csv: reading it", available); })
                 .rfind("data.csv: reading it needs about 4 KiB, more than the 1000 bytes available "
-                       "(bounded by the memory budget (--memory))",
+                       "(bounded by the memory budget (--memory or limits: memory))",
                        0),
             0u);
   // Without a budget the machine bounds it: physical memory at most.
@@ -101,7 +103,8 @@ TEST(Limits, EscapeControlsMakesEveryControlCharacterVisible) {
 
 TEST(Limits, SeedsAndThreadCounts) {
   EXPECT_EQ(parse_seed("0", "--seed"), 0u);
-  EXPECT_EQ(parse_seed("18446744073709551615", "--seed"), std::numeric_limits<std::uint64_t>::max());
+  EXPECT_EQ(parse_seed("18446744073709551615", "--seed"),
+            std::numeric_limits<std::uint64_t>::max());
   EXPECT_TRUE(contains(error_of([] { parse_seed("18446744073709551616", "--seed"); }),
                        "--seed: '18446744073709551616' is larger than the largest seed"));
   EXPECT_TRUE(contains(error_of([] { parse_seed("-1", "s.yaml: seed"); }),
@@ -128,9 +131,9 @@ TEST(Limits, FormulaDepthAndTerms) {
   for (int i = 0; i < 5000; ++i) deep = "y ~ (" + deep.substr(4) + ")";
   EXPECT_TRUE(contains(error_of([&] { stats::parse_formula(deep); }),
                        "nested deeper than 100 levels (limit formula_depth"));
-  EXPECT_TRUE(contains(error_of([&] { stats::parse_formula("y ~ I(" + std::string(50, '-') + "x)",
-                                                           limits); }),
-                       "nested deeper than 10 levels"));
+  EXPECT_TRUE(contains(
+      error_of([&] { stats::parse_formula("y ~ I(" + std::string(50, '-') + "x)", limits); }),
+      "nested deeper than 10 levels"));
   EXPECT_NO_THROW(stats::parse_formula("y ~ ((((a + b))))", limits));
   // A 12-way interaction has 4,095 terms; 5 ways have 31.
   const std::string twelve = "y ~ a*b*c*d*e*f*g*h*i*j*k*l";
@@ -152,9 +155,10 @@ TEST(Limits, NonFiniteParametersAreRejected) {
                            Params::resolve("m", declared, nlohmann::json{{"eta", bad}}, "p.m");
                          }),
                          "p.m.eta: expected a finite number"));
-  EXPECT_TRUE(contains(
-      error_of([&] { Params::resolve("m", declared, nlohmann::json{{"folds", 1e300}}, "p.m"); }),
-      "p.m.folds: expected an integer"));
+  EXPECT_TRUE(contains(error_of([&] {
+                         Params::resolve("m", declared, nlohmann::json{{"folds", 1e300}}, "p.m");
+                       }),
+                       "p.m.folds: expected an integer"));
 }
 
 TEST(Limits, CsvFieldAndColumnLimits) {
@@ -173,7 +177,8 @@ TEST(Limits, InputFilesAreRegularAndBounded) {
   EXPECT_EQ(error_of([] { read_input_file("/dev/zero", 1 << 20); }),
             "/dev/zero: is a device or socket, not a file (give a regular file or a pipe)");
   const auto folder = std::filesystem::temp_directory_path().string();
-  EXPECT_EQ(error_of([&] { read_input_file(folder, 1 << 20); }), folder + ": is a folder, not a file");
+  EXPECT_EQ(error_of([&] { read_input_file(folder, 1 << 20); }),
+            folder + ": is a folder, not a file");
   // procfs says 0 bytes, then has text: read as a file that changed while it was read.
   EXPECT_TRUE(contains(error_of([] { read_input_file("/proc/self/status", 1 << 20); }),
                        "/proc/self/status: the file grew while it was being read"));
@@ -203,16 +208,18 @@ TEST(Limits, GzipBombStopsAtTheBound) {
   CsvOptions options;
   options.max_input_bytes = 1 << 20;
   EXPECT_EQ(error_of([&] { CsvFile::open(path, options); }),
-            path + ": decompresses to more than 1 MiB (limit input_bytes; raise it with --limit "
-                   "input_bytes=SIZE)");
+            path +
+                ": decompresses to more than 1 MiB (limit input_bytes; raise it with --limit "
+                "input_bytes=SIZE)");
   std::filesystem::remove(path);
 }
 
 TEST(Limits, JsonDepthIsBoundedWhileParsing) {
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');
-  EXPECT_EQ(error_of([&] { parse_json_bounded(deep, "deep.json", 128); }),
-            "deep.json: JSON nested deeper than 128 levels (limit json_depth; raise it with --limit "
-            "json_depth=N)");
+  EXPECT_EQ(
+      error_of([&] { parse_json_bounded(deep, "deep.json", 128); }),
+      "deep.json: JSON nested deeper than 128 levels (limit json_depth; raise it with --limit "
+      "json_depth=N)");
   EXPECT_EQ(parse_json_bounded("{\"a\": [[1]]}", "ok.json", 3)["a"][0][0], 1);
   EXPECT_TRUE(contains(error_of([] { parse_json_bounded("{\"a\": ", "bad.json", 8); }),
                        "bad.json: not valid JSON (byte"));
@@ -223,7 +230,8 @@ TEST(Limits, IdentifierColumnsAreLeftOutWithAWarning) {
   ReadSettings settings;
   std::string text = "id,sex,age\n";
   for (int i = 0; i < 20; ++i)
-    text += "r" + std::to_string(i) + "," + (i % 2 ? "F" : "M") + "," + std::to_string(20 + i) + "\n";
+    text +=
+        "r" + std::to_string(i) + "," + (i % 2 ? "F" : "M") + "," + std::to_string(20 + i) + "\n";
   const CsvFile file = CsvFile::from_bytes(text, "conf.csv");
   data.schema = infer_schema(file, settings);
   data.confidential = encode_table(file, data.schema, settings, "confidential");

@@ -117,8 +117,8 @@ Estimates run_analysis(const Prepared& p, const Table& table, double n_conf_rows
     const std::uint64_t cells = design_columns * table.rows();
     if (cells > limits.design_cells)
       throw InputError(where + ": the design matrix would have " + std::to_string(table.rows()) +
-                       " rows × " + std::to_string(design_columns) + " columns = " +
-                       std::to_string(cells) + " cells, more than the limit of " +
+                       " rows × " + std::to_string(design_columns) +
+                       " columns = " + std::to_string(cells) + " cells, more than the limit of " +
                        std::to_string(limits.design_cells) +
                        " (limit design_cells; raise it with --limit design_cells=N)");
     stats::ModelMatrix mm;
