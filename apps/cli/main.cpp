@@ -11,8 +11,10 @@
 #include <fstream>
 #include <iostream>
 
+#include "core/limits.hpp"
 #include "core/progress.hpp"
 #include "core/text.hpp"
+#include "io/file.hpp"
 #include "report/report.hpp"
 #include "report/summary.hpp"
 #include "result/document.hpp"
@@ -32,15 +34,30 @@ constexpr int kExitNoCandidatePasses = 3;
 
 struct EvaluateFlags {
   std::string spec_file, confidential, holdout, synthesis, keys, targets, metrics, out, metadata,
-      plots, policy;
+      plots, policy, memory;
   std::string format = "text";
-  std::vector<std::string> synthetic, analyses, params, missing_codes;
+  std::vector<std::string> synthetic, analyses, params, missing_codes, limits;
   std::string synthesised_columns;
-  std::int64_t seed = -1;
-  int threads = -1;
+  // Text, parsed by parse_seed / parse_threads: CLI11 would clamp 2^64 and a negative value
+  // cannot be told from "not given".
+  std::string seed, threads;
   int baseline_draws = -1;
   bool quiet = false;
 };
+
+void add_limit_flags(CLI::App& cmd, std::vector<std::string>& limits) {
+  cmd.add_option(
+      "--limit", limits,
+      "resource limit NAME=VALUE (docs/limits.md: " + join(limit_names(), ", ") + "); repeatable");
+}
+
+// The limits of the flags: defaults, each --limit, then --memory.
+ResourceLimits limits_of(const std::vector<std::string>& assignments, const std::string& memory) {
+  ResourceLimits limits;
+  for (const auto& a : assignments) apply_limit_assignment(limits, a);
+  if (!memory.empty()) set_limit(limits, "memory", memory, "--memory");
+  return limits;
+}
 
 void add_format_flag(CLI::App& cmd, std::string& format) {
   cmd.add_option("--format", format, "what to print: text (short summary) or md (Markdown summary)")
@@ -69,8 +86,13 @@ void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
                  "distance-disclosure, all)");
   cmd.add_option("--param", f.params, "metric parameter METRIC.NAME=VALUE; repeatable");
   cmd.add_option("--metadata", f.metadata, "SDV metadata JSON with column sdtypes");
-  cmd.add_option("--seed", f.seed, "random seed (default 1)");
-  cmd.add_option("--threads", f.threads, "threads (0 = all cores)");
+  cmd.add_option("--seed", f.seed, "random seed, 0 to 2^64 - 1 (default 1)");
+  cmd.add_option("--threads", f.threads,
+                 "threads (0 = all cores; more than the machine has are capped, with a warning)");
+  cmd.add_option("--memory", f.memory,
+                 "memory budget, e.g. 16G: the run stops with an error before it would need more "
+                 "(default: the machine's and the process's limits)");
+  add_limit_flags(cmd, f.limits);
   cmd.add_option("--out", f.out, "output folder for results.json, results.tsv and report.html");
   cmd.add_option("--plots", f.plots,
                  "replicates whose plot data results.json keeps: first (default), all or none")
@@ -86,7 +108,12 @@ void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
 }
 
 EvaluationSpec build_spec(const EvaluateFlags& f) {
-  EvaluationSpec spec = f.spec_file.empty() ? EvaluationSpec{} : load_spec(f.spec_file);
+  const ResourceLimits flag_limits = limits_of(f.limits, f.memory);
+  EvaluationSpec spec =
+      f.spec_file.empty() ? EvaluationSpec{} : load_spec(f.spec_file, flag_limits);
+  // Flags override the spec's limits block.
+  for (const auto& a : f.limits) apply_limit_assignment(spec.context.limits, a);
+  if (!f.memory.empty()) set_limit(spec.context.limits, "memory", f.memory, "--memory");
   if (!f.confidential.empty()) spec.confidential = f.confidential;
   if (!f.synthetic.empty()) {
     spec.candidates.clear();
@@ -110,14 +137,16 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
   if (!f.metrics.empty()) spec.metrics = split(f.metrics, ',');
   for (const auto& p : f.params) add_param_assignment(spec, p);
   if (!f.metadata.empty()) spec.metadata = f.metadata;
-  if (f.seed >= 0) spec.context.seed = static_cast<std::uint64_t>(f.seed);
-  if (f.threads >= 0) spec.context.threads = f.threads;
+  if (!f.seed.empty()) spec.context.seed = parse_seed(f.seed, "--seed");
+  if (!f.threads.empty()) spec.context.threads = parse_threads(f.threads, "--threads");
   if (!f.out.empty()) spec.output_dir = f.out;
   if (!f.plots.empty()) spec.plots = f.plots;
-  if (!f.policy.empty()) spec.policy = load_policy(f.policy);
+  if (!f.policy.empty()) spec.policy = load_policy(f.policy, spec.context.limits);
   if (f.baseline_draws >= 0) spec.baseline_draws = f.baseline_draws;
   if (spec.output_dir.empty()) throw InputError("no output folder given (--out DIR)");
   validate_spec(spec);
+  if (const std::string warning = cap_threads(spec); !warning.empty())
+    std::cerr << "synthaudit: warning: " << warning << "\n";
   return spec;
 }
 
@@ -193,8 +222,9 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
 }
 
 // `synthaudit report`: the HTML report (or the Markdown summary) again from a results.json.
-int rerender_report(const std::string& input, const std::string& out, const std::string& format) {
-  const nlohmann::json document = read_results_document(input);
+int rerender_report(const std::string& input, const std::string& out, const std::string& format,
+                    const ResourceLimits& limits) {
+  const nlohmann::json document = read_results_document(input, limits);
   if (format != "html") {
     std::cout << render_saved_report(document, format, input);
     return 0;
@@ -265,6 +295,8 @@ int main(int argc, char** argv) {
       ->required();
   report_cmd->add_option("--out", report_out,
                          "HTML file to write (default: report.html beside the results)");
+  std::vector<std::string> report_limits;
+  add_limit_flags(*report_cmd, report_limits);
   report_cmd
       ->add_option("--format", report_format,
                    "html (write the report), md (print Markdown) or text (print the summary)")
@@ -286,10 +318,12 @@ int main(int argc, char** argv) {
       "simulate", "write a simulated confidential sample, holdout and candidate syntheses");
   simulate_cmd->add_option("--rows", sim.rows, "confidential rows")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
-  simulate_cmd->add_option("--holdout-rows", sim.holdout_rows, "holdout rows (default: rows / 4)");
+  simulate_cmd->add_option("--holdout-rows", sim.holdout_rows, "holdout rows (default: rows / 4)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
   simulate_cmd->add_option("--replicates", sim.replicates, "replicates per candidate")
       ->check(CLI::Range(1, 100));
-  simulate_cmd->add_option("--seed", sim.seed, "random seed");
+  std::string simulate_seed;
+  simulate_cmd->add_option("--seed", simulate_seed, "random seed, 0 to 2^64 - 1");
   simulate_cmd->add_option("--columns", sim.columns,
                            "columns per file, 12 to 200: the model's 12, then numeric and "
                            "categorical columns in turn (docs/simulator.md)");
@@ -321,7 +355,9 @@ int main(int argc, char** argv) {
   try {
     if (*evaluate_cmd)
       return run_evaluation(build_spec(eval), eval.quiet, eval.format, {eval.spec_file});
-    if (*report_cmd) return rerender_report(report_input, report_out, report_format);
+    if (*report_cmd)
+      return rerender_report(report_input, report_out, report_format,
+                             limits_of(report_limits, ""));
     if (*init_cmd) {
       const std::string text = starter_spec(init_file, ReadSettings{}, init_out);
       if (init_out.empty()) {
@@ -338,6 +374,7 @@ int main(int argc, char** argv) {
     }
     if (*describe_cmd) return describe_metric(describe_name, describe_json);
     if (*simulate_cmd) {
+      if (!simulate_seed.empty()) sim.seed = parse_seed(simulate_seed, "--seed");
       const auto files = simulate(sim);
       std::cout << "wrote " << files.spec_path << " (and the CSV files beside it)\n";
       return 0;

@@ -122,4 +122,43 @@ std::string format_short(double value) {
   std::snprintf(buffer, sizeof buffer, "%.4g", value);
   return buffer;
 }
+std::string escape_controls(std::string_view text, bool keep_newlines) {
+  static const char* hex = "0123456789abcdef";
+  auto needs = [&](std::size_t i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') return !keep_newlines;
+    if (c < 0x20 || c == 0x7f) return true;
+    return c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+           static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+  };
+  std::size_t first = 0;
+  while (first < text.size() && !needs(first)) ++first;
+  if (first == text.size()) return std::string(text);
+  std::string out(text.substr(0, first));
+  for (std::size_t i = first; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (!needs(i)) {
+      out += static_cast<char>(c);
+    } else if (c == 0xC2) {
+      const auto next = static_cast<unsigned char>(text[++i]);
+      out += "\\u00";
+      out += hex[next >> 4];
+      out += hex[next & 15];
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == 0) {
+      out += "\\0";
+    } else {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
 }  // namespace synthaudit

@@ -18,6 +18,12 @@ std::string trim(std::string_view text);
 // Shortest round-trip text with up to 17 significant digits; "NA" for NaN.
 std::string format_number(double value);
 
+// `text` with every control character (C0, DEL and the C1 range U+0080..U+009F) written as a
+// visible escape (\t, \n, \r, \0 or \xNN, C1 as \u0080..\u009f), so a name or a level from the
+// data cannot break a TSV row, hide in a terminal or carry a NUL into a file. Newlines are kept
+// when `keep_newlines` (whole rendered documents).
+std::string escape_controls(std::string_view text, bool keep_newlines = false);
+
 // Four significant digits, for terminal summaries; "NA" for NaN.
 std::string format_short(double value);
 

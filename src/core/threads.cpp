@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include <algorithm>
+
 namespace synthaudit {
 
 namespace {
@@ -19,7 +21,7 @@ int parallel_threads() {
 }
 
 ThreadCountScope::ThreadCountScope(int threads)
-    : threads_(threads > 0 ? threads : omp_get_max_threads()),
+    : threads_(std::min(threads > 0 ? threads : omp_get_max_threads(), kMaxThreadsPerCall)),
       active_level_(omp_get_active_level()),
       previous_threads_(scope_threads),
       previous_active_level_(scope_active_level) {

@@ -7,6 +7,11 @@
 // through its num_threads clause.
 namespace synthaudit {
 
+// The most threads one call runs on, whatever it asks: far above the hardware OpenMP fails to
+// create its threads (a crash, not an error it reports). The command line caps to the hardware
+// with a warning first (spec.hpp, cap_threads); tests may still ask for more threads than cores.
+inline constexpr int kMaxThreadsPerCall = 1024;
+
 // Threads for a parallel region started on this thread now:
 // - the innermost open ThreadCountScope's count, at the nesting level where it was opened;
 // - 1 inside a parallel region (synthaudit's own or the host's) entered after that, or on a
@@ -18,7 +23,7 @@ int parallel_threads();
 class ThreadCountScope {
  public:
   // threads > 0: that many; 0: omp_get_max_threads() of the calling thread at this point (which
-  // follows OMP_NUM_THREADS and the host's own setting).
+  // follows OMP_NUM_THREADS and the host's own setting). Either is capped to kMaxThreadsPerCall.
   explicit ThreadCountScope(int threads);
   ~ThreadCountScope();
   ThreadCountScope(const ThreadCountScope&) = delete;

@@ -5,11 +5,13 @@
 #include <cstdio>
 #include <ctime>
 #include <limits>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <tuple>
 
 #include "core/error.hpp"
+#include "core/limits.hpp"
 #include "core/random.hpp"
 #include "core/text.hpp"
 #include "core/threads.hpp"
@@ -17,8 +19,11 @@
 #include "metrics/registry.hpp"
 #include "metrics/registry_json.hpp"
 #include "stats/neighbour_cache.hpp"
+#include "stats/formula.hpp"
 
 namespace synthaudit {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -252,19 +257,77 @@ std::uint64_t derive_seed(std::uint64_t seed, const std::string& metric,
   return splitmix64(seed ^ splitmix64(fnv1a(metric) ^ splitmix64(fnv1a(candidate) + replicate)));
 }
 
+namespace {
+
+// Bytes of a table once encoded: 8 per cell (doubles; codes take 4, so this errs high).
+std::uint64_t table_bytes(std::uint64_t rows, std::uint64_t columns) { return rows * columns * 8; }
+
+// Columns named by the disclosure scenarios and the analyses.
+std::vector<std::pair<std::string, std::string>> columns_in_use(const EvaluationContext& context) {
+  std::vector<std::pair<std::string, std::string>> out;  // column, where
+  for (std::size_t i = 0; i < context.scenarios.size(); ++i) {
+    const std::string at = "disclosure[" + std::to_string(i) + "]";
+    for (const auto& k : context.scenarios[i].keys) out.emplace_back(k, at + " keys");
+    for (const auto& t : context.scenarios[i].targets) out.emplace_back(t, at + " targets");
+  }
+  for (const auto& a : context.analyses) {
+    if (!a.column.empty()) out.emplace_back(a.column, "analysis '" + a.name + "'");
+    if (!a.formula.empty()) {
+      try {
+        for (const auto& c : stats::parse_formula(a.formula, context.limits).columns())
+          out.emplace_back(c, "analysis '" + a.name + "'");
+      } catch (const InputError&) {
+        // validate_spec reports a malformed formula with its place.
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
   EvaluationData data;
+  const ResourceLimits& limits = spec.context.limits;
   ReadSettings settings = spec.read;
   settings.csv.threads = spec.context.threads;
+  settings.csv.max_input_bytes = limits.input_bytes;
+  settings.csv.max_field_bytes = limits.field_bytes;
+  settings.csv.max_columns = limits.columns;
+  settings.csv.pipe_wait_seconds = limits.pipe_wait_seconds;
   if (!spec.metadata.empty()) {
-    for (const auto& [name, kind] : read_sdv_metadata(spec.metadata))
+    for (const auto& [name, kind] : read_sdv_metadata(spec.metadata, limits))
       settings.kinds.emplace(name, kind);  // explicit `columns:` entries win over metadata
   }
-  const CsvFile conf_file = CsvFile::open(spec.confidential, settings.csv);
+  // Memory is estimated before each step that needs much of it, against what was available when
+  // the run started: the tables read so far, the file being read and its table.
+  const AvailableMemory available = available_memory(limits);
+  std::uint64_t tables = 0;
+  auto check = [&](std::uint64_t required, const std::string& what) {
+    check_memory(required, what, available);
+  };
+  auto open = [&](const std::string& path) {
+    std::error_code ec;
+    const auto on_disk = fs::file_size(path, ec);
+    if (!ec) check(tables + on_disk, path + ": reading it");
+    return CsvFile::open(path, settings.csv);
+  };
+  auto check_table = [&](const CsvFile& file) {
+    const std::uint64_t table = table_bytes(file.rows(), data.schema.columns.size());
+    check(tables + file.size() + file.rows() * 8 + table, file.path() + ": encoding it");
+    tables += table;
+  };
+  const CsvFile conf_file = open(spec.confidential);
   data.schema = infer_schema(conf_file, settings);
+  check_table(conf_file);
   data.confidential = encode_table(conf_file, data.schema, settings, "confidential");
+  std::uint64_t largest_synthetic = 0;
   auto load_other = [&](const std::string& path, const std::string& role) {
-    const CsvFile file = CsvFile::open(path, settings.csv);
+    const CsvFile file = open(path);
+    check_table(file);
+    if (role == "synthetic")
+      largest_synthetic =
+          std::max(largest_synthetic, table_bytes(file.rows(), data.schema.columns.size()));
     std::vector<std::string> ignored;
     Table table = encode_table(file, data.schema, settings, role, &ignored);
     if (!ignored.empty())
@@ -279,11 +342,68 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
     data.candidates.push_back(std::move(c));
   }
   if (spec.holdout) data.holdout = load_other(*spec.holdout, "holdout");
-  finish_evaluation_data(data, spec.context.synthesis);
+  finish_evaluation_data(data, spec.context.synthesis, limits);
+  for (const auto& [column, where] : columns_in_use(spec.context))
+    for (const auto& [excluded, levels] : data.identifiers)
+      if (column == excluded)
+        throw InputError(spec.origin + ": " + where + ": column '" + column + "' has " +
+                         std::to_string(levels) + " distinct values, more than the limit of " +
+                         std::to_string(limits.levels) +
+                         " levels, so it is treated as an identifier and left out (raise it with "
+                         "--limit levels=N)");
+  // The metrics work on the tables plus, at most, copies and per-row work space of one
+  // confidential and one synthetic table at a time (sorted columns, coded keys, distances), and
+  // keep results per column pair (correlations, two-way tables): about 1 KiB a pair, with their
+  // statistics, scopes and JSON.
+  const std::uint64_t columns = data.schema.columns.size();
+  check(tables + 2 * (table_bytes(data.confidential.rows(), columns) + largest_synthetic) +
+            columns * (columns - 1) / 2 * 1024,
+        "running the metrics on " + std::to_string(columns) + " columns");
   return data;
 }
 
-void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis) {
+void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis,
+                            const ResourceLimits& limits) {
+  // Categorical columns with more levels than the limit are identifiers (record ids, free text):
+  // every level-based metric would see one level per record, at a cost that grows with the
+  // square of the levels. They are left out of every table, with a warning.
+  std::vector<char> drop(data.schema.columns.size(), 0);
+  bool any = false;
+  for (std::size_t col = 0; col < data.schema.columns.size(); ++col) {
+    const auto& entry = data.schema.columns[col];
+    if (entry.kind != ColumnKind::kCategorical || entry.dictionary->size() <= limits.levels)
+      continue;
+    drop[col] = 1;
+    any = true;
+    data.identifiers.emplace_back(entry.name, entry.dictionary->size());
+    data.warnings.push_back(
+        "column '" + entry.name + "' has " + std::to_string(entry.dictionary->size()) +
+        " distinct values, more than the limit of " + std::to_string(limits.levels) +
+        " levels: it is treated as an identifier and left out of every metric "
+        "(raise the limit with --limit levels=N)");
+  }
+  if (any) {
+    auto keep_columns = [&](Table& table) {
+      std::vector<Column> kept;
+      for (std::size_t col = 0; col < drop.size(); ++col)
+        if (!drop[col]) kept.push_back(std::move(table.column(col)));
+      const TableSource source = table.source();
+      table = Table(source, std::move(kept));
+    };
+    keep_columns(data.confidential);
+    for (auto& c : data.candidates)
+      for (auto& t : c.replicates) keep_columns(t);
+    if (data.holdout) keep_columns(*data.holdout);
+    std::vector<Schema::Entry> kept;
+    for (std::size_t col = 0; col < drop.size(); ++col)
+      if (!drop[col]) kept.push_back(std::move(data.schema.columns[col]));
+    data.schema.columns = std::move(kept);
+    if (data.schema.columns.empty())
+      throw InputError(data.confidential.source().path +
+                       ": every column is an identifier (more distinct values than the limit of " +
+                       std::to_string(limits.levels) + " levels); raise it with --limit levels=N");
+  }
+
   std::vector<Table*> tables = {&data.confidential};
   for (auto& c : data.candidates)
     for (auto& t : c.replicates) tables.push_back(&t);

@@ -24,15 +24,21 @@ struct EvaluationData {
   };
   std::vector<Candidate> candidates;
   std::vector<std::string> warnings;
+  // Categorical columns left out as identifiers (more levels than limits.levels): name, levels.
+  std::vector<std::pair<std::string, std::size_t>> identifiers;
 };
 
-// Reads and encodes every file of the spec. Throws InputError for bad input.
+// Reads and encodes every file of the spec within spec.context.limits (docs/limits.md): the
+// memory the reading and the metrics will need is estimated before each step and compared with
+// the memory available (core/limits.hpp). Throws InputError for bad input.
 EvaluationData load_evaluation_data(const EvaluationSpec& spec);
 
-// The steps after every table is encoded with data.schema, wherever the tables came from:
+// The steps after every table is encoded with data.schema, wherever the tables came from: leaves
+// out categorical columns with more than limits.levels levels (identifiers, with a warning),
 // sorts the dictionaries (finalize_dictionaries), checks that partial synthesis has row
 // correspondence, and warns about levels found only in synthetic data.
-void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis);
+void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis,
+                            const ResourceLimits& limits = {});
 
 // Reports progress lines ("running ks_distance on ideal 1/5") when set.
 using ProgressFn = std::function<void(const std::string&)>;

@@ -1,10 +1,6 @@
 #include "io/csv.hpp"
 
-#include <fcntl.h>
 #include <openssl/evp.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #if defined(__SSE2__)
@@ -21,6 +17,9 @@
 #include <unordered_set>
 
 #include "core/error.hpp"
+#include "core/limits.hpp"
+#include "core/threads.hpp"
+#include "io/file.hpp"
 
 namespace synthaudit {
 
@@ -39,20 +38,28 @@ std::string sha256_hex(std::string_view bytes) {
 
 namespace {
 
-std::string gunzip(std::string_view compressed, const std::string& path) {
+std::string gunzip(std::string_view compressed, const std::string& path, std::uint64_t max_bytes) {
   z_stream stream{};
   // 15 + 32: zlib or gzip header, detected automatically.
   if (inflateInit2(&stream, 15 + 32) != Z_OK) throw InputError(path + ": cannot start gzip");
   std::string out;
-  out.resize(std::max<std::size_t>(compressed.size() * 4, 1 << 16));
+  out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(
+      std::max<std::size_t>(compressed.size() * 4, 1 << 16), max_bytes + 1)));
   stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
   stream.avail_in = static_cast<uInt>(compressed.size());
   std::size_t produced = 0;
   int status = Z_OK;
   while (true) {
-    if (produced == out.size()) out.resize(out.size() * 2);
+    if (produced > max_bytes) {
+      inflateEnd(&stream);
+      throw InputError(path + ": decompresses to more than " + format_bytes(max_bytes) +
+                       " (limit input_bytes; raise it with --limit input_bytes=SIZE)");
+    }
+    if (produced == out.size())
+      out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(out.size() * 2, max_bytes + 1)));
     stream.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
     stream.avail_out = static_cast<uInt>(std::min<std::size_t>(out.size() - produced, 1u << 30));
+    if (stream.avail_out == 0) continue;  // full at the bound: the check above ends it
     const uInt before = stream.avail_out;
     status = inflate(&stream, Z_NO_FLUSH);
     produced += before - stream.avail_out;
@@ -101,10 +108,9 @@ inline std::size_t field_end(const char* data, std::size_t pos, std::size_t size
   return pos;
 }
 
+// Bounded like every call's threads (core/threads.hpp): each costs a dictionary per column.
 int resolve_threads(int requested) {
-  if (requested > 0) return requested;
-  const unsigned hw = std::thread::hardware_concurrency();
-  return hw == 0 ? 1 : static_cast<int>(hw);
+  return requested > 0 ? std::min(requested, kMaxThreadsPerCall) : hardware_threads();
 }
 
 }  // namespace
@@ -142,76 +148,25 @@ bool valid_utf8(std::string_view s) {
   return true;
 }
 
-// The bytes of one file: a read-only private mapping of a plain file, or owned text (gzip after
-// decompression, in-memory input, pipes).
+// The bytes of one file, owned: read from a file or pipe, decompressed, or given in memory.
 struct CsvFile::Storage {
   std::string owned;
-  void* map = nullptr;
-  std::size_t map_size = 0;
   const char* data = nullptr;
   std::size_t size = 0;
 
   Storage() = default;
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
-  ~Storage() {
-    if (map != nullptr) ::munmap(map, map_size);
-  }
   void use_owned() {
     data = owned.data();
     size = owned.size();
-  }
-  // Hands the whole pages inside [begin, end) back to the page cache; they are read again from
-  // it if touched later. No-op for owned text, whose pages cannot be given back.
-  void release(std::size_t begin, std::size_t end) const {
-    if (map == nullptr) return;
-    static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    begin = (begin + page - 1) / page * page;
-    end = std::min(end, map_size) / page * page;
-    if (begin < end) ::madvise(static_cast<char*>(map) + begin, end - begin, MADV_DONTNEED);
   }
 };
 
 CsvFile CsvFile::open(const std::string& path, const CsvOptions& options) {
   auto storage = std::make_shared<Storage>();
-  {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw InputError(path + ": cannot open file (" + std::strerror(errno) + ")");
-    struct FdCloser {
-      int fd;
-      ~FdCloser() { ::close(fd); }
-    } closer{fd};
-    struct stat st {};
-    if (::fstat(fd, &st) != 0)
-      throw InputError(path + ": cannot read file (" + std::strerror(errno) + ")");
-    if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a folder, not a file");
-    if (S_ISREG(st.st_mode) && st.st_size > 0) {
-      const auto size = static_cast<std::size_t>(st.st_size);
-      void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (map == MAP_FAILED)
-        throw InputError(path + ": cannot read file (" + std::strerror(errno) + ")");
-      ::madvise(map, size, MADV_SEQUENTIAL);
-      storage->map = map;
-      storage->map_size = size;
-      storage->data = static_cast<const char*>(map);
-      storage->size = size;
-    } else {
-      // Pipes and devices: read to the end in 1 MiB steps.
-      std::size_t have = 0;
-      while (true) {
-        if (storage->owned.size() == have) storage->owned.resize(have + (1 << 20));
-        const ssize_t got = ::read(fd, storage->owned.data() + have, storage->owned.size() - have);
-        if (got < 0) {
-          if (errno == EINTR) continue;
-          throw InputError(path + ": cannot read file (" + std::strerror(errno) + ")");
-        }
-        if (got == 0) break;
-        have += static_cast<std::size_t>(got);
-      }
-      storage->owned.resize(have);
-      storage->use_owned();
-    }
-  }
+  storage->owned = read_input_file(path, options.max_input_bytes, options.pipe_wait_seconds);
+  storage->use_owned();
   const std::string_view raw(storage->data, storage->size);
   const bool gzip = raw.size() >= 2 && static_cast<unsigned char>(raw[0]) == 0x1f &&
                     static_cast<unsigned char>(raw[1]) == 0x8b;
@@ -219,21 +174,20 @@ CsvFile CsvFile::open(const std::string& path, const CsvOptions& options) {
     // The fingerprint is of the bytes as stored; the text is the decompressed bytes.
     const std::string digest = sha256_hex(raw);
     auto text = std::make_shared<Storage>();
-    text->owned = gunzip(raw, path);
+    text->owned = gunzip(raw, path, options.max_input_bytes);
     text->use_owned();
     storage.reset();
     CsvFile file = build(std::move(text), path, options);
     file.sha256_ = digest;
     return file;
   }
-  // Hash on a second thread while the structure is checked: both read the same pages once.
+  // Hash on a second thread while the structure is checked: both read the same bytes once.
   std::string digest;
   std::thread hasher([&] { digest = sha256_hex(raw); });
   try {
     CsvFile file = build(storage, path, options);
     hasher.join();
     file.sha256_ = std::move(digest);
-    storage->release(0, storage->size);
     return file;
   } catch (...) {
     hasher.join();
@@ -259,6 +213,8 @@ CsvFile CsvFile::build(std::shared_ptr<Storage> storage, const std::string& name
   file.path_ = name;
   file.delimiter_ = options.delimiter;
   file.threads_ = resolve_threads(options.threads);
+  file.max_field_bytes_ = options.max_field_bytes;
+  file.max_columns_ = options.max_columns;
   file.data_ = storage->data;
   file.size_ = storage->size;
   file.storage_ = std::move(storage);
@@ -332,8 +288,8 @@ std::size_t CsvFile::tokenize(std::size_t offset, std::vector<std::string_view>&
   return next;
 }
 
-std::size_t CsvFile::scan_row(std::size_t offset, std::size_t& fields,
-                              std::size_t& newlines) const {
+std::size_t CsvFile::scan_row(std::size_t offset, std::size_t& fields, std::size_t& newlines,
+                              std::size_t& longest) const {
   // The same grammar as tokenize, without building fields: the structure check of open() runs
   // over every byte once, so it is kept to comparisons and memchr.
   const char* data = data_;
@@ -341,8 +297,10 @@ std::size_t CsvFile::scan_row(std::size_t offset, std::size_t& fields,
   const char delimiter = delimiter_;
   std::size_t pos = offset;
   fields = 0;
+  longest = 0;
   while (true) {
     ++fields;
+    const std::size_t field_start = pos;
     if (pos < size && data[pos] == '"') {
       ++pos;
       while (true) {
@@ -362,6 +320,7 @@ std::size_t CsvFile::scan_row(std::size_t offset, std::size_t& fields,
     } else {
       pos = field_end(data, pos, size, delimiter);
     }
+    longest = std::max(longest, pos - field_start);
     if (pos >= size) return size;
     if (data[pos] == delimiter) {
       ++pos;
@@ -393,6 +352,10 @@ void CsvFile::index_rows() {
   std::string scratch;
   std::size_t next = tokenize(pos, fields, scratch);
   check(next, 0);
+  if (fields.size() > max_columns_)
+    throw InputError(path_ + ": header has " + std::to_string(fields.size()) +
+                     " columns, more than the limit of " + std::to_string(max_columns_) +
+                     " (raise it with --limit columns=N)");
   header_.clear();
   std::unordered_set<std::string> seen;
   for (std::size_t i = 0; i < fields.size(); ++i) {
@@ -401,6 +364,10 @@ void CsvFile::index_rows() {
       throw InputError(path_ + ": header column " + std::to_string(i + 1) + " is not valid UTF-8");
     if (name.empty())
       throw InputError(path_ + ": header column " + std::to_string(i + 1) + " has an empty name");
+    if (name.size() > max_field_bytes_)
+      throw InputError(path_ + ": header column " + std::to_string(i + 1) + " is longer than " +
+                       format_bytes(max_field_bytes_) +
+                       " (limit field_bytes; raise it with --limit field_bytes=SIZE)");
     if (!seen.insert(name).second)
       throw InputError(path_ + ": duplicate column name '" + name + "' in the header");
     header_.push_back(std::move(name));
@@ -414,7 +381,6 @@ void CsvFile::index_rows() {
   const std::size_t expected = header_.size();
   const std::size_t size = size_;
   const char* data = data_;
-  std::size_t released = 0;
   while (pos < size) {
     // Blank lines (only a line break) are skipped, as R's read.csv and pandas do.
     if (data[pos] == '\n' || data[pos] == '\r') {
@@ -422,20 +388,28 @@ void CsvFile::index_rows() {
       ++pos;
       continue;
     }
-    std::size_t count = 0, newlines = 0;
-    next = scan_row(pos, count, newlines);
+    std::size_t count = 0, newlines = 0, longest = 0;
+    next = scan_row(pos, count, newlines, longest);
     check(next, row_starts_.size() + 1);
+    if (longest > max_field_bytes_) {
+      // Rare: find the column to name it.
+      std::vector<std::string_view> row_fields;
+      std::string row_scratch;
+      tokenize(pos, row_fields, row_scratch);
+      std::size_t column = 0;
+      for (std::size_t c = 1; c < row_fields.size(); ++c)
+        if (row_fields[c].size() > row_fields[column].size()) column = c;
+      throw InputError(where(row_starts_.size() + 1) + ", column '" +
+                       (column < header_.size() ? header_[column] : std::to_string(column + 1)) +
+                       "': a field is longer than " + format_bytes(max_field_bytes_) +
+                       " (limit field_bytes; raise it with --limit field_bytes=SIZE)");
+    }
     if (count != expected)
       throw InputError(where(row_starts_.size() + 1) + " has " + std::to_string(count) +
                        " fields, header has " + std::to_string(expected));
     row_starts_.push_back(pos);
     line += newlines + (data[next - 1] == '\n' || data[next - 1] == '\r' ? 1 : 0);
     pos = next;
-    if (pos - released > (std::size_t{32} << 20)) {
-      // Keep the resident part of a mapped file small (the hasher may fault some pages back).
-      storage_->release(released, pos);
-      released = pos;
-    }
   }
   if (row_starts_.empty()) throw InputError(path_ + ": header only, no data rows");
 }
@@ -451,17 +425,10 @@ void CsvFile::visit_rows(const RowVisitor& visit) const {
     std::vector<std::string_view> fields;
     fields.reserve(header_.size());
     std::string scratch;
-    // Pages behind this worker are given back every 8 MiB (only whole pages inside its own
-    // range, so neighbours are never affected).
-    std::size_t released = row_starts_[begin];
     try {
       for (std::size_t r = begin; r < end; ++r) {
         tokenize(row_starts_[r], fields, scratch);
         visit(t, r, fields);
-        if (row_starts_[r] - released > (std::size_t{8} << 20)) {
-          storage_->release(released, row_starts_[r]);
-          released = row_starts_[r];
-        }
       }
     } catch (...) {
       errors[static_cast<std::size_t>(t)] = std::current_exception();
@@ -475,7 +442,6 @@ void CsvFile::visit_rows(const RowVisitor& visit) const {
     work(0);
     for (auto& th : pool) th.join();
   }
-  storage_->release(0, size_);
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
 }

@@ -2,16 +2,17 @@
 // RFC 4180 CSV reader (quoted fields with embedded delimiters, quotes and newlines; CRLF; UTF-8
 // BOM; configurable delimiter), plain or gzip-compressed (detected by magic bytes).
 //
-// Reading is two-step: CsvFile::open maps the bytes, checks the structure once (quotes, field
+// Reading is two-step: CsvFile::open reads the bytes, checks the structure once (quotes, field
 // counts, header) and records where each row starts; visit_rows then tokenises ranges of rows on
 // several threads. Typed decoding (io/load.hpp) is a visitor on top, so a file is never held as
 // millions of small strings.
 //
-// Memory: a plain file is memory-mapped read-only, and the pages a pass has finished with are
-// handed back to the page cache (madvise MADV_DONTNEED) while the pass runs and when it ends, so
-// the process holds only a window of the file next to the table being built; a later pass
-// faults them in again from the page cache. A gzip file is decompressed into memory and stays
-// there. The file must not change while it is being read.
+// Input: a regular file is read with read() into memory (never memory-mapped: a file truncated
+// while mapped would end the process with SIGBUS) and its size and modification time are checked
+// again after reading, so a file that changes meanwhile is an InputError. A pipe or FIFO is read
+// to its end with the same size bound (a FIFO that no process writes reads as empty); devices,
+// sockets and folders are refused. Sizes are bounded by CsvOptions (docs/limits.md): the text
+// (after gzip decompression, so a gzip bomb stops at the bound), each field and the columns.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -23,13 +24,20 @@ namespace synthaudit {
 
 struct CsvOptions {
   char delimiter = ',';
-  int threads = 0;  // 0 = all cores
+  int threads = 0;  // 0 = all cores (at most the hardware's threads)
+  // Resource limits (core/limits.hpp, whose defaults these are).
+  std::uint64_t max_input_bytes = std::uint64_t{8} << 30;
+  std::uint64_t max_field_bytes = std::uint64_t{1} << 20;
+  std::uint64_t max_columns = 1000;
+  std::uint64_t pipe_wait_seconds = 10;
 };
 
 class CsvFile {
  public:
-  // Throws InputError naming the file (and row) for: missing/unreadable file, empty file, header
-  // only, ragged row, unterminated quote, invalid UTF-8 in the header, duplicate column names.
+  // Throws InputError naming the file (and row) for: missing/unreadable file, a folder, device or
+  // socket, a file that changes while it is read, text, a field or a header over the limits,
+  // empty file, header only, ragged row, unterminated quote, invalid UTF-8 in the header,
+  // duplicate column names.
   static CsvFile open(const std::string& path, const CsvOptions& options = {});
   // Same, from bytes in memory (`name` is used in messages). For tests and the fuzzer.
   static CsvFile from_bytes(std::string bytes, const std::string& name,
@@ -64,7 +72,9 @@ class CsvFile {
   std::size_t tokenize(std::size_t offset, std::vector<std::string_view>& fields,
                        std::string& scratch) const;
   // Like tokenize, but only counts the fields and the line breaks inside quoted fields.
-  std::size_t scan_row(std::size_t offset, std::size_t& fields, std::size_t& newlines) const;
+  // `longest` is the length of its longest field (quotes included).
+  std::size_t scan_row(std::size_t offset, std::size_t& fields, std::size_t& newlines,
+                       std::size_t& longest) const;
 
   std::string path_;
   std::string sha256_;
@@ -73,6 +83,8 @@ class CsvFile {
   std::size_t size_ = 0;
   char delimiter_ = ',';
   int threads_ = 1;
+  std::uint64_t max_field_bytes_ = 0;
+  std::uint64_t max_columns_ = 0;
   std::size_t data_start_ = 0;
   std::vector<std::string> header_;
   std::vector<std::size_t> row_starts_;

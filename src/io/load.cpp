@@ -6,12 +6,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <string_view>
+#include <unordered_map>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "io/file.hpp"
 
 namespace synthaudit {
 
@@ -167,20 +169,24 @@ Table encode_table(const CsvFile& file, const Schema& schema, const ReadSettings
                    const std::string& role, std::vector<std::string>* ignored) {
   const auto& header = file.header();
   const std::size_t ncol = schema.columns.size();
+  // By name through a hash map: matching stays linear for very wide files.
+  std::unordered_map<std::string_view, std::size_t> file_column;
+  file_column.reserve(header.size());
+  for (std::size_t i = 0; i < header.size(); ++i) file_column.emplace(header[i], i);
   std::vector<std::size_t> source(ncol);  // schema column -> file column
+  std::vector<char> used(header.size(), 0);
   for (std::size_t c = 0; c < ncol; ++c) {
     const auto& name = schema.columns[c].name;
-    auto it = std::find(header.begin(), header.end(), name);
-    if (it == header.end())
+    const auto it = file_column.find(name);
+    if (it == file_column.end())
       throw InputError(file.path() + ": column '" + name + "' of the confidential data is missing" +
                        did_you_mean(name, header));
-    source[c] = static_cast<std::size_t>(it - header.begin());
+    source[c] = it->second;
+    used[it->second] = 1;
   }
   if (ignored) {
-    for (const auto& name : header)
-      if (std::none_of(schema.columns.begin(), schema.columns.end(),
-                       [&](const Schema::Entry& e) { return e.name == name; }))
-        ignored->push_back(name);
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (!used[i]) ignored->push_back(header[i]);
   }
   const std::size_t rows = file.rows();
   const auto threads = static_cast<std::size_t>(file.threads());
@@ -277,15 +283,10 @@ void finalize_dictionaries(Schema& schema, const std::vector<Table*>& tables) {
   }
 }
 
-std::map<std::string, ColumnKind> read_sdv_metadata(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open metadata file");
-  nlohmann::json meta;
-  try {
-    meta = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path + ": not valid JSON (byte " + std::to_string(e.byte) + ")");
-  }
+std::map<std::string, ColumnKind> read_sdv_metadata(const std::string& path,
+                                                    const ResourceLimits& limits) {
+  const nlohmann::json meta =
+      parse_json_bounded(read_input_file(path, limits.input_bytes, limits.pipe_wait_seconds), path, limits.json_depth);
   // SDV single-table metadata has "columns" at the top; multi-table has tables.<name>.columns.
   const nlohmann::json* columns = nullptr;
   if (meta.contains("columns")) {

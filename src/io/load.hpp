@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/limits.hpp"
 #include "io/csv.hpp"
 #include "table/table.hpp"
 
@@ -52,6 +53,8 @@ void finalize_dictionaries(Schema& schema, const std::vector<Table*>& tables);
 
 // Column kinds from an SDV-style metadata JSON: {"columns": {"age": {"sdtype": "numerical"}}}.
 // numerical/datetime -> numeric; categorical/boolean/id and others -> categorical.
-std::map<std::string, ColumnKind> read_sdv_metadata(const std::string& path);
+// The file's size and nesting are bounded by `limits` (input_bytes, json_depth).
+std::map<std::string, ColumnKind> read_sdv_metadata(const std::string& path,
+                                                    const ResourceLimits& limits = {});
 
 }  // namespace synthaudit

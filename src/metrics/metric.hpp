@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/limits.hpp"
 #include "metrics/params.hpp"
 #include "table/table.hpp"
 
@@ -50,7 +51,8 @@ struct DisclosureScenario {
 struct EvaluationContext {
   SynthesisType synthesis = SynthesisType::kFull;
   std::uint64_t seed = 1;
-  int threads = 0;  // 0 = all cores
+  int threads = 0;        // 0 = all cores
+  ResourceLimits limits;  // docs/limits.md: formulas and design matrices are checked against it
   std::vector<DisclosureScenario> scenarios;
   std::vector<AnalysisSpec> analyses;
 };

@@ -52,7 +52,9 @@ ParamValue convert(const ParamSpec& spec, const nlohmann::json& given, const std
         check_range(static_cast<double>(v));
         return v;
       }
-      if (given.is_number_float() && given.get<double>() == std::floor(given.get<double>())) {
+      // |v| < 2^63: the cast below is defined (NaN and infinity fail the comparison).
+      if (given.is_number_float() && given.get<double>() == std::floor(given.get<double>()) &&
+          std::fabs(given.get<double>()) < 9.2e18) {
         const auto v = static_cast<std::int64_t>(given.get<double>());
         check_range(static_cast<double>(v));
         return v;
@@ -62,6 +64,11 @@ ParamValue convert(const ParamSpec& spec, const nlohmann::json& given, const std
     case ParamType::kDouble: {
       if (!given.is_number()) return fail("expected a number, got " + shown(given));
       const double v = given.get<double>();
+      // NaN passes every range comparison (an `eta: .nan` would never converge).
+      if (!std::isfinite(v))
+        return fail(std::string("expected a finite number, got ") + (std::isnan(v) ? "NaN"
+                                                                     : v > 0       ? "infinity"
+                                                                                   : "-infinity"));
       check_range(v);
       return v;
     }

@@ -210,7 +210,8 @@ std::string render_markdown(const json& document) {
     for (const auto& w : warnings)
       out << "- " << (w.is_string() ? w.get<std::string>() : w.dump()) << "\n";
   }
-  return out.str();
+  // Names and levels come from the data: no control character (a NUL) reaches the text raw.
+  return escape_controls(out.str(), /*keep_newlines=*/true);
 }
 
 }  // namespace synthaudit

@@ -406,7 +406,8 @@ std::string render_summary(const json& document, const OutputPaths& paths) {
   if (!paths.report_html.empty()) out << "Report:  " << paths.report_html << "\n";
   if (!paths.results_json.empty())
     out << "Details as text: synthaudit report " << paths.results_json << " --format md\n";
-  return out.str();
+  // Names and levels come from the data: no control character reaches the terminal raw.
+  return escape_controls(out.str(), /*keep_newlines=*/true);
 }
 
 }  // namespace synthaudit

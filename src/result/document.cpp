@@ -7,31 +7,17 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "io/file.hpp"
 #include "result/json_fields.hpp"
 
 namespace synthaudit {
 
-namespace {
-constexpr int kMaxResultsDepth = 256;
-}  // namespace
-
-nlohmann::json read_results_document(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot read");
-  nlohmann::json document;
-  // Everything evaluate writes nests far less deeply; a deeper file would overflow the stack of
-  // the recursive renderers (and of the document's own serialisation).
-  const auto limit_depth = [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-    if (depth > kMaxResultsDepth)
-      throw InputError(path + ": nested more than " + std::to_string(kMaxResultsDepth) +
-                       " levels deep: not a results document evaluate wrote");
-    return true;
-  };
-  try {
-    document = nlohmann::json::parse(in, limit_depth);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(path + ": not a JSON results document: " + e.what());
-  }
+nlohmann::json read_results_document(const std::string& path, const ResourceLimits& limits) {
+  // Bounded like every input (io/file.hpp): a deeper file would overflow the stack of the
+  // recursive renderers (and of the document's own serialisation); evaluate's documents nest far
+  // less deeply than the default json_depth.
+  const nlohmann::json document = parse_json_bounded(
+      read_input_file(path, limits.input_bytes, limits.pipe_wait_seconds), path, limits.json_depth);
   if (!document.is_object() || !document.contains("schema") || !document["schema"].is_string() ||
       document["schema"].get<std::string>() != kResultsSchema)
     throw InputError(path + ": not a synthaudit results document (schema " + kResultsSchema + ")");
@@ -40,11 +26,8 @@ nlohmann::json read_results_document(const std::string& path) {
 
 namespace {
 
-std::string tsv_field(const std::string& text) {
-  std::string out;
-  for (char c : text) out += (c == '\t' || c == '\n' || c == '\r') ? ' ' : c;
-  return out;
-}
+// Tabs and line breaks would split the row: escaped, with every other control character.
+std::string tsv_field(const std::string& text) { return escape_controls(text); }
 
 double json_value(const nlohmann::json& v) {
   return v.is_number() ? v.get<double>() : std::numeric_limits<double>::quiet_NaN();

@@ -2,6 +2,8 @@
 // Serialising the "synthaudit/1" results document: JSON and the tidy results.tsv (the terminal
 // summary is src/report/summary.*). Everything here reads only the document, never the data.
 #include <nlohmann/json.hpp>
+
+#include "core/limits.hpp"
 #include <string>
 #include <vector>
 
@@ -9,9 +11,11 @@ namespace synthaudit {
 
 inline constexpr const char* kResultsSchema = "synthaudit/1";
 
-// Reads a results.json written by evaluate (what `report` renders again). Throws InputError
-// naming the file when it is not JSON or not a "synthaudit/1" document.
-nlohmann::json read_results_document(const std::string& path);
+// Reads a results.json written by evaluate (what `report` renders again), within the input
+// limits (size, JSON nesting: docs/limits.md). Throws InputError naming the file when it is not
+// JSON, is nested too deeply, or is not a "synthaudit/1" document.
+nlohmann::json read_results_document(const std::string& path,
+                                     const ResourceLimits& limits = ResourceLimits{});
 
 // One row of results.tsv: replicate is "1".."m", "mean" or "combined"; value is NaN where the
 // document has null.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -11,8 +12,11 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/limits.hpp"
 #include "core/text.hpp"
+#include "io/file.hpp"
 #include "metrics/registry.hpp"
+#include "stats/formula.hpp"
 
 namespace synthaudit {
 
@@ -57,11 +61,14 @@ struct Reader {
     return out;
   }
   double number(const YAML::Node& node, const std::string& key) const {
+    double value = 0.0;
     try {
-      return node.as<double>();
+      value = node.as<double>();
     } catch (const YAML::Exception&) {
       fail(key, "expected a number");
     }
+    if (!std::isfinite(value)) fail(key, "expected a finite number, got " + node.as<std::string>());
+    return value;
   }
   std::int64_t integer(const YAML::Node& node, const std::string& key) const {
     try {
@@ -71,6 +78,52 @@ struct Reader {
     }
   }
 };
+
+// Checks the shape of a parsed YAML document before anything reads it: nesting within
+// limits.yaml_depth, at most limits.yaml_nodes nodes with every alias expanded (an alias bomb
+// stops here, not in yaml_to_json), text keys, and no key twice in one mapping (yaml-cpp keeps
+// both and lookups would silently take one).
+void check_yaml_shape(const YAML::Node& root, const std::string& file,
+                      const ResourceLimits& limits) {
+  std::uint64_t visited = 0;
+  auto fail = [&](const YAML::Node& at, const std::string& what) {
+    throw InputError(file + ": line " + std::to_string(at.Mark().line + 1) + ": " + what);
+  };
+  auto walk = [&](auto&& self, const YAML::Node& node, std::uint64_t depth) -> void {
+    if (++visited > limits.yaml_nodes)
+      fail(node, "more than " + std::to_string(limits.yaml_nodes) +
+                     " YAML nodes once aliases are expanded (limit yaml_nodes; raise it with "
+                     "--limit yaml_nodes=N)");
+    if (depth > limits.yaml_depth)
+      fail(node, "nested deeper than " + std::to_string(limits.yaml_depth) +
+                     " levels (limit yaml_depth; raise it with --limit yaml_depth=N)");
+    if (node.IsMap()) {
+      std::set<std::string> keys;
+      for (const auto& item : node) {
+        if (!item.first.IsScalar()) fail(item.first, "a mapping key must be text");
+        const auto key = item.first.as<std::string>();
+        if (!keys.insert(key).second) fail(item.first, "key '" + key + "' appears twice");
+        self(self, item.second, depth + 1);
+      }
+    } else if (node.IsSequence()) {
+      for (const auto& item : node) self(self, item, depth + 1);
+    }
+  };
+  walk(walk, root, 0);
+}
+
+// Reads and parses a YAML file (a spec or a policy) within the limits.
+YAML::Node load_yaml(const std::string& path, const ResourceLimits& limits) {
+  const std::string text = read_input_file(path, limits.input_bytes, limits.pipe_wait_seconds);
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw InputError(path + ": line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+  check_yaml_shape(root, path, limits);
+  return root;
+}
 
 nlohmann::json yaml_to_json(const YAML::Node& node) {
   switch (node.Type()) {
@@ -117,6 +170,22 @@ SynthesisType parse_synthesis(const std::string& text, const std::string& where)
   if (text == "partial") return SynthesisType::kPartial;
   throw InputError(where + ": '" + text + "' is not a synthesis type; use full or partial" +
                    did_you_mean(text, {"full", "partial"}));
+}
+
+// Text that may not be UTF-8, for a message: bytes outside printable ASCII as \xNN.
+std::string ascii_escaped(const std::string& text) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
 }
 
 const std::vector<std::string> kAnalysisKinds = {"mean",  "proportion", "quantile",
@@ -171,6 +240,44 @@ CandidateSpec parse_candidate(const std::string& text) {
   for (const auto& file : candidate.replicates)
     if (file.empty()) throw InputError("--synthetic: '" + text + "' has an empty file name");
   return candidate;
+}
+
+std::uint64_t parse_seed(const std::string& text, const std::string& where) {
+  const std::string t = trim(text);
+  std::uint64_t seed = 0;
+  const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), seed);
+  if (!t.empty() && t[0] == '-')
+    throw InputError(where + ": '" + text + "': a seed is a non-negative integer");
+  if (ec == std::errc::result_out_of_range)
+    throw InputError(where + ": '" + text + "' is larger than the largest seed, 2^64 - 1 (" +
+                     std::to_string(UINT64_MAX) + ")");
+  if (t.empty() || ec != std::errc() || ptr != t.data() + t.size())
+    throw InputError(where + ": '" + text + "' is not a seed (a non-negative integer)");
+  return seed;
+}
+
+int parse_threads(const std::string& text, const std::string& where) {
+  const std::string t = trim(text);
+  std::int64_t threads = 0;
+  const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), threads);
+  if (t.empty() || ec == std::errc::invalid_argument || ptr != t.data() + t.size())
+    throw InputError(where + ": '" + text + "' is not a thread count (0 = all cores)");
+  if (threads < 0 || (ec == std::errc::result_out_of_range && t[0] == '-'))
+    throw InputError(where + ": '" + text +
+                     "': the thread count cannot be negative (0 = all cores)");
+  // Larger than the machine: capped to it later with a warning (cap_threads).
+  if (ec == std::errc::result_out_of_range || threads > INT32_MAX) return INT32_MAX;
+  return static_cast<int>(threads);
+}
+
+std::string cap_threads(EvaluationSpec& spec) {
+  const int hardware = hardware_threads();
+  if (spec.context.threads <= hardware) return "";
+  const std::string warning = "threads: " + std::to_string(spec.context.threads) +
+                              " requested, but this machine has " + std::to_string(hardware) +
+                              "; using " + std::to_string(hardware);
+  spec.context.threads = hardware;
+  return warning;
 }
 
 namespace {
@@ -249,25 +356,27 @@ ReleasePolicy read_policy(const Reader& r, const YAML::Node& node, const std::st
   return policy;
 }
 
-EvaluationSpec load_spec_yaml(const std::string& path) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw InputError(path + ": cannot open spec file");
-  } catch (const YAML::ParserException& e) {
-    throw InputError(path + ": line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
-  }
+EvaluationSpec load_spec_yaml(const std::string& path, const ResourceLimits& limits) {
+  const YAML::Node root = load_yaml(path, limits);
   Reader r{path, fs::path(path).parent_path().string()};
   EvaluationSpec spec;
   spec.origin = path;
   spec.read.origin = path;
+  spec.context.limits = limits;
   if (root.IsNull()) r.fail("top level", "the spec is empty");
   r.check_keys(root, "",
                {"confidential", "holdout", "candidates", "synthesis", "synthesised_columns", "read",
                 "metadata", "columns", "missing_codes", "metrics", "parameters", "disclosure",
-                "disclosure_matching",
-                "analyses", "seed", "threads", "output", "plots", "baseline_draws", "policy"});
+                "disclosure_matching", "analyses", "seed", "threads", "output", "plots",
+                "baseline_draws", "policy", "limits"});
+  if (const auto given = root["limits"]) {
+    if (!given.IsMap()) r.fail("limits", "expected a mapping limit: value (docs/limits.md)");
+    for (const auto& item : given) {
+      const auto name = item.first.as<std::string>();
+      set_limit(spec.context.limits, name, r.string(item.second, "limits." + name),
+                path + ": limits." + name);
+    }
+  }
   if (!root["confidential"]) r.fail("confidential", "required key is missing");
   spec.confidential = r.path(root["confidential"], "confidential");
   if (root["holdout"]) spec.holdout = r.path(root["holdout"], "holdout");
@@ -402,16 +511,9 @@ EvaluationSpec load_spec_yaml(const std::string& path) {
       spec.context.analyses.push_back(parse_analysis(text, i, path + ": " + key));
     }
   }
-  if (root["seed"]) {
-    const auto seed = r.integer(root["seed"], "seed");
-    if (seed < 0) r.fail("seed", "must be a non-negative integer");
-    spec.context.seed = static_cast<std::uint64_t>(seed);
-  }
-  if (root["threads"]) {
-    const auto threads = r.integer(root["threads"], "threads");
-    if (threads < 0 || threads > 1024) r.fail("threads", "must be between 0 (all cores) and 1024");
-    spec.context.threads = static_cast<int>(threads);
-  }
+  if (root["seed"]) spec.context.seed = parse_seed(r.string(root["seed"], "seed"), path + ": seed");
+  if (root["threads"])
+    spec.context.threads = parse_threads(r.string(root["threads"], "threads"), path + ": threads");
   if (root["output"]) spec.output_dir = r.path(root["output"], "output");
   if (root["plots"]) {
     spec.plots = r.string(root["plots"], "plots");
@@ -433,9 +535,9 @@ EvaluationSpec load_spec_yaml(const std::string& path) {
 
 }  // namespace
 
-EvaluationSpec load_spec(const std::string& path) {
+EvaluationSpec load_spec(const std::string& path, const ResourceLimits& limits) {
   try {
-    return load_spec_yaml(path);
+    return load_spec_yaml(path, limits);
   } catch (const YAML::Exception& e) {
     // A shape the readers above do not expect (e.g. a list used as a mapping key).
     throw InputError(path + ": line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
@@ -496,15 +598,8 @@ void add_missing_codes(EvaluationSpec& spec, const std::string& assignment) {
   spec.read.missing_codes[column] = std::move(codes);
 }
 
-ReleasePolicy load_policy(const std::string& path) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw InputError(path + ": cannot open policy file");
-  } catch (const YAML::ParserException& e) {
-    throw InputError(path + ": line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
-  }
+ReleasePolicy load_policy(const std::string& path, const ResourceLimits& limits) {
+  const YAML::Node root = load_yaml(path, limits);
   Reader r{path, fs::path(path).parent_path().string()};
   if (root.IsNull()) r.fail("top level", "the policy is empty");
   try {
@@ -557,6 +652,13 @@ void validate_spec(const EvaluationSpec& spec) {
   std::set<std::string> names;
   for (const auto& c : spec.candidates) {
     if (c.name.empty()) throw InputError(where + ": a candidate has an empty name");
+    // The name is written into every output: text only.
+    if (!valid_utf8(c.name))
+      throw InputError(where + ": candidate name '" + ascii_escaped(c.name) +
+                       "' is not valid UTF-8; rename the candidate");
+    if (escape_controls(c.name) != c.name)
+      throw InputError(where + ": candidate name '" + escape_controls(c.name) +
+                       "' contains control characters; rename the candidate");
     if (std::find(kBaselineNames.begin(), kBaselineNames.end(), c.name) != kBaselineNames.end())
       throw InputError(where + ": candidate name '" + c.name +
                        "' is reserved for a baseline; rename the candidate");
@@ -601,6 +703,20 @@ void validate_spec(const EvaluationSpec& spec) {
                      "columns (synthesis: partial, or --synthesis partial)");
   for (const auto& name : spec.synthesised_columns)
     if (name.empty()) throw InputError(where + ": synthesised_columns: an empty column name");
+  // Formulas are parsed now, within the limits, so a malformed or oversized one stops the run
+  // before any data is read.
+  for (std::size_t i = 0; i < spec.context.analyses.size(); ++i) {
+    const auto& a = spec.context.analyses[i];
+    if (!valid_utf8(a.name) || escape_controls(a.name) != a.name)
+      throw InputError(where + ": analyses[" + std::to_string(i) + "]: the name '" +
+                       ascii_escaped(a.name) + "' is not UTF-8 text without control characters");
+    if (a.formula.empty()) continue;
+    try {
+      (void)stats::parse_formula(a.formula, spec.context.limits);
+    } catch (const InputError& e) {
+      throw InputError(where + ": analysis '" + a.name + "': " + e.what());
+    }
+  }
   validate_policy(spec.policy, spec.policy.source == "spec" || spec.policy.source == "default"
                                    ? where
                                    : spec.policy.source);
@@ -663,6 +779,8 @@ nlohmann::json spec_to_json(const EvaluationSpec& spec) {
   j["threads"] = spec.context.threads;
   j["plots"] = spec.plots;
   j["baseline_draws"] = spec.baseline_draws;
+  j["limits"] = nlohmann::json::object();
+  for (const auto& name : limit_names()) j["limits"][name] = limit_value(spec.context.limits, name);
   j["policy"] = policy_to_json(spec.policy);
   return j;
 }

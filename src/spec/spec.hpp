@@ -81,7 +81,9 @@ struct EvaluationSpec {
 };
 
 // Reads a release policy file (the `policy:` block of a spec, as its own YAML file).
-ReleasePolicy load_policy(const std::string& path);
+// Size and YAML shape are bounded by `limits` (input_bytes, yaml_depth, yaml_nodes); a key given
+// twice is an error.
+ReleasePolicy load_policy(const std::string& path, const ResourceLimits& limits = {});
 
 // Checks a policy against the registry: known metrics, a bound, relative_to a baseline the
 // metric has. Statistic and scope names are checked against the results (result/verdict.hpp).
@@ -89,7 +91,21 @@ void validate_policy(const ReleasePolicy& policy, const std::string& where);
 
 // Reads a YAML spec. Relative paths are resolved against the spec file's folder. Unknown keys
 // and wrong types are InputErrors naming the file and the key, with a did-you-mean hint.
-EvaluationSpec load_spec(const std::string& path);
+// The spec's `limits:` block (docs/limits.md) starts from `limits`, which also bound the spec
+// file itself (input_bytes, yaml_depth, yaml_nodes); a key given twice is an error.
+EvaluationSpec load_spec(const std::string& path, const ResourceLimits& limits = {});
+
+// A seed: an integer in [0, 2^64 - 1]; anything else (negative, larger, not a number) is an
+// InputError naming `where`.
+std::uint64_t parse_seed(const std::string& text, const std::string& where);
+
+// A thread count: an integer >= 0 (0 = all cores); negative is an InputError. Counts above the
+// machine are kept here and capped by cap_threads.
+int parse_threads(const std::string& text, const std::string& where);
+
+// Caps spec.context.threads to the machine's threads; returns the warning to show when it did
+// ("" otherwise). More threads than cores would only cost memory and, far above, crash OpenMP.
+std::string cap_threads(EvaluationSpec& spec);
 
 // "[name=]kind: body", e.g. "lm: y ~ x1 + x2", "wage=lm: log(wage) ~ age", "mean: income".
 AnalysisSpec parse_analysis(const std::string& text, std::size_t index, const std::string& where);

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace synthaudit::stats {
 
@@ -21,9 +22,18 @@ struct Token {
   std::size_t position;
 };
 
+// The formula as messages quote it: at most 80 characters, control characters escaped.
+std::string quoted(std::string_view text) {
+  return escape_controls(text.size() > 80 ? std::string(text.substr(0, 77)) + "..."
+                                          : std::string(text));
+}
+
 class Parser {
  public:
-  explicit Parser(std::string_view text) : text_(text) { tokenize(); }
+  Parser(std::string_view text, const ResourceLimits& limits)
+      : text_(text), max_depth_(limits.formula_depth), max_terms_(limits.formula_terms) {
+    tokenize();
+  }
 
   Formula parse() {
     Formula f;
@@ -54,8 +64,27 @@ class Parser {
 
   [[noreturn]] void fail(const std::string& what) const {
     const std::size_t at = pos_ < tokens_.size() ? tokens_[pos_].position : text_.size();
-    throw InputError("formula '" + std::string(text_) + "': " + what + " at character " +
+    throw InputError("formula '" + quoted(text_) + "': " + what + " at character " +
                      std::to_string(at + 1));
+  }
+
+  // Counts the nesting of the recursive descent (parentheses, calls, signs): a deep formula is
+  // an error instead of a stack overflow.
+  struct DepthGuard {
+    Parser& parser;
+    explicit DepthGuard(Parser& p) : parser(p) {
+      if (++parser.depth_ > parser.max_depth_)
+        parser.fail("nested deeper than " + std::to_string(parser.max_depth_) +
+                    " levels (limit formula_depth; raise it with --limit formula_depth=N)");
+    }
+    ~DepthGuard() { --parser.depth_; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+  };
+  void check_terms(std::uint64_t terms) const {
+    if (terms > max_terms_)
+      fail("the model would have more than " + std::to_string(max_terms_) +
+           " terms (limit formula_terms; raise it with --limit formula_terms=N)");
   }
 
   void tokenize() {
@@ -152,6 +181,7 @@ class Parser {
     return left;
   }
   Expr parse_unary() {
+    const DepthGuard guard(*this);
     if (is_op("-")) {
       ++pos_;
       Expr e;
@@ -257,6 +287,7 @@ class Parser {
           result.terms.erase(std::remove(result.terms.begin(), result.terms.end(), t),
                              result.terms.end());
       } else {
+        check_terms(result.terms.size() + operand.terms.size());
         for (const auto& t : operand.terms) add_term(result.terms, t);
       }
       first = false;
@@ -279,6 +310,7 @@ class Parser {
       TermSet right = parse_colon(f);
       check_no_number(left, "*");
       check_no_number(right, "*");
+      check_terms(static_cast<std::uint64_t>(left.terms.size() + 1) * (right.terms.size() + 1));
       TermSet out;
       for (const auto& t : left.terms) add_term(out.terms, t);
       for (const auto& t : right.terms) add_term(out.terms, t);
@@ -294,11 +326,13 @@ class Parser {
       TermSet right = parse_atom(f);
       check_no_number(left, ":");
       check_no_number(right, ":");
+      check_terms(static_cast<std::uint64_t>(left.terms.size()) * right.terms.size());
       left = interact(left, right);
     }
     return left;
   }
   TermSet parse_atom(Formula& f) {
+    const DepthGuard guard(*this);
     if (is_op("(")) {
       ++pos_;
       TermSet inner = parse_sum(f);
@@ -352,6 +386,9 @@ class Parser {
   }
 
   std::string_view text_;
+  std::uint64_t max_depth_;
+  std::uint64_t max_terms_;
+  std::uint64_t depth_ = 0;
   std::vector<Token> tokens_;
   std::size_t pos_ = 0;
 };
@@ -404,10 +441,10 @@ std::vector<std::string> Formula::columns() const {
   return out;
 }
 
-Formula parse_formula(std::string_view text) {
+Formula parse_formula(std::string_view text, const ResourceLimits& limits) {
   if (text.find('~') == std::string_view::npos)
-    throw InputError("formula '" + std::string(text) + "': missing '~' (write 'y ~ x1 + x2')");
-  return Parser(text).parse();
+    throw InputError("formula '" + quoted(text) + "': missing '~' (write 'y ~ x1 + x2')");
+  return Parser(text, limits).parse();
 }
 
 }  // namespace synthaudit::stats

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/limits.hpp"
+
 namespace synthaudit::stats {
 
 // An arithmetic expression over columns: what R evaluates for one variable of a formula
@@ -52,7 +54,8 @@ struct Formula {
 // * (a*b = a + b + a:b), parentheses. Variables: a column name (backquote names with spaces),
 // factor(column), I(arithmetic), log(), log(x, base), log2(), log10(), log1p(), exp(), sqrt(),
 // abs(); arithmetic inside functions with + - * / ^ and numbers. Throws InputError (one line,
-// naming the formula and the position) for anything else.
-Formula parse_formula(std::string_view text);
+// naming the formula and the position) for anything else, and for a formula nested deeper than
+// limits.formula_depth or with more than limits.formula_terms terms (docs/limits.md).
+Formula parse_formula(std::string_view text, const ResourceLimits& limits = {});
 
 }  // namespace synthaudit::stats

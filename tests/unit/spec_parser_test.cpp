@@ -201,10 +201,16 @@ TEST_F(SpecTest, WrongTypesAndValues) {
             ": candidates[0].name: required key is missing");
   EXPECT_EQ(error("confidential: c.csv\ncandidates: [{name: a, replicates: []}]\n"),
             ": candidates[0].replicates: expected a non-empty list of files");
-  EXPECT_EQ(error(m + "seed: -1\n"), ": seed: must be a non-negative integer");
-  EXPECT_EQ(error(m + "seed: abc\n"), ": seed: expected an integer");
-  EXPECT_EQ(error(m + "seed: 1.5\n"), ": seed: expected an integer");
-  EXPECT_EQ(error(m + "threads: 5000\n"), ": threads: must be between 0 (all cores) and 1024");
+  EXPECT_EQ(error(m + "seed: -1\n"), ": seed: '-1': a seed is a non-negative integer");
+  EXPECT_EQ(error(m + "seed: abc\n"), ": seed: 'abc' is not a seed (a non-negative integer)");
+  EXPECT_EQ(error(m + "seed: 1.5\n"), ": seed: '1.5' is not a seed (a non-negative integer)");
+  EXPECT_EQ(error(m + "seed: 18446744073709551616\n"),
+            ": seed: '18446744073709551616' is larger than the largest seed, 2^64 - 1 "
+            "(18446744073709551615)");
+  EXPECT_EQ(error(m + "threads: -1\n"),
+            ": threads: '-1': the thread count cannot be negative (0 = all cores)");
+  // More threads than the machine: accepted here, capped with a warning (cap_threads).
+  EXPECT_EQ(error(m + "threads: 5000\n"), "");
   EXPECT_EQ(error(m + "plots: al\n"),
             ": plots: 'al' is not one of first, all, none (did you mean 'all'?)");
   EXPECT_EQ(error(m + "read: {delimiter: ';;'}\n"), ": read.delimiter: expected one character");

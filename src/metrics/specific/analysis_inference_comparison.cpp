@@ -52,12 +52,12 @@ std::string short_number(double x) {
   return buffer;
 }
 
-Prepared prepare(const AnalysisSpec& a, const Table& conf) {
+Prepared prepare(const AnalysisSpec& a, const Table& conf, const ResourceLimits& limits) {
   Prepared p;
   p.spec = &a;
   const std::string where = analysis_where(a);
   if (a.kind == "lm" || a.kind == "glm_logit") {
-    auto formula = stats::parse_formula(a.formula);
+    auto formula = stats::parse_formula(a.formula, limits);
     try {
       p.layout = std::make_unique<stats::ModelLayout>(
           std::move(formula), conf,
@@ -108,12 +108,23 @@ std::string alias_message(const std::vector<std::string>& names,
 }
 
 // Runs one analysis on one table. Throws InputError when the analysis cannot be done on it.
-Estimates run_analysis(const Prepared& p, const Table& table, double n_conf_rows) {
+Estimates run_analysis(const Prepared& p, const Table& table, double n_conf_rows,
+                       const ResourceLimits& limits) {
   Estimates e;
   const AnalysisSpec& a = *p.spec;
   const std::string where = analysis_where(a) + " on " + table.source().role +
                             (table.source().path.empty() ? "" : " (" + table.source().path + ")");
   if (p.layout) {
+    // Checked before the matrix is built: a factor with 10^5 levels would otherwise ask for
+    // rows × 10^5 doubles.
+    const std::uint64_t design_columns = p.layout->column_names().size();
+    const std::uint64_t cells = design_columns * table.rows();
+    if (cells > limits.design_cells)
+      throw InputError(where + ": the design matrix would have " + std::to_string(table.rows()) +
+                       " rows × " + std::to_string(design_columns) +
+                       " columns = " + std::to_string(cells) + " cells, more than the limit of " +
+                       std::to_string(limits.design_cells) +
+                       " (limit design_cells; raise it with --limit design_cells=N)");
     stats::ModelMatrix mm;
     try {
       mm = p.layout->build(table);
@@ -483,8 +494,8 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
   for (const Table* t : in.synthetic)
     k_rows += static_cast<double>(t->rows()) / static_cast<double>(m);
   for (const auto& a : in.context.analyses) {
-    const Prepared p = prepare(a, conf);
-    const Estimates ce = run_analysis(p, conf, n_conf_rows);
+    const Prepared p = prepare(a, conf, in.context.limits);
+    const Estimates ce = run_analysis(p, conf, n_conf_rows, in.context.limits);
     nlohmann::json aj = {{"name", a.name}, {"kind", a.kind}};
     if (p.layout) {
       aj["formula"] = a.formula;
@@ -506,7 +517,7 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
     nlohmann::json reps = nlohmann::json::array();
     for (std::size_t r = 0; r < m && failure.empty(); ++r) {
       try {
-        re.push_back(run_analysis(p, *in.synthetic[r], n_conf_rows));
+        re.push_back(run_analysis(p, *in.synthetic[r], n_conf_rows, in.context.limits));
       } catch (const InputError& e) {
         failure = "replicate " + std::to_string(r + 1) + ": " + e.what();
         break;
