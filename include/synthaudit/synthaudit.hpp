@@ -26,6 +26,7 @@
 #include "metrics/metric.hpp"
 #include "metrics/registry_docs.hpp"
 #include "metrics/registry_json.hpp"
+#include "report/report.hpp"
 #include "result/document.hpp"
 #include "result/verdict.hpp"
 #include "spec/spec.hpp"
@@ -111,7 +112,9 @@ EvaluationSpec make_spec(const Evaluation& evaluation);
 // load_evaluation_data encodes files. Moves the columns out of `evaluation`.
 EvaluationData make_evaluation_data(Evaluation&& evaluation);
 
-// The results.tsv rows of a document: result_rows() (result/document.hpp).
+// The results.tsv rows of a document: result_rows(), the file itself: results_tsv()
+// (result/document.hpp). The HTML report of a document: render_html(), its Markdown summary:
+// render_markdown() (report/report.hpp).
 
 // Every metric, in the registry's order.
 const std::vector<MetricSpec>& list_metrics();
