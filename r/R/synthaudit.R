@@ -194,11 +194,12 @@ results_frame <- function(out) {
 metrics_rd <- function() {
   registry <- .sa_registry()
   escape <- function(x) gsub("([%{}\\\\])", "\\\\\\1", x)
+  # As R code: "level", TRUE, 5, 1e-08, c("a", "b"), character() for an empty list.
   shown <- function(value) {
-    if (is.null(value) || length(value) == 0L) return("none")
-    if (is.character(value)) return(paste0("\"", value, "\"", collapse = ", "))
-    if (is.logical(value)) return(paste(ifelse(value, "TRUE", "FALSE"), collapse = ", "))
-    paste(format(value, scientific = FALSE, drop0trailing = TRUE), collapse = ", ")
+    if (is.null(value) || length(value) == 0L) return("character()")
+    text <- if (is.character(value)) paste0("\"", value, "\"") else
+      if (is.logical(value)) ifelse(value, "TRUE", "FALSE") else format(value, digits = 15)
+    if (length(text) == 1L) text else paste0("c(", paste(text, collapse = ", "), ")")
   }
   parameter_rd <- function(p) {
     limits <- ""
@@ -209,7 +210,8 @@ metrics_rd <- function() {
       limits <- paste0(", from ", if (is.na(low)) "-Inf" else shown(low), " to ",
                        if (is.na(high)) "Inf" else shown(high))
     }
-    if (!is.null(p$choices)) limits <- paste0(", one of ", shown(p$choices))
+    if (!is.null(p$choices))
+      limits <- paste0(", one of ", paste0("\"", p$choices, "\"", collapse = ", "))
     sprintf("\\item{\\code{%s}}{%s, default \\code{%s}%s. %s}", escape(p$name), escape(p$type),
             escape(shown(p$default)), escape(limits), escape(p$description))
   }

@@ -10,9 +10,11 @@ if ! command -v R >/dev/null 2>&1; then
   exit 1
 fi
 mkdir -p "$work/library" "$work/package"
-# A copy, so that the compiler's output stays out of the source tree; only newer files are copied,
-# so an unchanged binding is not compiled again (the relink follows the library: src/Makevars).
-cp -R -u -p "$source_dir/r/." "$work/package/"
+# A copy, so that the compiler's output stays out of the source tree. Files keep their times and
+# the objects of the last run stay, so an unchanged binding is not compiled again (the relink
+# follows the library: src/Makevars). Output of an install in the source tree is not copied.
+tar -C "$source_dir/r" --exclude=./src/Makevars --exclude='*.o' --exclude='*.so' -cf - . |
+  tar -C "$work/package" -xf -
 SYNTHAUDIT_SOURCE_DIR=$source_dir R CMD INSTALL --no-multiarch --library="$work/library" \
   "$work/package" >"$work/install.log" 2>&1 || {
   cat "$work/install.log" >&2

@@ -29,9 +29,10 @@ test_that("the help page of the metrics is written from the registry", {
                                        options = list(underline_titles = FALSE)))
   text <- paste(text, collapse = "\n")
   for (metric in sa_list_metrics()$name) expect_match(text, metric, fixed = TRUE)
-  # Each parameter with its default, as the registry declares it.
+  # Each parameter with its type and default, as the registry declares them.
   for (metric in sa_list_metrics()$name)
     for (p in sa_describe(metric)$parameters)
-      expect_match(text, p$name, fixed = TRUE)
-  expect_match(text, "pvalue: bool, default FALSE", fixed = TRUE)
+      expect_match(text, sprintf("'%s' %s, default", p$name, p$type), fixed = TRUE)
+  expect_match(text, "'pvalue' bool, default 'FALSE'", fixed = TRUE)
+  expect_match(text, "'ngroups' int, default '5', from 1 to 1000", fixed = TRUE)
 })
