@@ -118,8 +118,7 @@ std::string class_of(SEXP column) {
 }
 
 InputTable to_table(SEXP frame, const std::string& label, const MissingSpellings& missing) {
-  if (TYPEOF(frame) != VECSXP)
-    throw InputError(label + ": expected a data.frame");
+  if (TYPEOF(frame) != VECSXP) throw InputError(label + ": expected a data.frame");
   SEXP names = Rf_getAttrib(frame, R_NamesSymbol);
   const R_xlen_t n_columns = XLENGTH(frame);
   InputTable table;
@@ -195,7 +194,8 @@ nlohmann::json to_json(SEXP value, const std::string& where) {
     auto object = nlohmann::json::object();
     for (R_xlen_t i = 0; i < XLENGTH(value); ++i) {
       const std::string key = utf8(STRING_ELT(names, i));
-      if (key.empty()) throw InputError(where + ": element " + std::to_string(i + 1) + " has no name");
+      if (key.empty())
+        throw InputError(where + ": element " + std::to_string(i + 1) + " has no name");
       object[key] = to_json(VECTOR_ELT(value, i), where + "." + key);
     }
     return object;
@@ -293,10 +293,10 @@ Rcpp::List results_of(const nlohmann::json& document) {
     scope[i] = Rcpp::String(row.scope, CE_UTF8);
     value[i] = std::isnan(row.value) ? NA_REAL : row.value;
   }
-  Rcpp::List table = Rcpp::List::create(
-      Rcpp::Named("candidate") = candidate, Rcpp::Named("replicate") = replicate,
-      Rcpp::Named("metric") = metric, Rcpp::Named("statistic") = statistic,
-      Rcpp::Named("scope") = scope, Rcpp::Named("value") = value);
+  Rcpp::List table =
+      Rcpp::List::create(Rcpp::Named("candidate") = candidate, Rcpp::Named("replicate") = replicate,
+                         Rcpp::Named("metric") = metric, Rcpp::Named("statistic") = statistic,
+                         Rcpp::Named("scope") = scope, Rcpp::Named("value") = value);
 
   // Warnings about the data first, then each metric's, named by metric, candidate and replicate.
   std::vector<std::string> warnings;
@@ -323,9 +323,8 @@ Rcpp::List results_of(const nlohmann::json& document) {
       Rcpp::Named("table") = table,
       Rcpp::Named("verdict") = to_r(document.value("verdict", nlohmann::json())),
       Rcpp::Named("warnings") = warning_text,
-      Rcpp::Named("document") =
-          Rcpp::String(document.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-                       CE_UTF8));
+      Rcpp::Named("document") = Rcpp::String(
+          document.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), CE_UTF8));
 }
 
 nlohmann::json parse_document(const std::string& text, const std::string& where) {
@@ -374,8 +373,8 @@ Rcpp::List sa_evaluate_impl(SEXP confidential, Rcpp::List candidates, SEXP holdo
       Rcpp::List replicates(candidates[c]);
       for (R_xlen_t r = 0; r < replicates.size(); ++r)
         candidate.replicates.push_back(to_table(
-            replicates[r],
-            "synthetic '" + candidate.name + "' replicate " + std::to_string(r + 1), missing));
+            replicates[r], "synthetic '" + candidate.name + "' replicate " + std::to_string(r + 1),
+            missing));
       evaluation.candidates.push_back(std::move(candidate));
     }
     if (holdout != R_NilValue) evaluation.holdout = to_table(holdout, "holdout", missing);
