@@ -29,6 +29,16 @@ test_that("factor, character and logical columns give the same results as their 
   expect_identical(table_of(typed), table_of(text))
 })
 
+test_that("an NA level of a factor (synthpop's addNA) is missing, as NA is", {
+  conf <- small_confidential()
+  syn <- small_synthetic(1)
+  with_na_level <- syn
+  with_na_level$sex <- addNA(with_na_level$sex)
+  expect_true(anyNA(levels(with_na_level$sex)))
+  expect_identical(table_of(sa_evaluate(conf, list(a = syn), metrics = "general")),
+                   table_of(sa_evaluate(conf, list(a = with_na_level), metrics = "general")))
+})
+
 test_that("integer and double columns give the same results", {
   conf <- small_confidential()
   doubled <- conf
