@@ -1,0 +1,3 @@
+library(testthat)
+library(synthaudit)
+test_check("synthaudit")
