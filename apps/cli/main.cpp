@@ -207,8 +207,8 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
   if (!records.empty() || records_shown) files.push_back({kRecordsFileName, records_tsv(records)});
   publish_output_set(spec.output_dir, files);
   if (!records.empty())
-    std::cerr << "per-record distances: "
-              << (fs::path(spec.output_dir) / kRecordsFileName).string() << "\n";
+    std::cerr << "per-record distances: " << (fs::path(spec.output_dir) / kRecordsFileName).string()
+              << "\n";
   // With --format md, stdout carries only the Markdown (for CI logs); the paths go to stderr.
   if (format == "md") {
     std::cout << render_markdown(document);
@@ -356,8 +356,7 @@ int main(int argc, char** argv) {
     if (*evaluate_cmd)
       return run_evaluation(build_spec(eval), eval.quiet, eval.format, {eval.spec_file});
     if (*report_cmd)
-      return rerender_report(report_input, report_out, report_format,
-                             limits_of(report_limits, ""));
+      return rerender_report(report_input, report_out, report_format, limits_of(report_limits, ""));
     if (*init_cmd) {
       const std::string text = starter_spec(init_file, ReadSettings{}, init_out);
       if (init_out.empty()) {

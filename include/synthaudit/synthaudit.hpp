@@ -86,7 +86,7 @@ struct Evaluation {
   // The key-disclosure family's matching rule, as the spec's `disclosure_matching:`
   // ({numeric_tolerance, relative_tolerance, missing_matches}); `parameters` win per metric.
   nlohmann::json disclosure_matching = nlohmann::json::object();
-  std::vector<std::string> analyses;          // as --analysis, e.g. "lm: log(wage) ~ age"
+  std::vector<std::string> analyses;  // as --analysis, e.g. "lm: log(wage) ~ age"
   SynthesisType synthesis = SynthesisType::kFull;
   // Partial synthesis: the columns replaced (the others must equal the confidential table row by
   // row); empty: the columns equal row by row are taken as not synthesised.

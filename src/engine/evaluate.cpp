@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <limits>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -18,8 +18,8 @@
 #include "engine/data_checks.hpp"
 #include "metrics/registry.hpp"
 #include "metrics/registry_json.hpp"
-#include "stats/neighbour_cache.hpp"
 #include "stats/formula.hpp"
+#include "stats/neighbour_cache.hpp"
 
 namespace synthaudit {
 

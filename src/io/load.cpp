@@ -285,8 +285,8 @@ void finalize_dictionaries(Schema& schema, const std::vector<Table*>& tables) {
 
 std::map<std::string, ColumnKind> read_sdv_metadata(const std::string& path,
                                                     const ResourceLimits& limits) {
-  const nlohmann::json meta =
-      parse_json_bounded(read_input_file(path, limits.input_bytes, limits.pipe_wait_seconds), path, limits.json_depth);
+  const nlohmann::json meta = parse_json_bounded(
+      read_input_file(path, limits.input_bytes, limits.pipe_wait_seconds), path, limits.json_depth);
   // SDV single-table metadata has "columns" at the top; multi-table has tables.<name>.columns.
   const nlohmann::json* columns = nullptr;
   if (meta.contains("columns")) {

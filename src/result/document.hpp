@@ -2,10 +2,10 @@
 // Serialising the "synthaudit/1" results document: JSON and the tidy results.tsv (the terminal
 // summary is src/report/summary.*). Everything here reads only the document, never the data.
 #include <nlohmann/json.hpp>
-
-#include "core/limits.hpp"
 #include <string>
 #include <vector>
+
+#include "core/limits.hpp"
 
 namespace synthaudit {
 

@@ -365,10 +365,27 @@ EvaluationSpec load_spec_yaml(const std::string& path, const ResourceLimits& lim
   spec.context.limits = limits;
   if (root.IsNull()) r.fail("top level", "the spec is empty");
   r.check_keys(root, "",
-               {"confidential", "holdout", "candidates", "synthesis", "synthesised_columns", "read",
-                "metadata", "columns", "missing_codes", "metrics", "parameters", "disclosure",
-                "disclosure_matching", "analyses", "seed", "threads", "output", "plots",
-                "baseline_draws", "policy", "limits"});
+               {"confidential",
+                "holdout",
+                "candidates",
+                "synthesis",
+                "synthesised_columns",
+                "read",
+                "metadata",
+                "columns",
+                "missing_codes",
+                "metrics",
+                "parameters",
+                "disclosure",
+                "disclosure_matching",
+                "analyses",
+                "seed",
+                "threads",
+                "output",
+                "plots",
+                "baseline_draws",
+                "policy",
+                "limits"});
   if (const auto given = root["limits"]) {
     if (!given.IsMap()) r.fail("limits", "expected a mapping limit: value (docs/limits.md)");
     for (const auto& item : given) {

@@ -311,9 +311,8 @@ class Builder {
           // rpart cuts at the midpoint between the two training values: bins between them that
           // hold no training row at this node (they matter for records scored out of sample) go
           // left when their values lie below the midpoint.
-          const auto first_not_below =
-              std::lower_bound(feat.upper.begin() + below + 1, feat.upper.begin() + above,
-                               cand.threshold);
+          const auto first_not_below = std::lower_bound(feat.upper.begin() + below + 1,
+                                                        feat.upper.begin() + above, cand.threshold);
           cand.split_bin = static_cast<std::uint32_t>(first_not_below - feat.upper.begin()) - 1;
         }
       }

@@ -180,7 +180,8 @@ TEST(NearestNeighbours, CategoricalOnlyTiesEqualBruteForce) {
 
 // The pruned modes against the full scan (itself checked against the plain loop above) at a size
 // where pruning matters: every distance and index equal, at 1 and 2 threads, and the pruned
-// modes compare fewer than half of the pairs (grouped: about 1/38, projected: about 1/4). bench/nn_exactness.sh runs the same comparison at 50k x 50k.
+// modes compare fewer than half of the pairs (grouped: about 1/38, projected: about 1/4).
+// bench/nn_exactness.sh runs the same comparison at 50k x 50k.
 TEST(NearestNeighbours, PrunedSearchEqualsFullScanOnFiveThousandRows) {
   std::vector<std::string> ref_lines;
   const std::string ref = random_csv(31, 5000, nullptr, &ref_lines, 1.0);
