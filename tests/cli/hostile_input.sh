@@ -181,6 +181,9 @@ deep=$(printf '(%.0s' $(seq 5000))x$(printf ')%.0s' $(seq 5000))
 check "5,000-deep parenthesised formula" \
   "^synthaudit: error: command line: analysis 'lm_1': formula 'y ~ \(\(\(.*\.\.\.': nested deeper than 100 levels \(limit formula_depth" \
   "${EVAL[@]}" "${base[@]}" --analysis "lm: y ~ $deep"
+check "formula_depth cannot be raised to where the parser's stack would overflow" \
+  "limit formula_depth: '1000000' is above 2000, the most this limit can be raised to" \
+  "${EVAL[@]}" "${base[@]}" --analysis "lm: y ~ $deep" --limit formula_depth=1000000
 minus=$(printf -- '-%.0s' $(seq 5000))
 check "5,000 unary minus signs in a formula" \
   "nested deeper than 100 levels \(limit formula_depth" \
@@ -333,6 +336,9 @@ python3 -c 'print("[" * 100000 + "]" * 100000)' >deep.json
 check "report on 100,000-deep JSON" \
   "^synthaudit: error: deep\.json: JSON nested deeper than 128 levels \(limit json_depth" \
   "$BIN" report deep.json
+check "json_depth cannot be raised to where the renderers' stack would overflow" \
+  "limit json_depth: '1000000' is above 10000, the most this limit can be raised to" \
+  "$BIN" report deep.json --limit json_depth=1000000
 python3 -c 'print("{\"columns\": " + "[" * 5000 + "]" * 5000 + "}")' >deep_meta.json
 check "deeply nested SDV metadata" \
   "^synthaudit: error: deep_meta\.json: JSON nested deeper than 128 levels" \
