@@ -36,7 +36,7 @@ struct EvaluateFlags {
   std::string spec_file, confidential, holdout, synthesis, keys, targets, metrics, out, metadata,
       plots, policy, memory;
   std::string format = "text";
-  std::vector<std::string> synthetic, analyses, params, missing_codes, limits;
+  std::vector<std::string> synthetic, analyses, params, missing_codes, limits, disclosure_matching;
   std::string synthesised_columns;
   // Text, parsed by parse_seed / parse_threads: CLI11 would clamp 2^64 and a negative value
   // cannot be told from "not given".
@@ -77,6 +77,10 @@ void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
                  "others must equal the confidential data row by row)");
   cmd.add_option("--missing-codes", f.missing_codes,
                  "numeric codes that mean missing in a column, COLUMN=CODE[,CODE...]; repeatable");
+  cmd.add_option("--disclosure-matching", f.disclosure_matching,
+                 "how key-disclosure metrics match values, NAME=VALUE with NAME one of "
+                 "numeric_tolerance, relative_tolerance, missing_matches (as the spec's "
+                 "disclosure_matching block); repeatable");
   cmd.add_option("--keys", f.keys, "disclosure key columns, comma-separated");
   cmd.add_option("--targets", f.targets, "disclosure target columns, comma-separated");
   cmd.add_option("--analysis", f.analyses,
@@ -135,6 +139,7 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
       spec.context.analyses.push_back(parse_analysis(f.analyses[i], i, "--analysis"));
   }
   if (!f.metrics.empty()) spec.metrics = split(f.metrics, ',');
+  for (const auto& m : f.disclosure_matching) add_disclosure_matching(spec, m);
   for (const auto& p : f.params) add_param_assignment(spec, p);
   if (!f.metadata.empty()) spec.metadata = f.metadata;
   if (!f.seed.empty()) spec.context.seed = parse_seed(f.seed, "--seed");

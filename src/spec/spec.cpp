@@ -594,6 +594,27 @@ void add_param_assignment(EvaluationSpec& spec, const std::string& assignment) {
   given[assignment.substr(dot + 1, eq - dot - 1)] = std::move(value);
 }
 
+void add_disclosure_matching(EvaluationSpec& spec, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError("--disclosure-matching: '" + assignment +
+                     "' should be NAME=VALUE, NAME one of " + join(kDisclosureMatchingKeys, ", "));
+  const std::string name = trim(assignment.substr(0, eq));
+  if (std::find(kDisclosureMatchingKeys.begin(), kDisclosureMatchingKeys.end(), name) ==
+      kDisclosureMatchingKeys.end())
+    throw InputError("--disclosure-matching: unknown name '" + name + "'" +
+                     did_you_mean(name, kDisclosureMatchingKeys));
+  const std::string text = trim(assignment.substr(eq + 1));
+  nlohmann::json value;
+  try {
+    value = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error&) {
+    value = text;  // the declarations' type check then names what was expected
+  }
+  if (!spec.disclosure_matching.is_object()) spec.disclosure_matching = nlohmann::json::object();
+  spec.disclosure_matching[name] = std::move(value);
+}
+
 void add_missing_codes(EvaluationSpec& spec, const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == assignment.size())

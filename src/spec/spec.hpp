@@ -125,6 +125,10 @@ inline const std::vector<std::string> kDisclosureMatchingKeys = {
 // key-disclosure metric), overridden by its own entry in spec.parameters.
 nlohmann::json given_parameters(const EvaluationSpec& spec, const MetricSpec& metric);
 
+// Applies one "NAME=VALUE" (--disclosure-matching) to spec.disclosure_matching, VALUE read as
+// --param reads it; the names and values are checked by validate_spec as the spec block's are.
+void add_disclosure_matching(EvaluationSpec& spec, const std::string& assignment);
+
 // Applies one "COLUMN=CODE[,CODE...]" (--missing-codes) to spec.read.missing_codes.
 void add_missing_codes(EvaluationSpec& spec, const std::string& assignment);
 

@@ -215,6 +215,32 @@ check "disclosure_matching: an unknown key (did you mean)" \
   "^synthaudit: error: spec_unknown_disclosure_matching_key\.yaml: disclosure_matching\.relative_tolerence: unknown key \(did you mean 'relative_tolerance'\?\)" \
   run_eval --spec spec_unknown_disclosure_matching_key.yaml
 
+check "--disclosure-matching: an unknown name (did you mean)" \
+  "^synthaudit: error: --disclosure-matching: unknown name 'relative_tolerence' \(did you mean 'relative_tolerance'\?\)$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --disclosure-matching relative_tolerence=0.1
+
+check "--disclosure-matching: a relative tolerance that is not a fraction" \
+  "^synthaudit: error: command line: disclosure_matching \(for correct_attribution_probability\)\.relative_tolerance: value 2 is out of range \[0, 1\]$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --disclosure-matching relative_tolerance=2
+
+check "--disclosure-matching: missing_matches that is not true or false" \
+  "missing_matches: expected true or false, got \"maybe\"$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --disclosure-matching missing_matches=maybe
+
+# The flag reaches every key-disclosure metric, as the spec block does (the parameters used are
+# recorded in results.json).
+if (cd "$DATA" && "$BIN" evaluate --quiet --out "$WORK/matching" --confidential conf.csv \
+    --synthetic s=syn.csv \
+    --metrics correct_attribution_probability --keys age --targets sex \
+    --disclosure-matching relative_tolerance=0.2 --disclosure-matching missing_matches=true \
+    >/dev/null 2>&1) &&
+  grep -q '"relative_tolerance": 0.2' "$WORK/matching/results.json" &&
+  grep -q '"missing_matches": true' "$WORK/matching/results.json"; then
+  pass "--disclosure-matching sets the key-disclosure metrics' parameters"
+else
+  fail "--disclosure-matching sets the key-disclosure metrics' parameters" "not in results.json"
+fi
+
 check "unknown flag" \
   "^synthaudit: error: .*--colour.* \(see --help\)$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --colour
