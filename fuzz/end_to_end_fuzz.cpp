@@ -20,6 +20,7 @@
 #include "io/csv.hpp"
 #include "report/report.hpp"
 #include "result/document.hpp"
+#include "scratch_folder.hpp"
 #include "spec/spec.hpp"
 #include "synthaudit/synthaudit.hpp"
 
@@ -27,22 +28,8 @@ using namespace synthaudit;
 
 namespace {
 
-void write(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-}
-
 const std::string& folder() {
-  // Never destroyed: the exit handler below reads it after static destructors have run.
-  static const std::string* const path = [] {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string dir = std::string(tmp ? tmp : "/tmp") + "/synthaudit_end_to_end_fuzz_" +
-                      std::to_string(::getpid());
-    std::filesystem::create_directories(dir);
-    std::atexit([] { std::filesystem::remove_all(folder()); });
-    return new std::string(dir);
-  }();
-  return *path;
+  return fuzz::scratch_folder("end_to_end_fuzz");  // the inputs are written per run
 }
 
 }  // namespace
@@ -57,8 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   EvaluationSpec spec;
   spec.confidential = folder() + "/conf.csv";
   spec.candidates = {{"fuzz", {folder() + "/syn.csv"}}};
-  write(spec.confidential, conf);
-  write(spec.candidates[0].replicates[0], syn);
+  fuzz::write_text(spec.confidential, conf);
+  fuzz::write_text(spec.candidates[0].replicates[0], syn);
   spec.metrics = {"ks_distance",           "total_variation",           "table_utility",
                   "correlation_fit",       "propensity_logistic",       "column_summaries",
                   "coverage_and_validity", "distance_to_closest_record"};

@@ -17,6 +17,7 @@
 
 #include "core/error.hpp"
 #include "engine/evaluate.hpp"
+#include "scratch_folder.hpp"
 #include "spec/spec.hpp"
 #include "synthaudit/synthaudit.hpp"
 
@@ -24,37 +25,26 @@ using namespace synthaudit;
 
 namespace {
 
-void write(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-}
-
 const std::string& folder() {
-  // Never destroyed: the exit handler below reads it after static destructors have run.
-  static const std::string* const path = [] {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string dir = std::string(tmp ? tmp : "/tmp") + "/synthaudit_spec_data_fuzz_" +
-                      std::to_string(::getpid());
-    std::filesystem::create_directories(dir);
+  return fuzz::scratch_folder("spec_data_fuzz", [](const std::string& dir) {
     const std::string header = "age,sex,income,region,smoke\n";
-    write(dir + "/conf.csv", header +
-                                 "34,F,1200,north,no\n51,M,-8,south,yes\n29,F,900,north,no\n"
-                                 "62,M,2100,east,yes\n45,F,1500,south,no\n38,M,1100,east,no\n");
-    write(dir + "/syn.csv", header +
-                                "35,F,1250,north,no\n50,M,1900,south,yes\n30,F,950,east,no\n"
-                                "61,M,2000,east,yes\n44,F,1400,south,no\n");
-    write(dir + "/holdout.csv", header + "40,M,1300,north,yes\n33,F,1000,south,no\n");
-    std::atexit([] { std::filesystem::remove_all(folder()); });
-    return new std::string(dir);
-  }();
-  return *path;
+    fuzz::write_text(dir + "/conf.csv",
+                     header +
+                         "34,F,1200,north,no\n51,M,-8,south,yes\n29,F,900,north,no\n"
+                         "62,M,2100,east,yes\n45,F,1500,south,no\n38,M,1100,east,no\n");
+    fuzz::write_text(dir + "/syn.csv",
+                     header +
+                         "35,F,1250,north,no\n50,M,1900,south,yes\n30,F,950,east,no\n"
+                         "61,M,2000,east,yes\n44,F,1400,south,no\n");
+    fuzz::write_text(dir + "/holdout.csv", header + "40,M,1300,north,yes\n33,F,1000,south,no\n");
+  });
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string path = folder() + "/spec.yaml";
-  write(path, std::string(reinterpret_cast<const char*>(data), size));
+  fuzz::write_text(path, std::string(reinterpret_cast<const char*>(data), size));
   try {
     EvaluationSpec spec = load_spec(path);
     validate_spec(spec);
