@@ -38,6 +38,8 @@ struct EvaluateFlags {
   std::string format = "text";
   std::vector<std::string> synthetic, analyses, params, missing_codes, limits, disclosure_matching;
   std::string synthesised_columns;
+  std::string weights;
+  std::string household;
   // Text, parsed by parse_seed / parse_threads: CLI11 would clamp 2^64 and a negative value
   // cannot be told from "not given".
   std::string seed, threads;
@@ -75,6 +77,12 @@ void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
   cmd.add_option("--synthesised-columns", f.synthesised_columns,
                  "partial synthesis: the columns that were synthesised, comma-separated (the "
                  "others must equal the confidential data row by row)");
+  cmd.add_option("--weights", f.weights,
+                 "sampling-weight column of the confidential (and holdout) data; overrides the "
+                 "spec's weights:");
+  cmd.add_option("--household", f.household,
+                 "household identifier column (household disclosure risk); overrides the spec's "
+                 "household:");
   cmd.add_option("--missing-codes", f.missing_codes,
                  "numeric codes that mean missing in a column, COLUMN=CODE[,CODE...]; repeatable");
   cmd.add_option("--disclosure-matching", f.disclosure_matching,
@@ -128,6 +136,8 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
     spec.context.synthesis =
         f.synthesis == "partial" ? SynthesisType::kPartial : SynthesisType::kFull;
   if (!f.synthesised_columns.empty()) spec.synthesised_columns = split(f.synthesised_columns, ',');
+  if (!f.weights.empty()) spec.context.weights = f.weights;
+  if (!f.household.empty()) spec.context.household = f.household;
   for (const auto& assignment : f.missing_codes) add_missing_codes(spec, assignment);
   if (!f.keys.empty() || !f.targets.empty()) {
     if (f.keys.empty() || f.targets.empty()) throw InputError("--keys and --targets go together");

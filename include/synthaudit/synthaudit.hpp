@@ -91,6 +91,9 @@ struct Evaluation {
   // Partial synthesis: the columns replaced (the others must equal the confidential table row by
   // row); empty: the columns equal row by row are taken as not synthesised.
   std::vector<std::string> synthesised_columns;
+  // Survey design columns of the confidential table (empty = none), as --weights/--household.
+  std::string weights;
+  std::string household;
   std::uint64_t seed = 1;
   std::string plots = "first";  // replicates whose plot data the document keeps: first|all|none
   // The release policy the verdict applies (docs/config.md); the default record-level risk rule

@@ -129,6 +129,24 @@ void check_named_columns(const EvaluationSpec& spec, const Table& confidential) 
   }
   for (const auto& name : spec.synthesised_columns)
     checker.require(name, "synthesised_columns", Needs::kAny);
+  if (!spec.context.weights.empty()) {
+    const Column& w = checker.require(spec.context.weights, "weights", Needs::kNumeric);
+    bool any_positive = false;
+    for (std::size_t row = 0; row < w.numeric.size(); ++row) {
+      const double value = w.numeric[row];
+      if (!std::isfinite(value) || value < 0)
+        throw InputError(confidential.source().path + ": row " + std::to_string(row + 1) +
+                         ", column '" + w.name + "': the sampling weight (weights: " + w.name +
+                         ") is " + (std::isnan(value) ? "missing" : format_number(value)) +
+                         "; weights must be finite and >= 0");
+      any_positive = any_positive || value > 0;
+    }
+    if (!any_positive && !w.numeric.empty())
+      throw InputError(spec.origin + ": weights: column '" + w.name +
+                       "' is 0 in every row of the confidential data");
+  }
+  if (!spec.context.household.empty())
+    checker.require(spec.context.household, "household", Needs::kAny);
   for (std::size_t i = 0; i < spec.context.analyses.size(); ++i) {
     const AnalysisSpec& a = spec.context.analyses[i];
     const std::string key = "analyses[" + std::to_string(i) + "] ('" + a.name + "')";

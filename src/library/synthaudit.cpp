@@ -221,6 +221,8 @@ EvaluationSpec make_spec(const Evaluation& evaluation) {
   for (const auto& assignment : evaluation.params) add_param_assignment(spec, assignment);
   spec.context.synthesis = evaluation.synthesis;
   spec.synthesised_columns = evaluation.synthesised_columns;
+  spec.context.weights = evaluation.weights;
+  spec.context.household = evaluation.household;
   spec.context.seed = evaluation.seed;
   if (evaluation.threads < 0)
     throw InputError(evaluation.origin + ": threads must be 0 (all cores) or more");

@@ -55,6 +55,11 @@ struct EvaluationContext {
   ResourceLimits limits;  // docs/limits.md: formulas and design matrices are checked against it
   std::vector<DisclosureScenario> scenarios;
   std::vector<AnalysisSpec> analyses;
+  // Survey design columns of the confidential data (empty = not declared): the sampling weight
+  // (numeric, finite, >= 0, not missing; checked before metrics run) and a household identifier.
+  // They are design variables, not data to compare: metrics that use them say so in their docs.
+  std::string weights;
+  std::string household;
 };
 
 // What a metric sees. Per-replicate metrics get exactly one synthetic table; per-candidate

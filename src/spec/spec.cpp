@@ -365,27 +365,11 @@ EvaluationSpec load_spec_yaml(const std::string& path, const ResourceLimits& lim
   spec.context.limits = limits;
   if (root.IsNull()) r.fail("top level", "the spec is empty");
   r.check_keys(root, "",
-               {"confidential",
-                "holdout",
-                "candidates",
-                "synthesis",
-                "synthesised_columns",
-                "read",
-                "metadata",
-                "columns",
-                "missing_codes",
-                "metrics",
-                "parameters",
-                "disclosure",
-                "disclosure_matching",
-                "analyses",
-                "seed",
-                "threads",
-                "output",
-                "plots",
-                "baseline_draws",
-                "policy",
-                "limits"});
+               {"confidential",   "holdout",   "candidates", "synthesis",  "synthesised_columns",
+                "weights",        "household", "read",       "metadata",   "columns",
+                "missing_codes",  "metrics",   "parameters", "disclosure", "disclosure_matching",
+                "analyses",       "seed",      "threads",    "output",     "plots",
+                "baseline_draws", "policy",    "limits"});
   if (const auto given = root["limits"]) {
     if (!given.IsMap()) r.fail("limits", "expected a mapping limit: value (docs/limits.md)");
     for (const auto& item : given) {
@@ -423,6 +407,8 @@ EvaluationSpec load_spec_yaml(const std::string& path, const ResourceLimits& lim
         parse_synthesis(r.string(root["synthesis"], "synthesis"), path + ": synthesis");
   if (root["synthesised_columns"])
     spec.synthesised_columns = r.strings(root["synthesised_columns"], "synthesised_columns");
+  if (root["weights"]) spec.context.weights = r.string(root["weights"], "weights");
+  if (root["household"]) spec.context.household = r.string(root["household"], "household");
   if (const auto read = root["read"]) {
     r.check_keys(read, "read", {"delimiter", "missing_values"});
     if (read["delimiter"]) {
@@ -791,6 +777,8 @@ nlohmann::json spec_to_json(const EvaluationSpec& spec) {
     j["candidates"].push_back({{"name", c.name}, {"replicates", c.replicates}});
   j["synthesis"] = to_string(spec.context.synthesis);
   if (!spec.synthesised_columns.empty()) j["synthesised_columns"] = spec.synthesised_columns;
+  if (!spec.context.weights.empty()) j["weights"] = spec.context.weights;
+  if (!spec.context.household.empty()) j["household"] = spec.context.household;
   j["read"] = {{"delimiter", std::string(1, spec.read.csv.delimiter)},
                {"missing_values", spec.read.missing_values}};
   if (!spec.metadata.empty()) j["metadata"] = spec.metadata;

@@ -133,6 +133,21 @@ expect_stop "partial: synthesised_columns without partial synthesis" \
   "synthesised_columns: only a partial synthesis names" \
   --confidential "$CONF" --synthesised-columns smoke --synthetic p="$SYN"
 
+# --- survey design columns ----------------------------------------------------------------------
+expect_stop "weights: a categorical column" \
+  "weights: column 'sex' is categorical, and this use needs a numeric column" \
+  --confidential "$CONF" "${CODES[@]}" --weights sex --synthetic s="$SYN" --metrics ks_distance
+expect_stop "weights: a missing weight names its row" \
+  "train.csv: row 2, column 'income': the sampling weight \(weights: income\) is missing" \
+  --confidential "$CONF" "${CODES[@]}" --weights income --synthetic s="$SYN" --metrics ks_distance
+expect_stop "household: a column that does not exist" \
+  "household: no column 'hhid' in the confidential data" \
+  --confidential "$CONF" "${CODES[@]}" --household hhid --synthetic s="$SYN" --metrics ks_distance
+run weights_ok --confidential "$CONF" "${CODES[@]}" --weights age --synthetic s="$SYN" \
+  --metrics ks_distance
+expect weights_ok "a valid weight column is accepted and recorded in the spec of results.json" \
+  grep -q '"weights": "age"' "$WORK/weights_ok/results.json"
+
 # --- columns named anywhere ----------------------------------------------------------------------
 printf 'age,wages,sex\n30,1200,F\n41,2300,M\n52,900,F\n' >"$WORK/wages.csv"
 printf 'age,wages,sex\n31,1100,F\n40,2500,M\n50,1000,M\n' >"$WORK/wages_syn.csv"
