@@ -95,7 +95,7 @@ void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
                  "analysis, e.g. 'lm: y ~ x1 + x2' or 'mean: income'; repeatable");
   cmd.add_option("--metrics", f.metrics,
                  "metric names or families (general, propensity, specific, key-disclosure, "
-                 "distance-disclosure, all)");
+                 "distance-disclosure, attack-disclosure, sdc-risk, all)");
   cmd.add_option("--param", f.params, "metric parameter METRIC.NAME=VALUE; repeatable");
   cmd.add_option("--metadata", f.metadata, "SDV metadata JSON with column sdtypes");
   cmd.add_option("--seed", f.seed, "random seed, 0 to 2^64 - 1 (default 1)");

@@ -24,7 +24,18 @@ class NeighbourCache;  // stats/neighbour_cache.hpp
 class ProgressSink;  // core/progress.hpp
 
 // Families double as --metrics selectors.
-enum class MetricFamily { kGeneral, kPropensity, kSpecific, kKeyDisclosure, kDistanceDisclosure };
+// The families a user selects with --metrics: attack-disclosure holds the attacks against a
+// control set (singling out, linkability, inference); sdc-risk the statistical disclosure
+// control measures computed on the confidential data and each synthetic replicate alike.
+enum class MetricFamily {
+  kGeneral,
+  kPropensity,
+  kSpecific,
+  kKeyDisclosure,
+  kDistanceDisclosure,
+  kAttackDisclosure,
+  kSdcRisk
+};
 const char* to_string(MetricFamily family);
 std::optional<MetricFamily> family_from_string(std::string_view name);
 

@@ -81,13 +81,18 @@ const char* to_string(MetricFamily family) {
       return "key-disclosure";
     case MetricFamily::kDistanceDisclosure:
       return "distance-disclosure";
+    case MetricFamily::kAttackDisclosure:
+      return "attack-disclosure";
+    case MetricFamily::kSdcRisk:
+      return "sdc-risk";
   }
   return "?";
 }
 
 std::optional<MetricFamily> family_from_string(std::string_view name) {
   for (auto family : {MetricFamily::kGeneral, MetricFamily::kPropensity, MetricFamily::kSpecific,
-                      MetricFamily::kKeyDisclosure, MetricFamily::kDistanceDisclosure})
+                      MetricFamily::kKeyDisclosure, MetricFamily::kDistanceDisclosure,
+                      MetricFamily::kAttackDisclosure, MetricFamily::kSdcRisk})
     if (name == to_string(family)) return family;
   return std::nullopt;
 }
