@@ -66,7 +66,7 @@ TEST(SynthpopDisclosure, ReproducesSynthpopOnSd2011) {
   settings.missing_codes["income"] = {-8};
   const auto t = load_tables(shared_data("sd2011/orig.csv"), {shared_data("sd2011/syn.csv")},
                              std::nullopt, settings);
-  const auto r = run_metric("synthpop_disclosure", t, {},
+  const auto r = run_metric("synthpop_disclosure", t, kSynthpopMatching,
                             scenarios({{{"sex", "age", "edu", "marital"}, {"smoke"}}}));
   const std::string s = "keys=sex,age,edu,marital;target=smoke";
   EXPECT_NEAR(value_of(r, "UiO", s), 8.6, 1e-9);
@@ -89,7 +89,7 @@ TEST(SynthpopDisclosure, ReproducesSynthpopOnSd2011) {
 // keeps NaN as a category (pandas merges NaN with NaN), so missing is a level here too.
 TEST(DisclosureProtection, ReproducesSdmetricsCategoricalCapOnSd2011) {
   const auto t = load_tables(shared_data("sd2011/orig.csv"), {shared_data("sd2011/syn.csv")});
-  const auto r = run_metric("disclosure_protection", t, {},
+  const auto r = run_metric("disclosure_protection", t, kSynthpopMatching,
                             scenarios({{{"sex", "edu", "marital"}, {"smoke"}}}));
   const std::string s = "keys=sex,edu,marital;targets=smoke";
   EXPECT_NEAR(value_of(r, "categorical_cap", s), 0.3631172990388589, 1e-12);
@@ -101,7 +101,7 @@ TEST(DisclosureProtection, ReproducesSdmetricsCategoricalCapOnSd2011) {
 TEST(SynthpopDisclosure, HandCountedTable) {
   const auto t = make_tables(kHandConf, {kHandSyn});
   const auto ctx = scenarios({{{"k"}, {"t"}}});
-  const auto r = run_metric("synthpop_disclosure", t, {}, ctx);
+  const auto r = run_metric("synthpop_disclosure", t, kSynthpopMatching, ctx);
   const std::string s = "keys=k;target=t";
   EXPECT_NEAR(value_of(r, "UiO", s), 20, 1e-12);     // C, D unique in 10
   EXPECT_NEAR(value_of(r, "UiS", s), 25, 1e-12);     // B, C unique in 8
@@ -121,8 +121,10 @@ TEST(SynthpopDisclosure, HandCountedTable) {
   EXPECT_NEAR(value_of(r, "DCAP", s), 55, 1e-12);                // (3+1+1+.5)/10
   EXPECT_NEAR(value_of(r, "TCAP", s), 400.0 / 9.0, 1e-12);       // 4 / 9
   // denom_lim = 2 with exclusion: the (A, y) cell of 3 is zeroed in every table.
-  const auto d = run_metric("synthpop_disclosure", t,
-                            {{"denom_lim", 2}, {"exclude_over_denom_lim", true}}, ctx);
+  nlohmann::json denom = kSynthpopMatching;
+  denom["denom_lim"] = 2;
+  denom["exclude_over_denom_lim"] = true;
+  const auto d = run_metric("synthpop_disclosure", t, denom, ctx);
   EXPECT_NEAR(value_of(d, "Dorig", s), 20, 1e-12);
   EXPECT_NEAR(value_of(d, "DiSCO", s), 10, 1e-12);
   EXPECT_NEAR(value_of(d, "excluded_original", s), 3, 1e-12);
@@ -130,7 +132,7 @@ TEST(SynthpopDisclosure, HandCountedTable) {
 
   // The same table by CAP (seed 002): record CAPs 1,1,1,0,1,0,0,.5,.5,.5 -> v1 = .55, v2 = 5.5/9;
   // confidential 1,1,1,.5,.5,1,1,2/3,2/3,1/3; risk rose for B's n and E's m.
-  const auto c = run_metric("correct_attribution_probability", t, {}, ctx);
+  const auto c = run_metric("correct_attribution_probability", t, kSynthpopMatching, ctx);
   EXPECT_NEAR(value_of(c, "cap_mean_v1", s), 0.55, 1e-12);
   EXPECT_NEAR(value_of(c, "cap_mean_v2", s), 5.5 / 9, 1e-12);
   EXPECT_NEAR(value_of(c, "cap_confidential", s), 7.6666666666666667 / 10, 1e-12);
@@ -138,7 +140,7 @@ TEST(SynthpopDisclosure, HandCountedTable) {
   EXPECT_NEAR(value_of(c, "absent_key_share", s), 0.1, 1e-12);
   EXPECT_NEAR(value_of(c, "risk_rose_share", s), 0.2, 1e-12);
   // SDMetrics: 1 − v2, baseline 1 − 1/3.
-  const auto p = run_metric("disclosure_protection", t, {}, ctx);
+  const auto p = run_metric("disclosure_protection", t, kSynthpopMatching, ctx);
   EXPECT_NEAR(value_of(p, "categorical_cap", "keys=k;targets=t"), 1 - 5.5 / 9, 1e-12);
   EXPECT_NEAR(value_of(p, "disclosure_protection", "keys=k;targets=t"), (1 - 5.5 / 9) / (2.0 / 3),
               1e-12);
@@ -164,7 +166,9 @@ TEST(KeyDisclosure, MatchesPandasTranscriptions) {
   for (const auto& [keys, target] : cases) {
     const std::string scope = "keys=" + join(keys, ",") + ";target=" + target;
     const auto ctx = scenarios({{keys, {target}}});
-    for (const auto& [variant, params] : variants) {
+    for (const auto& [variant, given] : variants) {
+      nlohmann::json params = kSynthpopMatching;
+      params.update(given);
       const auto r = run_metric("synthpop_disclosure", t, params, ctx);
       for (const auto& [stat, want] : g[scope][variant].items())
         expect_close(value_of(r, stat, scope), want, scope + " " + variant + " " + stat);
@@ -186,13 +190,14 @@ TEST(KeyDisclosure, MatchesPandasTranscriptions) {
       expect_close(records[i][0].get<double>(), gc["record_cap_confidential"][i], "record conf");
       expect_close(records[i][1].get<double>(), gc["record_cap_synthetic"][i], "record syn");
     }
-    const auto p = run_metric("disclosure_protection", t, {}, ctx);
+    const auto p = run_metric("disclosure_protection", t, kSynthpopMatching, ctx);
     const std::string pscope = "keys=" + join(keys, ",") + ";targets=" + target;
     for (const char* stat : {"categorical_cap", "baseline_protection", "disclosure_protection"})
       expect_close(value_of(p, stat, pscope), g[scope]["sdmetrics"][stat], pscope + " " + stat);
   }
   // Two targets taken jointly (SDMetrics sensitive_fields = [t, u]).
-  const auto p = run_metric("disclosure_protection", t, {}, scenarios({{{"a", "b"}, {"t", "u"}}}));
+  const auto p = run_metric("disclosure_protection", t, kSynthpopMatching,
+                            scenarios({{{"a", "b"}, {"t", "u"}}}));
   for (const char* stat : {"categorical_cap", "baseline_protection", "disclosure_protection"})
     expect_close(value_of(p, stat, "keys=a,b;targets=t,u"),
                  g["keys=a,b;targets=t,u"]["sdmetrics"][stat], stat);
@@ -470,15 +475,23 @@ TEST(DisclosureMatching, PerturbedCopyTable) {
       {"relative 1 %", {{"relative_tolerance", 0.01}}},
       {"relative 5 % (default)", nlohmann::json::object()},
       {"absolute 100", {{"numeric_tolerance", 100.0}, {"relative_tolerance", 0.0}}}};
-  std::vector<double> v1, base;
-  std::cout << "| setting | cap_mean_v1 | cap_confidential | dcap_ratio_v1 |\n|---|---|---|---|\n";
+  std::vector<double> v1, base, disco, dorig;
+  std::cout << "| setting | cap_mean_v1 | cap_confidential | dcap_ratio_v1 | DiSCO % | Dorig % "
+               "|\n|---|---|---|---|---|---|\n";
   for (const auto& row : rows) {
     const auto r = run_metric("correct_attribution_probability", t, row.params, ctx);
+    const auto d = run_metric("synthpop_disclosure", t, row.params, ctx);
     v1.push_back(value_of(r, "cap_mean_v1", s));
     base.push_back(value_of(r, "cap_confidential", s));
-    std::printf("| %s | %.3f | %.3f | %.3f |\n", row.setting, v1.back(), base.back(),
-                value_of(r, "dcap_ratio_v1", s));
+    disco.push_back(value_of(d, "DiSCO", s));
+    dorig.push_back(value_of(d, "Dorig", s));
+    std::printf("| %s | %.3f | %.3f | %.3f | %.1f | %.1f |\n", row.setting, v1.back(),
+                base.back(), value_of(r, "dcap_ratio_v1", s), disco.back(), dorig.back());
   }
+  // synthpop's DiSCO follows the rule too: the near copy discloses about as many incomes as the
+  // confidential data disclose about themselves once the tolerance covers the perturbation.
+  EXPECT_LT(disco[0], 0.5 * dorig[0]);
+  EXPECT_GT(disco[3], 0.9 * dorig[3]);
   // Exact equality: only the records whose income is missing (NA or −8) still match.
   EXPECT_LT(v1[0], 0.5 * base[0]);
   EXPECT_LT(v1[1], 0.05);
@@ -516,4 +529,39 @@ TEST(DisclosureMatching, MatchesRecordByRecordTranscription) {
          {"expected_match_risk", "true_match_rate", "false_match_rate", "unique_matches"})
       expect_close(value_of(r, stat, "keys=a,b,c"), g["identity"][name][stat], name + " " + stat);
   }
+}
+
+// synthpop's measures and SDMetrics' CategoricalCAP under the family's rule, against
+// make_golden.py's record-by-record transcription (synthpop_with_rule, sdmetrics_with_rule; the
+// script first checks that with synthpop's rule they reproduce its synthpop and SDMetrics
+// transcriptions): a numeric target c within absolute and relative tolerances, a categorical
+// target t with missing values that match nothing, and joint targets mixing both.
+TEST(DisclosureMatching, SynthpopAndSdmetricsFollowTheRule) {
+  const auto t = load_tables(golden_dir() + "/conf_random.csv", {golden_dir() + "/syn_random.csv"});
+  const auto& g = golden()["matching"];
+  auto split_scope = [](const std::string& scope, const std::string& target_key) {
+    const auto semicolon = scope.find(';');
+    const auto keys = split(scope.substr(5, semicolon - 5), ',');
+    const auto targets = split(scope.substr(semicolon + 1 + target_key.size() + 1), ',');
+    return DisclosureScenario{keys, targets};
+  };
+  for (const auto& [name, rule] : g["rules"].items()) {
+    for (const auto& [scope, want] : g["synthpop"][name].items()) {
+      const auto r =
+          run_metric("synthpop_disclosure", t, rule, scenarios({split_scope(scope, "target")}));
+      for (const auto& [stat, value] : want.items())
+        expect_close(value_of(r, stat, scope), value, name + " " + scope + " " + stat);
+    }
+    for (const auto& [scope, want] : g["sdmetrics"][name].items()) {
+      const auto r =
+          run_metric("disclosure_protection", t, rule, scenarios({split_scope(scope, "targets")}));
+      expect_close(value_of(r, "categorical_cap", scope), want["categorical_cap"],
+                   name + " " + scope);
+    }
+  }
+  // synthpop's exclusions are defined on its exact tables only.
+  nlohmann::json tolerant = g["rules"]["relative_0.25"];
+  tolerant["exclude_over_denom_lim"] = true;
+  EXPECT_THROW(run_metric("synthpop_disclosure", t, tolerant, scenarios({{{"a", "b"}, {"c"}}})),
+               InputError);
 }

@@ -354,9 +354,11 @@ parameters:
   EXPECT_EQ(cap["missing_matches"], true);
   const auto identity = given_parameters(spec, *find_metric("identity_matching"));
   EXPECT_EQ(identity, spec.disclosure_matching);
-  // Metrics outside the family, and family metrics that do not declare the parameters, get none.
+  // Every metric of the family follows the block; metrics outside the family get none.
+  EXPECT_EQ(given_parameters(spec, *find_metric("synthpop_disclosure")), spec.disclosure_matching);
+  EXPECT_EQ(given_parameters(spec, *find_metric("disclosure_protection")),
+            spec.disclosure_matching);
   EXPECT_EQ(given_parameters(spec, *find_metric("ks_distance")), nlohmann::json::object());
-  EXPECT_EQ(given_parameters(spec, *find_metric("synthpop_disclosure")), nlohmann::json::object());
 
   const std::string m = kMinimal;
   EXPECT_EQ(error(m + "disclosure_matching: {numeric_tolerance: -1}\n"),

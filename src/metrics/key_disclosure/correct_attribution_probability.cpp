@@ -12,44 +12,6 @@ namespace synthaudit {
 
 namespace {
 
-// Within-key windows for a numeric target matched within a tolerance (Elliot 2014): the records
-// of `ids` ordered by (key, value), missing values last in each key.
-struct SortedByKey {
-  std::vector<std::uint32_t> start;  // start[k] .. start[k+1]
-  std::vector<double> values;
-};
-
-SortedByKey sort_by_key(const std::vector<std::uint32_t>& ids, const std::vector<double>& values,
-                        const std::vector<char>& use, std::uint32_t groups) {
-  SortedByKey s;
-  s.start.assign(groups + 1, 0);
-  for (std::size_t i = 0; i < ids.size(); ++i)
-    if (use[i]) ++s.start[ids[i] + 1];
-  for (std::uint32_t k = 0; k < groups; ++k) s.start[k + 1] += s.start[k];
-  s.values.resize(s.start[groups]);
-  std::vector<std::uint32_t> fill(s.start.begin(), s.start.end() - 1);
-  for (std::size_t i = 0; i < ids.size(); ++i)
-    if (use[i]) s.values[fill[ids[i]]++] = values[i];
-  auto less = [](double a, double b) { return !std::isnan(a) && (std::isnan(b) || a < b); };
-  for (std::uint32_t k = 0; k < groups; ++k)
-    std::sort(s.values.begin() + s.start[k], s.values.begin() + s.start[k + 1], less);
-  return s;
-}
-
-// Number of values of key k that match v under the rule: within [v − r, v + r] with r the rule's
-// radius at v; a missing v counts the missing values when missing matches missing.
-double count_matching(const SortedByKey& s, std::uint32_t k, double v,
-                      const keydisc::MatchingRule& rule) {
-  const auto first = s.values.begin() + s.start[k], last = s.values.begin() + s.start[k + 1];
-  const auto nonmissing_end =
-      std::partition_point(first, last, [](double x) { return !std::isnan(x); });
-  if (std::isnan(v)) return rule.missing_matches ? static_cast<double>(last - nonmissing_end) : 0.0;
-  const double radius = rule.radius(v);
-  const auto lo = std::lower_bound(first, nonmissing_end, v - radius);
-  const auto hi = std::upper_bound(first, nonmissing_end, v + radius);
-  return static_cast<double>(hi - lo);
-}
-
 MetricResult compute_cap(const MetricInput& in, const Params& params) {
   const Table& conf = in.confidential;
   const Table& syn = in.first_synthetic();
@@ -98,12 +60,12 @@ MetricResult compute_cap(const MetricInput& in, const Params& params) {
       if (numeric_tolerance) {
         const auto& cv = conf.column(s.target_columns[ti]).numeric;
         const auto& sv = syn.column(s.target_columns[ti]).numeric;
-        const auto sorted_syn = sort_by_key(s.keys.ids[1], sv, use[1], K);
-        const auto sorted_conf = sort_by_key(s.keys.ids[0], cv, use[0], K);
+        const auto sorted_syn = keydisc::sort_by_key(s.keys.ids[1], sv, use[1], K);
+        const auto sorted_conf = keydisc::sort_by_key(s.keys.ids[0], cv, use[0], K);
         for (std::size_t r = 0; r < conf.rows(); ++r) {
           if (!use[0][r]) continue;
-          match_syn[r] = count_matching(sorted_syn, s.keys.ids[0][r], cv[r], rule);
-          match_conf[r] = count_matching(sorted_conf, s.keys.ids[0][r], cv[r], rule);
+          match_syn[r] = keydisc::count_matching(sorted_syn, s.keys.ids[0][r], cv[r], rule);
+          match_conf[r] = keydisc::count_matching(sorted_conf, s.keys.ids[0][r], cv[r], rule);
         }
       } else {
         const stats::PairIds cells = stats::combine_pair(s.keys, {target.codes, target.levels()});

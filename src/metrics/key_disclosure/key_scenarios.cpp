@@ -57,6 +57,34 @@ bool MatchingRule::matches(double confidential, double synthetic) const {
   return std::abs(synthetic - confidential) <= radius(confidential);
 }
 
+SortedByKey sort_by_key(const std::vector<std::uint32_t>& ids, const std::vector<double>& values,
+                        const std::vector<char>& use, std::uint32_t groups) {
+  SortedByKey s;
+  s.start.assign(groups + 1, 0);
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (use[i]) ++s.start[ids[i] + 1];
+  for (std::uint32_t k = 0; k < groups; ++k) s.start[k + 1] += s.start[k];
+  s.values.resize(s.start[groups]);
+  std::vector<std::uint32_t> fill(s.start.begin(), s.start.end() - 1);
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    if (use[i]) s.values[fill[ids[i]]++] = values[i];
+  auto less = [](double a, double b) { return !std::isnan(a) && (std::isnan(b) || a < b); };
+  for (std::uint32_t k = 0; k < groups; ++k)
+    std::sort(s.values.begin() + s.start[k], s.values.begin() + s.start[k + 1], less);
+  return s;
+}
+
+double count_matching(const SortedByKey& s, std::uint32_t k, double v, const MatchingRule& rule) {
+  const auto first = s.values.begin() + s.start[k], last = s.values.begin() + s.start[k + 1];
+  const auto nonmissing_end =
+      std::partition_point(first, last, [](double x) { return !std::isnan(x); });
+  if (std::isnan(v)) return rule.missing_matches ? static_cast<double>(last - nonmissing_end) : 0.0;
+  const double radius = rule.radius(v);
+  const auto lo = std::lower_bound(first, nonmissing_end, v - radius);
+  const auto hi = std::upper_bound(first, nonmissing_end, v + radius);
+  return static_cast<double>(hi - lo);
+}
+
 std::vector<ParamSpec> matching_params() {
   return {
       {.name = "numeric_tolerance",

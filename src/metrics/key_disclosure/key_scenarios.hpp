@@ -34,6 +34,21 @@ struct MatchingRule {
 std::vector<ParamSpec> matching_params();
 MatchingRule matching_rule(const Params& params);
 
+// The values of each key group in ascending order, missing (NaN) last: the windows a value matches
+// under a MatchingRule are found by binary search (Elliot 2014's tolerance for numeric targets;
+// coded levels are values with a zero tolerance).
+struct SortedByKey {
+  std::vector<std::uint32_t> start;  // group k is values[start[k] .. start[k+1])
+  std::vector<double> values;
+};
+// Records i with use[i] set, grouped by ids[i] < groups.
+SortedByKey sort_by_key(const std::vector<std::uint32_t>& ids, const std::vector<double>& values,
+                        const std::vector<char>& use, std::uint32_t groups);
+// Number of values of group k that match v under the rule, v taken as the confidential value:
+// within [v − r, v + r] with r the rule's radius at v; a missing v counts the missing values when
+// missing matches missing, and nothing otherwise.
+double count_matching(const SortedByKey& s, std::uint32_t k, double v, const MatchingRule& rule);
+
 struct ScenarioCodes {
   std::vector<std::string> key_names;
   std::vector<std::size_t> key_columns;

@@ -168,6 +168,137 @@ void disclosure_one(const Table& conf, const Table& syn, const keydisc::Scenario
   worst_disco = std::max(worst_disco, percent(disco, Nd));
 }
 
+// The same measures record by record under a matching rule that is not synthpop's (a numeric
+// target matched within a tolerance, or missing values that match nothing), where cells of a
+// (key × target) table no longer exist. Keys match as coded levels, a record with a missing key
+// value matching nothing when missing values do not match; the target matches under the whole
+// rule, the record's own value taken as the confidential one. For a confidential record r with
+// d(r), s(r) the confidential and synthetic records sharing its key and d(r,t), s(r,t) those of
+// them whose target matches r's: UiO counts d(r) = 1, iS s(r) > 0, repU d(r) = s(r) = 1, Dorig
+// d(r,t) = d(r) > 0, DiSCO s(r,t) = s(r) > 0, DiSDiO both; DiS counts s(r) > 0 when some
+// synthetic record z of r's key has s(z,t) = s(z) (the synthetic records of the key agree with
+// one of them); CAPd = Σ d(r,t)/d(r), DCAP = Σ s(r,t)/s(r) (over s(r) > 0), TCAP = DiSCO /
+// #{s(r) > 0}; UiS, Dsyn and CAPs likewise within the synthetic data; baseCAPd = Σ_r #{targets
+// matching t_r}/N_d², all over N_d (N_s) in percent; max_denom and mean_denom over the DiSCO
+// records of each key. With exact equality and missing a value these are synthpop's cell sums.
+void disclosure_by_rule(const Table& conf, const Table& syn, const keydisc::ScenarioCodes& s,
+                        std::size_t target_index, const stats::CodingOptions& coding,
+                        const keydisc::MatchingRule& rule, MetricResult& result, double& worst_repu,
+                        double& worst_disco) {
+  const std::size_t column = s.target_columns[target_index];
+  const bool tolerant = rule.tolerant() && conf.column(column).is_numeric();
+  // Coded targets are compared as level numbers with no tolerance.
+  const keydisc::MatchingRule target_rule =
+      tolerant ? rule : keydisc::MatchingRule{0.0, 0.0, rule.missing_matches};
+  std::vector<double> values[2];
+  if (tolerant) {
+    values[0] = conf.column(column).numeric;
+    values[1] = syn.column(column).numeric;
+  } else {
+    const stats::CodedColumn target = stats::code_column({&conf, &syn}, column, coding);
+    for (std::size_t t = 0; t < 2; ++t) {
+      values[t].resize(target.codes[t].size());
+      for (std::size_t r = 0; r < values[t].size(); ++r)
+        values[t][r] = target.codes[t][r] == target.missing_level
+                           ? std::nan("")
+                           : static_cast<double>(target.codes[t][r]);
+    }
+  }
+  const std::uint32_t K = s.keys.groups;
+  // Key groups whose key has a missing value match nothing when missing does not match missing.
+  std::vector<char> group_matchable(K, 1);
+  if (!rule.missing_matches)
+    for (std::size_t t = 0; t < 2; ++t)
+      for (std::size_t r = 0; r < s.keys.ids[t].size(); ++r)
+        for (const auto& key : s.keys_coded)
+          if (key.codes[t][r] == key.missing_level) group_matchable[s.keys.ids[t][r]] = 0;
+  std::vector<double> n_key[2] = {std::vector<double>(K, 0.0), std::vector<double>(K, 0.0)};
+  std::vector<char> all[2];
+  keydisc::SortedByKey sorted[2];
+  for (std::size_t t = 0; t < 2; ++t) {
+    for (auto k : s.keys.ids[t])
+      if (group_matchable[k]) n_key[t][k] += 1;
+    all[t].assign(values[t].size(), 1);
+    sorted[t] = keydisc::sort_by_key(s.keys.ids[t], values[t], all[t], K);
+  }
+  const double Nd = static_cast<double>(conf.rows()), Ns = static_cast<double>(syn.rows());
+
+  double uis = 0, dsyn = 0, caps = 0;
+  std::vector<char> syn_key_agrees(K, 0);
+  for (std::size_t z = 0; z < values[1].size(); ++z) {
+    const auto k = s.keys.ids[1][z];
+    const double sk = n_key[1][k];
+    if (sk == 0) continue;
+    const double skt = keydisc::count_matching(sorted[1], k, values[1][z], target_rule);
+    uis += sk == 1;
+    dsyn += skt == sk;
+    caps += skt / sk;
+    if (skt == sk) syn_key_agrees[k] = 1;
+  }
+  double uio = 0, uiois = 0, repu = 0, dorig = 0, is = 0, dis = 0, disco = 0, disdio = 0;
+  double capd = 0, dcap = 0, found = 0;
+  std::vector<double> disco_of_key(K, 0.0);
+  for (std::size_t r = 0; r < values[0].size(); ++r) {
+    const auto k = s.keys.ids[0][r];
+    const double dk = n_key[0][k], sk = n_key[1][k];
+    if (dk == 0) continue;
+    const double v = values[0][r];
+    const double dkt = keydisc::count_matching(sorted[0], k, v, target_rule);
+    const double skt = sk > 0 ? keydisc::count_matching(sorted[1], k, v, target_rule) : 0.0;
+    uio += dk == 1;
+    uiois += dk == 1 && sk > 0;
+    repu += dk == 1 && sk == 1;
+    dorig += dkt == dk;
+    capd += dkt / dk;
+    if (sk == 0) continue;
+    found += 1;
+    is += 1;
+    dis += syn_key_agrees[k];
+    const bool correct = skt == sk;
+    disco += correct;
+    disdio += correct && dkt == dk;
+    disco_of_key[k] += correct;
+    dcap += skt / sk;
+  }
+  double max_denom = 0, pos_sum = 0;
+  std::size_t pos_n = 0;
+  for (double c : disco_of_key) {
+    max_denom = std::max(max_denom, c);
+    if (c > 0) {
+      pos_sum += c;
+      ++pos_n;
+    }
+  }
+  // baseCAPd: the target alone, every confidential record one group.
+  const std::vector<std::uint32_t> one_group(values[0].size(), 0);
+  const keydisc::SortedByKey everyone = keydisc::sort_by_key(one_group, values[0], all[0], 1);
+  double base = 0;
+  for (double v : values[0]) base += keydisc::count_matching(everyone, 0, v, target_rule);
+
+  const std::string scope = keydisc::scope_of(s.key_names, s.target_names[target_index]);
+  result.add("UiO", scope, percent(uio, Nd));
+  result.add("UiS", scope, percent(uis, Ns));
+  result.add("UiOiS", scope, percent(uiois, Nd));
+  result.add("repU", scope, percent(repu, Nd));
+  result.add("Dorig", scope, percent(dorig, Nd));
+  result.add("Dsyn", scope, percent(dsyn, Ns));
+  result.add("iS", scope, percent(is, Nd));
+  result.add("DiS", scope, percent(dis, Nd));
+  result.add("DiSCO", scope, percent(disco, Nd));
+  result.add("DiSDiO", scope, percent(disdio, Nd));
+  result.add("max_denom", scope, max_denom);
+  result.add("mean_denom", scope, pos_n > 0 ? pos_sum / static_cast<double>(pos_n) : std::nan(""));
+  result.add("baseCAPd", scope, Nd > 0 ? base / (Nd * Nd) * 100 : std::nan(""));
+  result.add("CAPd", scope, percent(capd, Nd));
+  result.add("CAPs", scope, percent(caps, Ns));
+  result.add("DCAP", scope, percent(dcap, Nd));
+  result.add("TCAP", scope, found > 0 ? disco / found * 100 : std::nan(""));
+  result.add("excluded_original", scope, 0.0);
+  result.add("excluded_synthetic", scope, 0.0);
+  worst_repu = std::max(worst_repu, percent(repu, Nd));
+  worst_disco = std::max(worst_disco, percent(disco, Nd));
+}
+
 MetricResult compute_synthpop_disclosure(const MetricInput& in, const Params& params) {
   const Table& conf = in.confidential;
   const Table& syn = in.first_synthetic();
@@ -190,6 +321,10 @@ MetricResult compute_synthpop_disclosure(const MetricInput& in, const Params& pa
   for (const auto& k : ex.exclude_keys)
     stats::resolve_columns(conf, {k}, "parameter exclude_keys: column");
   const auto coding = keydisc::coding_options(params);
+  const auto rule = keydisc::matching_rule(params);
+  const bool excludes = ex.exclude_over_denom_lim || !ex.use_target_missing ||
+                        !ex.use_keys_missing || !ex.not_target_levels.empty() ||
+                        !ex.exclude_keys.empty();
   MetricResult result;
   double worst_repu = 0, worst_disco = 0;
   for (const auto& scenario : in.context.scenarios) {
@@ -198,8 +333,21 @@ MetricResult compute_synthpop_disclosure(const MetricInput& in, const Params& pa
       result.warnings.push_back("keys " + join(scenario.keys, ",") + ": a dataset has no rows");
       continue;
     }
-    for (std::size_t t = 0; t < s.target_names.size(); ++t)
-      disclosure_one(conf, syn, s, t, coding, ex, result, worst_repu, worst_disco);
+    for (std::size_t t = 0; t < s.target_names.size(); ++t) {
+      const bool cells = rule.missing_matches &&
+                         !(rule.tolerant() && conf.column(s.target_columns[t]).is_numeric());
+      if (cells) {
+        disclosure_one(conf, syn, s, t, coding, ex, result, worst_repu, worst_disco);
+        continue;
+      }
+      if (excludes)
+        throw InputError(
+            "parameters of synthpop_disclosure: synthpop's exclusions (denom_lim with "
+            "exclude_over_denom_lim, use_target_missing, use_keys_missing, not_target_levels, "
+            "exclude_keys) zero cells of its exact tables; use them with synthpop's matching rule "
+            "(numeric_tolerance 0, relative_tolerance 0, missing_matches true)");
+      disclosure_by_rule(conf, syn, s, t, coding, rule, result, worst_repu, worst_disco);
+    }
   }
   if (!result.values.empty()) {
     result.add("repU_max", "all", worst_repu);
@@ -214,6 +362,7 @@ MetricSpec synthpop_disclosure_metric() {
   using enum ScopeKind;
   using namespace references;
   auto params = keydisc::coding_params("exact", 5);
+  for (auto& p : keydisc::matching_params()) params.push_back(std::move(p));
   params.push_back({.name = "denom_lim",
                     .type = ParamType::kInt,
                     .default_value = std::int64_t{5},
@@ -273,7 +422,17 @@ MetricSpec synthpop_disclosure_metric() {
           "d(k,t)·s(k,t)/s(k)/N_d; TCAP = DiSCO cells / Σ_{s(k)>0} d(k). Exclusion flags zero "
           "table cells as synthpop's tab_exclude does, after the disclosive cells were found. "
           "Numeric keys are used as exact values unless `numeric` says otherwise (synthpop "
-          "makes every remaining numeric a factor). Reading: repU and DiSCO are synthpop's "
+          "makes every remaining numeric a factor). Matching follows the family's rule "
+          "(disclosure_matching): with synthpop's (numeric_tolerance 0, relative_tolerance 0, "
+          "missing_matches true) these are synthpop's cell sums; otherwise they are counted "
+          "record by record — keys as coded levels (a missing key value matching nothing when "
+          "missing values do not match), the target under the whole rule with the record's own "
+          "value as the confidential one: d(r), s(r) the confidential and synthetic records "
+          "sharing r's key, d(r,t), s(r,t) those whose target matches r's; Dorig counts "
+          "d(r,t) = d(r), DiSCO s(r,t) = s(r) > 0, DiS s(r) > 0 where some synthetic record z of "
+          "the key has s(z,t) = s(z), CAPd = Σ d(r,t)/d(r), DCAP = Σ s(r,t)/s(r), max_denom and "
+          "mean_denom over the DiSCO records per key; synthpop's exclusions need synthpop's "
+          "rule. Reading: repU and DiSCO are synthpop's "
           "headline identity and attribute risks (lower is safer).",
       .params = params,
       .granularity = MetricGranularity::kPerReplicate,

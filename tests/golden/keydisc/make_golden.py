@@ -310,6 +310,97 @@ MATCHING_RULES = {
 }
 
 
+def synthpop_with_rule(orig, syn, keys, target, rule):
+    """synthpop's disclosure measures counted record by record under the family's matching rule
+    (the definition docs/metrics.md gives for rules other than synthpop's): keys match when every
+    key value matches under the missing rule alone, the target under the whole rule with the
+    record's own value as the confidential one. With rule 0/0/True it reproduces
+    synthpop_disclosure() above (checked in main())."""
+    numeric = {c: pd.api.types.is_numeric_dtype(orig[c]) for c in keys + [target]}
+    exact = {**rule, "numeric_tolerance": 0.0, "relative_tolerance": 0.0}
+
+    def key_match(a, b):
+        return all(rule_matches(a[k], b[k], exact, numeric[k]) for k in keys)
+
+    def target_match(c, s):
+        return rule_matches(c, s, rule, numeric[target])
+
+    O = [row for _, row in orig.iterrows()]
+    S = [row for _, row in syn.iterrows()]
+    Nd, Ns = len(O), len(S)
+
+    def counts(row, rows):
+        same_key = [z for z in rows if key_match(row, z)]
+        return len(same_key), sum(1 for z in same_key if target_match(row[target], z[target])), \
+            same_key
+
+    syn_stats = []  # (s(z), s(z,t)) within the synthetic data
+    for z in S:
+        sk, skt, _ = counts(z, S)
+        syn_stats.append((sk, skt))
+    r = dict.fromkeys(["UiO", "UiOiS", "repU", "Dorig", "iS", "DiS", "DiSCO", "DiSDiO",
+                       "CAPd", "DCAP"], 0.0)
+    found = 0
+    disco_by_key = {}
+    for row in O:
+        dk, dkt, _ = counts(row, O)
+        if dk == 0:
+            continue
+        sk, skt, same = counts(row, S)
+        r["UiO"] += dk == 1
+        r["UiOiS"] += dk == 1 and sk > 0
+        r["repU"] += dk == 1 and sk == 1
+        r["Dorig"] += dkt == dk
+        r["CAPd"] += dkt / dk
+        if sk == 0:
+            continue
+        found += 1
+        r["iS"] += 1
+        # some synthetic record of the key agrees with all of them
+        r["DiS"] += any(key_match(z, row) and syn_stats[j][1] == syn_stats[j][0]
+                        for j, z in enumerate(S))
+        correct = skt == sk
+        r["DiSCO"] += correct
+        r["DiSDiO"] += correct and dkt == dk
+        r["DCAP"] += skt / sk
+        if correct:
+            kt = tuple("NA" if pd.isna(row[k]) else str(row[k]) for k in keys)
+            disco_by_key[kt] = disco_by_key.get(kt, 0) + 1
+    out = {k: v / Nd * 100 for k, v in r.items()}
+    out["UiS"] = sum(1 for sk, _ in syn_stats if sk == 1) / Ns * 100
+    out["Dsyn"] = sum(1 for sk, skt in syn_stats if sk > 0 and skt == sk) / Ns * 100
+    out["CAPs"] = sum(skt / sk for sk, skt in syn_stats if sk > 0) / Ns * 100
+    out["TCAP"] = r["DiSCO"] / found * 100 if found else None
+    out["baseCAPd"] = sum(sum(1 for b in O if target_match(a[target], b[target])) for a in O) \
+        / (Nd * Nd) * 100
+    pos = [c for c in disco_by_key.values() if c > 0]
+    out["max_denom"] = float(max(pos)) if pos else 0.0
+    out["mean_denom"] = float(np.mean(pos)) if pos else None
+    out["excluded_original"] = 0.0
+    out["excluded_synthetic"] = 0.0
+    return {k: (None if v is None else float(v)) for k, v in out.items()}
+
+
+def sdmetrics_with_rule(orig, syn, keys, targets, rule):
+    """CategoricalCAP record by record under the family's matching rule: a synthetic record of the
+    record's key (keys under the missing rule alone) counts when every target matches under the
+    whole rule. With rule 0/0/True it reproduces sdmetrics_categorical_cap() (checked)."""
+    numeric = {c: pd.api.types.is_numeric_dtype(orig[c]) for c in keys + targets}
+    exact = {**rule, "numeric_tolerance": 0.0, "relative_tolerance": 0.0}
+    S = [row for _, row in syn.iterrows()]
+    count, score = 0, 0.0
+    for _, row in orig.iterrows():
+        same = [z for z in S if all(rule_matches(row[k], z[k], exact, numeric[k]) for k in keys)]
+        if not same:
+            continue
+        count += 1
+        score += sum(1 for z in same
+                     if all(rule_matches(row[t], z[t], rule, numeric[t]) for t in targets)) \
+            / len(same)
+    cap_protection = 0.0 if count == 0 else 1.0 - score / count
+    return {"categorical_cap": cap_protection}
+
+
 def make_random(seed, n, ns, shift):
     rng = np.random.default_rng(seed)
 
@@ -373,6 +464,27 @@ def main():
         "identity": {name: identity_with_rule(conf, part, ["a", "b", "c"], rule)
                      for name, rule in MATCHING_RULES.items()},
     }
+
+    # 2c. synthpop disclosure and SDMetrics' CAP under the family's rule (the rule-0/0/True
+    # transcription first checked against the synthpop and SDMetrics transcriptions above)
+    synthpop_rule = {"numeric_tolerance": 0.0, "relative_tolerance": 0.0, "missing_matches": True}
+    for keys, target in [(["a", "b"], "t"), (["a", "b", "c"], "t")]:
+        want = synthpop_disclosure(conf, syn, keys, target)
+        got = synthpop_with_rule(conf, syn, keys, target, synthpop_rule)
+        for k, v in want.items():
+            assert (v is None and got[k] is None) or abs(v - got[k]) < 1e-9, (keys, k, v, got[k])
+        want = sdmetrics_categorical_cap(conf, syn, keys, [target])["categorical_cap"]
+        got = sdmetrics_with_rule(conf, syn, keys, [target], synthpop_rule)["categorical_cap"]
+        assert abs(want - got) < 1e-12, (keys, want, got)
+    golden["matching"]["synthpop"] = {
+        name: {"keys=a,b;target=c": synthpop_with_rule(conf, syn, ["a", "b"], "c", rule),
+               "keys=a,c;target=t": synthpop_with_rule(conf, syn, ["a", "c"], "t", rule)}
+        for name, rule in MATCHING_RULES.items()}
+    golden["matching"]["sdmetrics"] = {
+        name: {"keys=a,b;targets=c": sdmetrics_with_rule(conf, syn, ["a", "b"], ["c"], rule),
+               "keys=a;targets=c,t": sdmetrics_with_rule(conf, syn, ["a"], ["c", "t"], rule),
+               "keys=a;targets=t,u": sdmetrics_with_rule(conf, syn, ["a"], ["t", "u"], rule)}
+        for name, rule in MATCHING_RULES.items()}
 
     # 3. SD2011: the peer's numbers (synthpop disclosure and SDMetrics CategoricalCAP)
     sd = os.path.join(HERE, "..", "..", "data", "sd2011")
