@@ -485,8 +485,8 @@ TEST(DisclosureMatching, PerturbedCopyTable) {
     base.push_back(value_of(r, "cap_confidential", s));
     disco.push_back(value_of(d, "DiSCO", s));
     dorig.push_back(value_of(d, "Dorig", s));
-    std::printf("| %s | %.3f | %.3f | %.3f | %.1f | %.1f |\n", row.setting, v1.back(),
-                base.back(), value_of(r, "dcap_ratio_v1", s), disco.back(), dorig.back());
+    std::printf("| %s | %.3f | %.3f | %.3f | %.1f | %.1f |\n", row.setting, v1.back(), base.back(),
+                value_of(r, "dcap_ratio_v1", s), disco.back(), dorig.back());
   }
   // synthpop's DiSCO follows the rule too: the near copy discloses about as many incomes as the
   // confidential data disclose about themselves once the tolerance covers the perturbation.
