@@ -166,6 +166,16 @@ Reference hyndman_fan_1996() {
           .doi = "10.1080/00031305.1996.10473566"};
 }
 
+Reference sdnist_software() {
+  return {.authors = "Task, C., Bhagat, K. & Howarth, G. S.",
+          .year = 2023,
+          .title = "SDNist v2: Deidentified Data Report Tool",
+          .venue = "National Institute of Standards and Technology, doi:10.18434/mds2-2943",
+          .url = "https://github.com/usnistgov/SDNist",
+          .software = "SDNist",
+          .version = "2.5 (commit f048b1c, 2025-07-14; k-marginal in sdnist/metrics/kmarginal.py)"};
+}
+
 Reference sdmetrics_software() {
   return {.authors = "DataCebo",
           .year = 2024,

@@ -30,6 +30,7 @@ Reference voas_williamson_2001();
 Reference austin_2009();
 Reference hyndman_fan_1996();
 Reference sdmetrics_software();
+Reference sdnist_software();
 Reference scipy_2020();
 Reference venables_ripley_2002();
 Reference cramer_1946();

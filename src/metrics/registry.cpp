@@ -11,6 +11,7 @@ namespace synthaudit {
 // here and its line in the table below. No static-initialiser registration.
 MetricSpec ks_distance_metric();
 MetricSpec total_variation_metric();
+MetricSpec k_marginal_metric();
 MetricSpec table_utility_metric();
 MetricSpec correlation_fit_metric();
 MetricSpec record_level_change_metric();
@@ -38,6 +39,7 @@ const std::vector<MetricSpec>& all_metrics() {
     std::vector<MetricSpec> table = {
         ks_distance_metric(),
         total_variation_metric(),
+        k_marginal_metric(),
         table_utility_metric(),
         correlation_fit_metric(),
         record_level_change_metric(),
