@@ -78,12 +78,13 @@ Outcome expected_guesses(const Table& targets, const Table& synthetic,
                static_cast<double>(nearest.sure.size() + nearest.tied.size());
       });
   out.baseline = attacks::sum_over_targets(
-      targets.rows(), [] { return 0; },
-      [&](std::size_t target, int&) {
-        std::size_t hits = 0;
-        for (std::size_t r = 0; r < synthetic.rows(); ++r) hits += right(target, r);
-        return static_cast<double>(hits) / m;
-      });
+                     targets.rows(), [] { return 0; },
+                     [&](std::size_t target, int&) {
+                       std::size_t hits = 0;
+                       for (std::size_t r = 0; r < synthetic.rows(); ++r) hits += right(target, r);
+                       return static_cast<double>(hits);
+                     }) /
+                 m;  // whole counts add exactly; one division at the end
   return out;
 }
 
