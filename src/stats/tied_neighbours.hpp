@@ -19,12 +19,15 @@
 // values and makes the whole distance NaN for one).
 //
 // Exact ties: the difference |x_j − y_j| is taken before dividing by R_j (anonymeter divides
-// first, so two pairs with the same difference can get distances a rounding apart), the numeric
-// terms are added in column order and the integer count C is added last. Two reference rows whose
-// per-column differences from a query are equal therefore get bit-equal distances, and so do all
-// distances of an all-categorical column set (small integers). Distances that are equal in exact
-// arithmetic only through different per-column terms (e.g. 0.1 + 0.2 against 0.3) may still
-// differ by a rounding.
+// first, so two pairs with the same difference can get distances a rounding apart: 20/79 − 19/79
+// and 21/79 − 20/79 differ in the last bit), the numeric terms are added in column order and the
+// integer count C is added last. Equal exact differences of the stored values round to the same
+// double, so reference rows whose per-column differences from a query are equal get bit-equal
+// distances; with at most one numeric column (and any number of categorical ones) every exact
+// tie compares equal. "Exact" is about the stored binary values: 0.3 − 0.1 and 0.5 − 0.3 are not
+// equal differences of the doubles nearest those decimals. With several numeric columns,
+// distances equal in exact arithmetic only through different per-column terms may still differ
+// by a rounding.
 #include <cstddef>
 #include <cstdint>
 #include <span>

@@ -155,15 +155,21 @@ TEST(TiedNeighbours, SureAndTiedSetsMatchABruteForceSort) {
 }
 
 TEST(TiedNeighbours, EqualDifferencesGiveBitEqualDistances) {
-  // Query 0.3 against 0.1 and 0.5: both differences are 0.2 in exact arithmetic; subtracting
-  // before scaling keeps them equal where scaling first (anonymeter) splits them.
-  const auto t = make_tables("v,w\n0.3,a\n0.1,a\n0.5,a\n", {"v,w\n0.1,a\n0.5,b\n0.5,a\n"});
+  // Age 20 against 19 and 21 with range 79 (18..97 over both tables): both differences are 1.
+  // Scaling first, as anonymeter does, gives 20/79 − 19/79 = 0.012658227848101278 but
+  // 21/79 − 20/79 = 0.012658227848101222 and splits the tie; the difference first gives 1/79 twice.
+  const auto t = make_tables("age,w\n20,a\n18,a\n", {"age,w\n19,a\n21,a\n97,b\n"});
   const stats::AttackDistance distance(t.confidential, t.synthetic[0], {0});
+  EXPECT_NE(20.0 / 79 - 19.0 / 79, 21.0 / 79 - 20.0 / 79);
   EXPECT_EQ(distance(0, 0), distance(0, 1));
-  EXPECT_EQ(distance(0, 0), distance(0, 2));
+  EXPECT_EQ(distance(0, 0), 1.0 / 79);
   stats::TiedNeighbourScratch scratch;
   const auto found = stats::tied_nearest(distance, 0, 1, scratch);
-  EXPECT_EQ(found.tied.size(), 3u);
+  EXPECT_EQ(found.tied.size(), 2u);
+  EXPECT_TRUE(found.sure.empty());
+  // With the categorical column the integer count is added last: 1/79 + 0 for both rows again.
+  const stats::AttackDistance both(t.confidential, t.synthetic[0], {0, 1});
+  EXPECT_EQ(both(0, 0), both(0, 1));
   EXPECT_THROW(stats::AttackDistance(t.confidential, t.synthetic[0], {}), InputError);
 }
 
