@@ -390,4 +390,40 @@ Reference syntheval_software() {
           .software = "syntheval"};
 }
 
+Reference giomi_2023() {
+  return {.authors = "Giomi, M., Boenisch, F., Wehmeyer, C. and Tasnádi, B.",
+          .year = 2023,
+          .title = "A unified framework for quantifying privacy risk in synthetic data",
+          .venue = "Proceedings on Privacy Enhancing Technologies 2023(2), 312–328",
+          .doi = "10.56553/popets-2023-0055"};
+}
+
+Reference anonymeter_software() {
+  return {.authors = "Statice GmbH / Anonos",
+          .year = 2025,
+          .title = "anonymeter: unified framework for quantifying privacy risk in synthetic data",
+          .venue = "Python package (source at commit 0188bdf5, 2025-05-13)",
+          .url = "https://github.com/statice/anonymeter",
+          .software = "anonymeter",
+          .version = "1.0.0 (commit 0188bdf5)"};
+}
+
+Reference article29_2014() {
+  return {.authors = "Article 29 Data Protection Working Party",
+          .year = 2014,
+          .title = "Opinion 05/2014 on anonymisation techniques",
+          .venue = "WP216, adopted on 10 April 2014",
+          .url =
+              "https://ec.europa.eu/justice/article-29/documentation/opinion-recommendation/"
+              "files/2014/wp216_en.pdf"};
+}
+
+Reference wilson_1927() {
+  return {.authors = "Wilson, E. B.",
+          .year = 1927,
+          .title = "Probable inference, the law of succession, and statistical inference",
+          .venue = "Journal of the American Statistical Association 22(158), 209–212",
+          .doi = "10.1080/01621459.1927.10502953"};
+}
+
 }  // namespace synthaudit::references

@@ -56,4 +56,10 @@ Reference gower_1971();
 Reference mendelevitch_lesh_2021();
 Reference syntheval_software();
 
+// Attacks against a control set.
+Reference giomi_2023();
+Reference anonymeter_software();
+Reference article29_2014();
+Reference wilson_1927();
+
 }  // namespace synthaudit::references

@@ -549,7 +549,9 @@ EvaluationSpec load_spec(const std::string& path, const ResourceLimits& limits) 
 
 nlohmann::json given_parameters(const EvaluationSpec& spec, const MetricSpec& metric) {
   nlohmann::json given = nlohmann::json::object();
-  if (metric.family == MetricFamily::kKeyDisclosure && spec.disclosure_matching.is_object())
+  const bool matching_family = metric.family == MetricFamily::kKeyDisclosure ||
+                               metric.family == MetricFamily::kAttackDisclosure;
+  if (matching_family && spec.disclosure_matching.is_object())
     for (const auto& item : spec.disclosure_matching.items())
       if (std::any_of(metric.params.begin(), metric.params.end(),
                       [&](const ParamSpec& p) { return p.name == item.key(); }))

@@ -66,8 +66,8 @@ struct EvaluationSpec {
   // metric name -> its parameters as given (validated against the declaration before running)
   std::map<std::string, nlohmann::json> parameters;
   // The `disclosure_matching:` block (numeric_tolerance, relative_tolerance, missing_matches):
-  // one matching rule for the key-disclosure family, given to each of its metrics that declares
-  // the parameter; the metric's own `parameters:` entry wins.
+  // one matching rule for the key-disclosure family (and the attack-disclosure metrics that declare
+  // it), given to each metric that declares the parameter; its own `parameters:` entry wins.
   nlohmann::json disclosure_matching = nlohmann::json::object();
   EvaluationContext context;
   std::string output_dir;
@@ -122,7 +122,7 @@ inline const std::vector<std::string> kDisclosureMatchingKeys = {
     "numeric_tolerance", "relative_tolerance", "missing_matches"};
 
 // The parameters `metric` runs with, as given: the disclosure_matching values it declares (a
-// key-disclosure metric), overridden by its own entry in spec.parameters.
+// key-disclosure or attack-disclosure metric), overridden by its own entry in spec.parameters.
 nlohmann::json given_parameters(const EvaluationSpec& spec, const MetricSpec& metric);
 
 // Applies one "NAME=VALUE" (--disclosure-matching) to spec.disclosure_matching, VALUE read as

@@ -157,6 +157,26 @@ check "unknown combining rule (did you mean)" \
   run_eval --confidential conf.csv --synthetic s=syn.csv \
   --param 'analysis_inference_comparison.rules=["synthpop_pop"]'
 
+check "linkability attack: a column in both auxiliary sets" \
+  "^synthaudit: error: .*linkability_attack parameters aux_a and aux_b: column 'age' is in both sets$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --metrics linkability_attack \
+  --param 'linkability_attack.aux_a=["age","sex"]' --param 'linkability_attack.aux_b=["age"]'
+
+check "linkability attack: one auxiliary set only" \
+  "^synthaudit: error: .*linkability_attack parameters aux_a and aux_b: give both column sets or neither$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --metrics linkability_attack \
+  --param 'linkability_attack.aux_a=["age"]'
+
+check "inference attack: secret also known to the attacker" \
+  "^synthaudit: error: .*inference_attack parameter aux: secret column 'income' cannot also be known to the attacker$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --metrics inference_attack \
+  --param 'inference_attack.secrets=["income"]' --param 'inference_attack.aux=["age","income"]'
+
+check "inference attack: unknown secret column (did you mean)" \
+  "^synthaudit: error: .*inference_attack parameter secrets: no column 'incme'.*$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --metrics inference_attack \
+  --param 'inference_attack.secrets=["incme"]'
+
 # Parameter out of range: find a registered numeric parameter with a declared range (from
 # `describe`, so this follows the registry) and give it a value just outside.
 ranged=""

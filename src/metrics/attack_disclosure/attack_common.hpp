@@ -1,0 +1,55 @@
+#pragma once
+// Shared by the attacks against a control set (linkability, inference): which columns an attacker
+// may know by default, the confidence-level parameter, and how one attack's counts become
+// results under the statistic names of stats::attack_statistics.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/threads.hpp"
+#include "metrics/metric.hpp"
+#include "stats/attack_risk.hpp"
+
+namespace synthaudit::attacks {
+
+// Every column except the survey design columns (weights, household), in table order.
+std::vector<std::size_t> attribute_columns(const Table& table, const EvaluationContext& context);
+
+// Column names given by a parameter, resolved (InputError naming the parameter for an unknown or
+// repeated name, or a design column).
+std::vector<std::size_t> named_columns(const Table& table, const EvaluationContext& context,
+                                       const std::vector<std::string>& names,
+                                       const std::string& metric, const std::string& param);
+
+ParamSpec confidence_level_param();
+
+// The sum of `success(target, state)` over targets 0..n-1 on the evaluation's threads, each thread
+// with its own `State` (buffers) made by `make_state()`. The per-target values are added in target
+// order afterwards, so the sum does not depend on the thread count. `success` must not throw.
+template <class MakeState, class Success>
+double sum_over_targets(std::size_t n_targets, MakeState make_state, Success success) {
+  std::vector<double> per_target(n_targets, 0.0);
+#pragma omp parallel num_threads(parallel_threads())
+  {
+    auto state = make_state();
+#pragma omp for schedule(dynamic, 16)
+    for (std::size_t t = 0; t < n_targets; ++t) per_target[t] = success(t, state);
+  }
+  double total = 0.0;
+  for (double v : per_target) total += v;
+  return total;
+}
+
+// Adds the statistics of one attack under `scope`, and the note saying which comparison the
+// risk makes when there is no control set.
+void add_attack(MetricResult& result, const std::string& metric, const std::string& scope,
+                const stats::AttackCounts& counts, double confidence_level);
+
+// The statistics every attack emits, for the metric's declaration.
+std::vector<StatisticSpec> attack_statistic_specs(const std::vector<ScopeKind>& scopes,
+                                                  const std::string& success_meaning);
+
+// The doc paragraph on rates, risk and the control set, shared by the attacks.
+extern const char* const kAttackRiskDoc;
+
+}  // namespace synthaudit::attacks

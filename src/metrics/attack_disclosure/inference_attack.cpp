@@ -1,0 +1,232 @@
+// Inference attack (Giomi et al. 2023, after the Article 29 Working Party's inference criterion):
+// the attacker knows some attributes of a target and guesses a secret one from the closest
+// synthetic record.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <utility>
+
+#include "core/error.hpp"
+#include "metrics/attack_disclosure/attack_common.hpp"
+#include "metrics/key_disclosure/key_scenarios.hpp"
+#include "metrics/metric.hpp"
+#include "metrics/references.hpp"
+#include "stats/tied_neighbours.hpp"
+
+namespace synthaudit {
+
+namespace {
+
+constexpr const char* kName = "inference_attack";
+
+// Whether a guess of the secret is right.
+class SecretMatch {
+ public:
+  SecretMatch(const Column& truth, const Column& guesses, const Params& params)
+      : truth_(truth), guesses_(guesses) {
+    anonymeter_ = params.get_string("secret_match") == "anonymeter";
+    tolerance_ = params.get_double("tolerance");
+    if (!anonymeter_) rule_ = keydisc::matching_rule(params);
+  }
+
+  bool operator()(std::size_t target, std::size_t guess_row) const {
+    if (truth_.is_categorical()) {
+      const std::uint32_t t = truth_.codes[target], g = guesses_.codes[guess_row];
+      if (is_missing(t) || is_missing(g))
+        return is_missing(t) && is_missing(g) && (anonymeter_ || rule_.missing_matches);
+      return t == g;
+    }
+    const double t = truth_.numeric[target], g = guesses_.numeric[guess_row];
+    if (!anonymeter_) return rule_.matches(t, g);
+    // anonymeter's rule: relative to the guess, missing matches missing. anonymeter divides by
+    // g + 1e-12, which makes every negative guess right; the absolute value keeps the rule
+    // symmetric in sign and equal to it for guesses >= 0.
+    if (is_missing(t) || is_missing(g)) return is_missing(t) && is_missing(g);
+    return std::fabs(g - t) / (std::fabs(g) + 1e-12) <= tolerance_;
+  }
+
+ private:
+  const Column& truth_;
+  const Column& guesses_;
+  bool anonymeter_ = true;
+  double tolerance_ = 0.05;
+  keydisc::MatchingRule rule_;
+};
+
+struct Outcome {
+  double success = 0, baseline = 0;
+};
+
+// Expected right guesses among `targets` from the nearest synthetic record on `aux` (a tie: the
+// share of the tied records whose secret is right), and those of the random guess (a uniformly
+// drawn synthetic record: the share of all synthetic records whose secret is right).
+Outcome expected_guesses(const Table& targets, const Table& synthetic,
+                         const std::vector<std::size_t>& aux, std::size_t secret,
+                         const Params& params) {
+  const stats::AttackDistance distance(targets, synthetic, aux);
+  const SecretMatch right(targets.column(secret), synthetic.column(secret), params);
+  const double m = static_cast<double>(synthetic.rows());
+  Outcome out;
+  out.success = attacks::sum_over_targets(
+      targets.rows(), [] { return stats::TiedNeighbourScratch{}; },
+      [&](std::size_t target, stats::TiedNeighbourScratch& scratch) {
+        const auto nearest = stats::tied_nearest(distance, target, 1, scratch);
+        std::size_t hits = 0;
+        for (auto r : nearest.sure) hits += right(target, r);
+        for (auto r : nearest.tied) hits += right(target, r);
+        return static_cast<double>(hits) /
+               static_cast<double>(nearest.sure.size() + nearest.tied.size());
+      });
+  out.baseline = attacks::sum_over_targets(
+                     targets.rows(), [] { return 0; },
+                     [&](std::size_t target, int&) {
+                       std::size_t hits = 0;
+                       for (std::size_t r = 0; r < synthetic.rows(); ++r) hits += right(target, r);
+                       return static_cast<double>(hits);
+                     }) /
+                 m;  // whole counts add exactly; one division at the end
+  return out;
+}
+
+MetricResult compute_inference(const MetricInput& in, const Params& params) {
+  const Table& conf = in.confidential;
+  const Table& syn = in.first_synthetic();
+  if (syn.rows() == 0) throw MetricNotApplicable("the synthetic data have no rows");
+  const auto attributes = attacks::attribute_columns(conf, in.context);
+  const auto& secret_names = params.get_string_list("secrets");
+  const auto given_aux =
+      attacks::named_columns(conf, in.context, params.get_string_list("aux"), kName, "aux");
+  // (secret, aux) pairs: the secrets given, else each disclosure scenario's targets with its
+  // keys as what the attacker knows.
+  std::vector<std::pair<std::size_t, std::vector<std::size_t>>> plans;
+  auto others = [&](std::size_t secret) {
+    std::vector<std::size_t> aux;
+    for (std::size_t c : attributes)
+      if (c != secret) aux.push_back(c);
+    return aux;
+  };
+  if (!secret_names.empty()) {
+    for (std::size_t secret :
+         attacks::named_columns(conf, in.context, secret_names, kName, "secrets"))
+      plans.emplace_back(secret, given_aux.empty() ? others(secret) : given_aux);
+  } else if (!in.context.scenarios.empty()) {
+    for (const auto& scenario : in.context.scenarios) {
+      const auto keys = attacks::named_columns(conf, in.context, scenario.keys, kName,
+                                               "(disclosure scenario keys)");
+      for (std::size_t secret : attacks::named_columns(conf, in.context, scenario.targets, kName,
+                                                       "(disclosure scenario targets)")) {
+        if (std::any_of(plans.begin(), plans.end(),
+                        [&](const auto& p) { return p.first == secret; }))
+          continue;  // one attack per secret: the first scenario naming it
+        plans.emplace_back(secret, given_aux.empty() ? keys : given_aux);
+      }
+    }
+  } else {
+    throw MetricNotApplicable(
+        "no secret column: give inference_attack.secrets or a disclosure scenario (keys, "
+        "targets)");
+  }
+  MetricResult result;
+  for (const auto& [secret, aux] : plans) {
+    const std::string& secret_name = conf.column(secret).name;
+    if (std::find(aux.begin(), aux.end(), secret) != aux.end())
+      throw InputError(std::string(kName) + " parameter aux: secret column '" + secret_name +
+                       "' cannot also be known to the attacker");
+    if (aux.empty()) {
+      result.warnings.push_back(std::string(kName) + " " + secret_name +
+                                ": no other column for the attacker to know; not attacked");
+      continue;
+    }
+    const Outcome train = expected_guesses(conf, syn, aux, secret, params);
+    stats::AttackCounts counts;
+    counts.n_attacks = static_cast<double>(conf.rows());
+    counts.n_success = train.success;
+    counts.n_baseline = train.baseline;
+    if (in.holdout != nullptr && in.holdout->rows() > 0) {
+      counts.n_control_attacks = static_cast<double>(in.holdout->rows());
+      counts.n_control = expected_guesses(*in.holdout, syn, aux, secret, params).success;
+    }
+    attacks::add_attack(result, kName, secret_name, counts, params.get_double("confidence_level"));
+    std::string aux_list;
+    for (std::size_t i = 0; i < aux.size(); ++i)
+      aux_list += (i ? "," : "") + conf.column(aux[i]).name;
+    result.details["aux"][secret_name] = aux_list;
+  }
+  if (result.values.empty()) throw MetricNotApplicable("no secret column could be attacked");
+  return result;
+}
+
+}  // namespace
+
+MetricSpec inference_attack_metric() {
+  using namespace references;
+  auto params = std::vector<ParamSpec>{
+      {.name = "secrets",
+       .type = ParamType::kStringList,
+       .default_value = std::vector<std::string>{},
+       .doc = "secret columns, one attack each (empty: the targets of the disclosure "
+              "scenarios)"},
+      {.name = "aux",
+       .type = ParamType::kStringList,
+       .default_value = std::vector<std::string>{},
+       .doc = "columns the attacker knows (empty: the scenario's keys, or with secrets given "
+              "every other column but the survey design columns)"},
+      {.name = "secret_match",
+       .type = ParamType::kString,
+       .default_value = std::string("anonymeter"),
+       .doc = "when a numeric guess is right: anonymeter (|guess − secret| ≤ tolerance × "
+              "|guess|, missing matches missing) or disclosure_matching (the key-disclosure "
+              "family's rule: numeric_tolerance, relative_tolerance, missing_matches, also read "
+              "from the spec's disclosure_matching block)",
+       .choices = {"anonymeter", "disclosure_matching"}},
+      {.name = "tolerance",
+       .type = ParamType::kDouble,
+       .default_value = 0.05,
+       .doc = "relative tolerance of the anonymeter rule",
+       .min = 0.0},
+  };
+  for (auto& p : keydisc::matching_params()) params.push_back(std::move(p));
+  params.push_back(attacks::confidence_level_param());
+  return MetricSpec{
+      .name = kName,
+      .family = MetricFamily::kAttackDisclosure,
+      .summary =
+          "Inference attack against a control set: how often the closest synthetic record "
+          "gives away a confidential record's secret attribute",
+      .doc =
+          std::string(
+              "For each secret column (scope: its name; by default each target of the disclosure "
+              "scenarios, not attacked without any) the attacker knows the aux columns of a "
+              "target (by default the scenario's keys; with secrets given, all other columns "
+              "but the survey design columns), finds the "
+              "nearest synthetic record on them and takes its secret as the guess, as "
+              "anonymeter does (one neighbour). Right guess: a categorical secret must be "
+              "equal; a numeric secret, by default anonymeter's rule |g − s| ≤ 0.05 |g| "
+              "relative to the guess g (anonymeter divides by g + 10⁻¹², which counts every "
+              "negative guess right; here by |g| + 10⁻¹²); with secret_match = "
+              "disclosure_matching the family-wide rule |g − s| ≤ max(numeric_tolerance, "
+              "relative_tolerance × |s|). A missing secret is guessed right by a missing value "
+              "(anonymeter; under disclosure_matching only when missing_matches). Ties: when "
+              "several synthetic records are equally close the attacker picks one uniformly "
+              "at random, so the target counts the share of them whose secret is right. "
+              "Random-guess baseline (anonymeter's): the secret of a uniformly drawn synthetic "
+              "record, counted at its expected value, the share of synthetic records whose "
+              "secret is right for the target. ") +
+          attacks::kAttackRiskDoc,
+      .params = std::move(params),
+      .granularity = MetricGranularity::kPerReplicate,
+      .compute = compute_inference,
+      .statistics = attacks::attack_statistic_specs(
+          {ScopeKind::kColumn}, "the nearest synthetic record's secret is right"),
+      .references = {cite(giomi_2023(),
+                          "the inference attack, its random-guess baseline and the control set"),
+                     cite(article29_2014(), "inference as a criterion of anonymisation"),
+                     cite(anonymeter_software(),
+                          "mixed-type distance, tolerance rule and counts reproduced where there "
+                          "are no ties"),
+                     cite(wilson_1927(), "score interval of the success rates"),
+                     cite(gower_1971(), "the mixed-type distance anonymeter builds on")},
+  };
+}
+
+}  // namespace synthaudit

@@ -1,0 +1,92 @@
+#pragma once
+// Nearest neighbours with every tie kept, for attacks whose outcome is decided by which of several
+// equidistant records an attacker picks (linkability and inference against synthetic data, as in
+// anonymeter: Giomi et al. 2023, PoPETs 2023(2)). A top-k search that breaks ties by row number
+// biases such attacks (two searches favour the same low rows); here a query's k nearest are
+// described as a set of "sure" rows strictly closer than the k-th smallest distance and the
+// "tied" set of all rows at exactly that distance, from which a uniformly random subset of
+// k − |sure| rows completes the k. The attacks then count the exact expected value of their
+// success over that random choice (tie_expectation below).
+//
+// Distance (anonymeter's mixed-type Gower-like distance, mixed_types_kneighbors.py):
+//   d(x, y) = C + Σ_numeric |x_j − y_j| / R_j
+// where C counts the categorical columns that differ (missing equals missing) and R_j is the range
+// max − min of numeric column j over the query AND reference tables together (1 when that range is
+// 0), as anonymeter's preprocessing scales them. Unlike the distance family's Gower distance
+// (nearest_neighbours.hpp) the sum is not divided by the number of columns, differences are not
+// capped at 1, and the range spans both tables, not the reference alone. A missing numeric value
+// counts 1 against a value and 0 against a missing value (anonymeter counts 1 for two missing
+// values and makes the whole distance NaN for one).
+//
+// Exact ties: the difference |x_j − y_j| is taken before dividing by R_j (anonymeter divides
+// first, so two pairs with the same difference can get distances a rounding apart: 20/79 − 19/79
+// and 21/79 − 20/79 differ in the last bit), the numeric terms are added in column order and the
+// integer count C is added last. Equal exact differences of the stored values round to the same
+// double, so reference rows whose per-column differences from a query are equal get bit-equal
+// distances; with at most one numeric column (and any number of categorical ones) every exact
+// tie compares equal. "Exact" is about the stored binary values: 0.3 − 0.1 and 0.5 − 0.3 are not
+// equal differences of the doubles nearest those decimals. With several numeric columns,
+// distances equal in exact arithmetic only through different per-column terms may still differ
+// by a rounding.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "table/table.hpp"
+
+namespace synthaudit::stats {
+
+class AttackDistance {
+ public:
+  // `columns`: indices of the columns used (same in both tables). Throws InputError when empty.
+  AttackDistance(const Table& query, const Table& reference, std::vector<std::size_t> columns);
+
+  double operator()(std::size_t query_row, std::size_t reference_row) const;
+  // Distances from one query row to every reference row, in reference order.
+  void to_all(std::size_t query_row, std::vector<double>& out) const;
+
+  std::size_t reference_rows() const { return reference_.rows(); }
+  const std::vector<double>& ranges() const { return range_; }  // numeric columns only, else 0
+
+ private:
+  const Table& query_;
+  const Table& reference_;
+  std::vector<std::size_t> numeric_, categorical_;
+  std::vector<double> range_;  // per entry of numeric_
+};
+
+// The k nearest reference rows of one query, ties kept.
+struct TiedNeighbours {
+  std::span<const std::uint32_t> sure;  // strictly closer than the k-th distance, ascending rows
+  std::span<const std::uint32_t> tied;  // at the k-th distance, ascending rows
+  std::size_t picks = 0;                // k − |sure| rows drawn uniformly from `tied`
+  double kth_distance = 0;
+};
+
+// Per-thread buffers of one search; the returned spans point into them until the next call.
+struct TiedNeighbourScratch {
+  std::vector<double> distances, sorted;
+  std::vector<std::uint32_t> sure, tied;
+};
+
+// The sure and tied rows of `query_row` (k >= 1). With k or fewer reference rows every row is
+// sure (picks = 0). Exact: the k-th distance is the k-th smallest of all computed distances.
+TiedNeighbours tied_nearest(const AttackDistance& distance, std::size_t query_row, std::size_t k,
+                            TiedNeighbourScratch& scratch);
+
+// Probability that two independent uniform tie-breaks, of `a` and of `b` (two searches over the
+// same reference rows), pick at least one common row: the expected success of a linkability
+// attack on one target. Derivation (sure sets S_a, S_b; tied sets T_a, T_b; r_a, r_b picks):
+//   a common sure row (S_a ∩ S_b ≠ ∅) links for certain: 1.
+//   Otherwise let x = |S_a ∩ T_b|, y = |T_a ∩ S_b|, c = |T_a ∩ T_b| (S_a and T_a are disjoint, as
+//   are S_b and T_b). No common row means: the r_a picks of a avoid the y rows that b holds for
+//   sure, and, if j of them fall among the c rows tied in both, the r_b picks of b avoid those j
+//   rows and the x rows that a holds for sure. a's picks are a uniform r_a-subset of T_a, so
+//     P(a avoids y, picks j of c) = C(c, j) C(t_a − y − c, r_a − j) / C(t_a, r_a)
+//     P(b avoids x + j given rows) = C(t_b − x − j, r_b) / C(t_b, r_b)
+//   and P(no common row) = Σ_j of their product, j from 0 to min(c, r_a).
+//   Rows outside T_a ∪ S_a (or T_b ∪ S_b) cannot be picked by a (or b) and play no part.
+double shared_pick_probability(const TiedNeighbours& a, const TiedNeighbours& b);
+
+}  // namespace synthaudit::stats
