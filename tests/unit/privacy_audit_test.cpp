@@ -122,7 +122,8 @@ TEST(MembershipAudit, DistanceMembershipInferenceOnSd2011) {
     ASSERT_EQ(d[i], scores.distance[i]) << i;
     ASSERT_EQ(scores.member[i], i < r.records[0].distance.size() ? 1 : 0) << i;
   }
-  const Expected& e = read_low_fpr_expected().at("sd2011");
+  const auto expected = read_low_fpr_expected();
+  const Expected& e = expected.at("sd2011");
   for (const char* name : kTprNames) EXPECT_EQ(value_of(r, name, "all"), e.values.at(name)) << name;
   EXPECT_EQ(value_of(r, "membership_advantage", "all"), e.values.at("membership_advantage"));
   EXPECT_NEAR(value_of(r, "epsilon_lower_bound", "all"), e.values.at("epsilon_lower_bound"), 1e-12);

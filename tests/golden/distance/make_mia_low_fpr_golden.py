@@ -13,13 +13,14 @@ log((1 − δ − FPR_hi)/(1 − TPR_lo)) with two-sided Clopper–Pearson bound
 Inputs (written here, or by the command line for SD2011):
   mia_low_fpr_sd2011_scores.csv  the metric's per-record distances on SD2011 train (members) and
       holdout (non-members) to train_syn, Gower over all columns, made with
-        build/apps/cli/synthaudit evaluate --confidential ../shared/data/sd2011/train.csv \
-          --synthetic ../shared/data/sd2011/train_syn.csv \
-          --holdout ../shared/data/sd2011/holdout.csv \
+        build/synthaudit evaluate --confidential tests/data/sd2011/train.csv \
+          --synthetic syn=tests/data/sd2011/train_syn.csv \
+          --holdout tests/data/sd2011/holdout.csv \
           --metrics distance_membership_inference --param \
           distance_membership_inference.record_level=true --out OUT
-      (OUT/records.tsv, directions conf_to_syn and holdout_to_syn); the test checks that the
-      metric's own distances equal them before comparing the statistics.
+      (OUT/records.tsv: the conf_to_syn distances as members, then the holdout_to_syn ones,
+      written as "distance,member" with %.17g); the test checks that the metric's own distances
+      equal them before comparing the statistics.
   mia_low_fpr_{ties,leaky}_scores.csv  made below: many members and some non-members at distance
       0 (the first threshold exceeds the low FPR targets), and a leaky attack with a positive ε.
 
