@@ -252,6 +252,21 @@
             y: {field: 'tpr', type: 'quantitative', title: p.y_label || 'true positive rate', scale: {domain: [0, 1]}},
             color: colorEncoding(field, d), order: {field: 'fpr'}}}]};
     },
+    roc_log(p, d) {
+      // Log-log axes show the low false-positive rates a linear ROC squeezes into its corner;
+      // the diagonal is the attacker who guesses.
+      const field = colorField(d);
+      const lo = Math.min(...d.map((r) => Math.min(r.fpr, r.tpr)).filter((v) => v > 0), 1e-3);
+      const axis = (name, title) => ({field: name, type: 'quantitative', title: title,
+        scale: {type: 'log', domain: [lo, 1]}});
+      return {width: W, height: H, layer: [
+        {data: {values: [{fpr: lo, tpr: lo}, {fpr: 1, tpr: 1}]}, mark: {type: 'line', color: '#999', strokeDash: [4, 4]},
+          encoding: {x: axis('fpr'), y: axis('tpr')}},
+        {data: {values: d}, mark: {type: 'line', interpolate: 'step-after', clip: true},
+          encoding: {x: axis('fpr', p.x_label || 'false positive rate'),
+            y: axis('tpr', p.y_label || 'true positive rate'),
+            color: colorEncoding(field, d), order: {field: 'fpr'}, tooltip: d.length > 2000 ? undefined : tooltipFields(d)}}]};
+    },
     scatter(p, d) {
       return {data: {values: d}, width: W, height: H,
         mark: {type: 'point', filled: true, size: d.length > 1000 ? 8 : 24, opacity: d.length > 1000 ? 0.35 : 0.7},

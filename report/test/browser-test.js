@@ -25,7 +25,7 @@ const CHROMIUM = process.env.SYNTHAUDIT_CHROMIUM || '/usr/bin/chromium';
 // only the longest a condition may take before the test gives up, generous for a loaded machine.
 const WAIT_MS = 120000;
 const PLOTS_PAGE = 6;  // plots report.js draws per metric before its 'show more' button
-const KINDS = ['histogram', 'density', 'ecdf', 'qq', 'bars', 'heatmap', 'contour', 'roc', 'scatter', 'line', 'forest'];
+const KINDS = ['histogram', 'density', 'ecdf', 'qq', 'bars', 'heatmap', 'contour', 'roc', 'roc_log', 'scatter', 'line', 'forest'];
 
 function fail(message) {
   console.error('browser-test: FAIL: ' + message);

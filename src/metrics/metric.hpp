@@ -113,6 +113,7 @@ struct MetricValue {
 //   contour   {x, y, dataset, density} on a grid         roc     {fpr, tpr}
 //   scatter   {x, y}                                     line    {x, y, series}
 //   forest    {estimand, dataset, estimate, lower, upper}
+//   roc_log   {fpr, tpr} with both rates > 0, drawn on log-log axes (low false-positive rates)
 // Keep plots summarised (binned, at most a few thousand records each).
 nlohmann::json make_plot(const std::string& kind, const std::string& title,
                          const std::string& x_label, const std::string& y_label,

@@ -426,4 +426,79 @@ Reference wilson_1927() {
           .doi = "10.1080/01621459.1927.10502953"};
 }
 
+Reference carlini_2022() {
+  return {.authors = "Carlini, N., Chien, S., Nasr, M., Song, S., Terzis, A. and Tramèr, F.",
+          .year = 2022,
+          .title = "Membership inference attacks from first principles",
+          .venue = "2022 IEEE Symposium on Security and Privacy (SP), 1897–1914",
+          .doi = "10.1109/SP46214.2022.9833649"};
+}
+
+Reference jagielski_ullman_oprea_2020() {
+  return {
+      .authors = "Jagielski, M., Ullman, J. and Oprea, A.",
+      .year = 2020,
+      .title = "Auditing differentially private machine learning: how private is private SGD?",
+      .venue = "Advances in Neural Information Processing Systems 33 (NeurIPS 2020), 22205–22216",
+      .url = "https://arxiv.org/abs/2006.07709"};
+}
+
+Reference nasr_2021() {
+  return {
+      .authors = "Nasr, M., Song, S., Thakurta, A., Papernot, N. and Carlini, N.",
+      .year = 2021,
+      .title = "Adversary instantiation: lower bounds for differentially private machine learning",
+      .venue = "2021 IEEE Symposium on Security and Privacy (SP), 866–882",
+      .doi = "10.1109/SP40001.2021.00069"};
+}
+
+Reference kairouz_oh_viswanath_2015() {
+  return {.authors = "Kairouz, P., Oh, S. and Viswanath, P.",
+          .year = 2015,
+          .title = "The composition theorem for differential privacy",
+          .venue =
+              "Proceedings of the 32nd International Conference on Machine Learning, PMLR 37, "
+              "1376–1385",
+          .url = "https://proceedings.mlr.press/v37/kairouz15.html"};
+}
+
+Reference yeom_2018() {
+  return {.authors = "Yeom, S., Giacomelli, I., Fredrikson, M. and Jha, S.",
+          .year = 2018,
+          .title = "Privacy risk in machine learning: analyzing the connection to overfitting",
+          .venue = "2018 IEEE 31st Computer Security Foundations Symposium (CSF), 268–282",
+          .doi = "10.1109/CSF.2018.00027"};
+}
+
+Reference clopper_pearson_1934() {
+  return {
+      .authors = "Clopper, C. J. and Pearson, E. S.",
+      .year = 1934,
+      .title = "The use of confidence or fiducial limits illustrated in the case of the binomial",
+      .venue = "Biometrika 26(4), 404–413",
+      .doi = "10.1093/biomet/26.4.404"};
+}
+
+Reference yoon_drumright_van_der_schaar_2020() {
+  return {.authors = "Yoon, J., Drumright, L. N. and van der Schaar, M.",
+          .year = 2020,
+          .title =
+              "Anonymization through data synthesis using generative adversarial networks "
+              "(ADS-GAN)",
+          .venue = "IEEE Journal of Biomedical and Health Informatics 24(8), 2378–2388",
+          .doi = "10.1109/JBHI.2020.2980262"};
+}
+
+Reference synthcity_software() {
+  return {.authors = "Qian, Z., Cebere, B.-C. and van der Schaar, M.",
+          .year = 2023,
+          .title =
+              "Synthcity: facilitating innovative use cases of synthetic data in different "
+              "data modalities",
+          .venue = "arXiv:2301.07573",
+          .url = "https://github.com/vanderschaarlab/synthcity",
+          .software = "synthcity",
+          .version = "0.2.12"};
+}
+
 }  // namespace synthaudit::references

@@ -61,5 +61,15 @@ Reference giomi_2023();
 Reference anonymeter_software();
 Reference article29_2014();
 Reference wilson_1927();
+// Membership inference and auditing of differential privacy.
+Reference carlini_2022();
+Reference jagielski_ullman_oprea_2020();
+Reference nasr_2021();
+Reference kairouz_oh_viswanath_2015();
+Reference yeom_2018();
+Reference clopper_pearson_1934();
+// Identifiability of records in synthetic data.
+Reference yoon_drumright_van_der_schaar_2020();
+Reference synthcity_software();
 
 }  // namespace synthaudit::references

@@ -29,6 +29,7 @@ MetricSpec distance_to_closest_record_metric();
 MetricSpec distance_membership_inference_metric();
 MetricSpec knn_attribute_attack_metric();
 MetricSpec new_row_synthesis_metric();
+MetricSpec epsilon_identifiability_metric();
 MetricSpec propensity_logistic_metric();
 MetricSpec propensity_cart_metric();
 MetricSpec propensity_boosted_trees_metric();
@@ -59,6 +60,7 @@ const std::vector<MetricSpec>& all_metrics() {
         distance_membership_inference_metric(),
         knn_attribute_attack_metric(),
         new_row_synthesis_metric(),
+        epsilon_identifiability_metric(),
         propensity_logistic_metric(),
         propensity_cart_metric(),
         propensity_boosted_trees_metric(),

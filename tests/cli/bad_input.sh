@@ -144,6 +144,23 @@ check "record_level that is not true or false" \
   "^synthaudit: error: .*parameters\.distance_to_closest_record\.record_level: expected true or false, got 2$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --param distance_to_closest_record.record_level=2
 
+check "epsilon_identifiability weights that are not a choice (did you mean)" \
+  "^synthaudit: error: .*parameters\.epsilon_identifiability\.weights: 'entropic' is not one of .*\(did you mean 'entropy'\?\)$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --param epsilon_identifiability.weights=entropic
+
+check "epsilon_identifiability column that does not exist" \
+  "^synthaudit: error: parameter epsilon_identifiability\.columns: no column 'agee' \(did you mean 'age'\?\)$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --metrics epsilon_identifiability \
+  --param 'epsilon_identifiability.columns=["agee"]'
+
+check "membership inference delta out of range" \
+  "^synthaudit: error: .*parameters\.distance_membership_inference\.delta: value 0\.5 is out of range \[" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --param distance_membership_inference.delta=0.5
+
+check "membership inference confidence of 1" \
+  "^synthaudit: error: .*parameters\.distance_membership_inference\.confidence: value 1 is out of range \[" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --param distance_membership_inference.confidence=1
+
 check "simulate with fewer columns than the model's" \
   "^synthaudit: error: simulate: --columns must be between 12 and 200, not 5$" \
   "$BIN" simulate --out "$OUT" --rows 10 --columns 5

@@ -7,6 +7,7 @@
 #include "metrics/distance_disclosure/distance_params.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
+#include "stats/membership_audit.hpp"
 #include "stats/nearest_neighbours.hpp"
 #include "stats/neighbour_cache.hpp"
 #include "stats/quantile.hpp"
@@ -95,6 +96,28 @@ MetricResult compute_mia(const MetricInput& in, const Params& params) {
   const double members = static_cast<double>(dt.size()), others = static_cast<double>(dh.size());
   result.add("auc_null_sd", "all", std::sqrt((members + others + 1.0) / (12.0 * members * others)));
 
+  // The attack at low false-positive rates, on the distances themselves (−d: exact, unlike the
+  // pseudo-probability above, which can merge near-ties).
+  std::vector<double> closeness(d.size());
+  for (std::size_t i = 0; i < d.size(); ++i) closeness[i] = -d[i];
+  stats::MembershipAuditOptions audit_options;
+  audit_options.fpr_targets = {0.001, 0.01, 0.1};
+  audit_options.delta = params.get_double("delta");
+  audit_options.confidence = params.get_double("confidence");
+  const auto audit = stats::audit_membership(closeness, member, audit_options);
+  const char* const tpr_names[] = {"tpr_at_fpr_0.001", "tpr_at_fpr_0.01", "tpr_at_fpr_0.1"};
+  for (std::size_t t = 0; t < audit_options.fpr_targets.size(); ++t) {
+    result.add(tpr_names[t], "all", audit.tpr_at_fpr[t]);
+    if (audit.first_threshold_above_target[t])
+      result.warnings.push_back(
+          std::string(tpr_names[t]) +
+          " is 0 because the records at the smallest distance already include more than that "
+          "share of the holdout (ties at the closest distance, often exact copies at distance 0); "
+          "no threshold reaches so low a false-positive rate");
+  }
+  result.add("membership_advantage", "all", audit.advantage);
+  result.add("epsilon_lower_bound", "all", audit.epsilon_lower_bound);
+
   // Threshold sweep: every distinct distance; ROC plot and a summarised table.
   auto plot = make_plot("roc", "Membership inference by distance to the synthetic data",
                         "false positive rate", "true positive rate");
@@ -118,7 +141,28 @@ MetricResult compute_mia(const MetricInput& in, const Params& params) {
          {"recall", std::isnan(rec) ? nlohmann::json(nullptr) : nlohmann::json(rec)}});
   }
   result.details["threshold_sweep"] = sweep;
-  result.details["plots"] = nlohmann::json::array({plot});
+  // The same curve on log-log axes, where the low false-positive rates are visible. Points with a
+  // zero rate cannot be drawn on a log axis and are left out; the curve is kept whole (no
+  // thinning) up to FPR 0.1 and thinned beyond.
+  auto log_plot = make_plot("roc_log", "Membership inference at low false-positive rates",
+                            "false positive rate (log)", "true positive rate (log)");
+  const auto full = stats::roc_curve(closeness, member);
+  std::vector<stats::RocPoint> low, high;
+  for (const auto& point : full) {
+    if (point.fpr <= 0.0 || point.tpr <= 0.0) continue;
+    (point.fpr <= 0.1 ? low : high).push_back(point);
+  }
+  constexpr std::size_t kMaxLogPoints = 2000;
+  auto keep = [&](const std::vector<stats::RocPoint>& points, std::size_t budget) {
+    const std::size_t m = points.size();
+    for (std::size_t k = 0; k < std::min(m, budget); ++k) {
+      const auto& point = points[m <= budget ? k : k * (m - 1) / (budget - 1)];
+      log_plot["data"].push_back({{"fpr", point.fpr}, {"tpr", point.tpr}});
+    }
+  };
+  keep(low, kMaxLogPoints);
+  keep(high, 200);
+  result.details["plots"] = nlohmann::json::array({plot, log_plot});
   return result;
 }
 
@@ -149,7 +193,25 @@ MetricSpec distance_membership_inference_metric() {
           "sweep_points quantiles and the ROC plot data. Distance as in "
           "distance_to_closest_record (Gower by default, ranges from the confidential data; "
           "disc_mit uses R gower::gower_topn, whose ranges come from both tables and which "
-          "skips missing values instead of counting them).",
+          "skips missing values instead of counting them).\n\n"
+          "At low false-positive rates (Carlini et al., 2022): tpr_at_fpr_0.001, "
+          "tpr_at_fpr_0.01 and tpr_at_fpr_0.1 are read off the full ROC curve of the distances "
+          "(score −d, one threshold per distinct distance) without interpolation: the largest TPR "
+          "among the thresholds whose FPR does not exceed the target. When many records tie at "
+          "the smallest distance (exact copies at distance 0), the first threshold already calls "
+          "more holdout records than the target allows; then no threshold qualifies and the TPR is "
+          "0, with a warning saying so. A holdout of n records resolves FPRs down to 1/n only. "
+          "membership_advantage is max(TPR − FPR) over thresholds (Yeom et al., 2018). "
+          "epsilon_lower_bound is the ε that no (ε, delta)-differentially private release could "
+          "exceed given this attack: every threshold gives ε ≥ log((TPR_lo − δ)/FPR_hi) and ε ≥ "
+          "log((1 − δ − FPR_hi)/(1 − TPR_lo)) (Kairouz et al., 2015), with TPR_lo and FPR_hi the "
+          "two-sided Clopper–Pearson bounds at `confidence` on the counts, as in Jagielski et al. "
+          "(2020) and Nasr et al. (2021); the largest over thresholds and both forms, 0 when "
+          "none is positive. The default δ = 1e-5 is the value used for differentially private "
+          "training in those audits, below 1/n for files up to 100,000 records; set delta below "
+          "1/n for larger ones. The bound assumes the synthesis was released once: it says what "
+          "the attack proves, not the ε of the synthesiser. The report draws the ROC curve on "
+          "log-log axes as well.",
       .params = distance_metrics::selection_params(
           {{.name = "threshold_percentile",
             .type = ParamType::kDouble,
@@ -158,6 +220,19 @@ MetricSpec distance_membership_inference_metric() {
                    "n_train / (n_train + n_holdout))",
             .min = 0.0,
             .max = 1.0},
+           {.name = "delta",
+            .type = ParamType::kDouble,
+            .default_value = 1e-5,
+            .doc = "δ of the (ε, δ) whose ε epsilon_lower_bound bounds",
+            .min = 0.0,
+            .max = 0.1},
+           {.name = "confidence",
+            .type = ParamType::kDouble,
+            .default_value = 0.95,
+            .doc = "level of the two-sided Clopper–Pearson intervals on TPR and FPR behind "
+                   "epsilon_lower_bound",
+            .min = 0.5,
+            .max = 0.9999},
            {.name = "sweep_points",
             .type = ParamType::kInt,
             .default_value = std::int64_t{21},
@@ -209,8 +284,30 @@ MetricSpec distance_membership_inference_metric() {
             "sqrt((m + n + 1) / (12 m n)) for m members and n non-members: the sampling noise of "
             "the AUC's baseline of 0.5",
             std::nullopt,
+            {kAll}},
+           {"{tpr_at_fpr_0.001|tpr_at_fpr_0.01|tpr_at_fpr_0.1}",
+            "share of training records the attack finds while calling at most that share of the "
+            "holdout records members (largest TPR with FPR at or below the target, no "
+            "interpolation)",
+            Ideal::lower(),
+            {kAll}},
+           {"membership_advantage",
+            "max(TPR − FPR) over thresholds: 0 = the attack does no better than guessing",
+            Ideal::lower(),
+            {kAll}},
+           {"epsilon_lower_bound",
+            "the smallest ε an (ε, δ)-differentially private release would need to allow this "
+            "attack at the stated confidence; 0 = no evidence against any ε",
+            Ideal::lower(),
             {kAll}}},
-      .references = {cite(mendelevitch_lesh_2021(),
+      .references = {cite(carlini_2022(), "TPR at low FPR from the ROC curve"),
+                     cite(yeom_2018(), "membership advantage"),
+                     cite(kairouz_oh_viswanath_2015(), "the two inequalities of (ε, δ)-DP tests"),
+                     cite(jagielski_ullman_oprea_2020(),
+                          "ε lower bound from Clopper–Pearson bounds on the attack's rates"),
+                     cite(nasr_2021(), "ε lower bound from both error rates"),
+                     cite(clopper_pearson_1934(), "the intervals on TPR and FPR"),
+                     cite(mendelevitch_lesh_2021(),
                           "membership inference by distance to the synthetic data"),
                      cite(syntheval_software(), "disc_mit: threshold rule, counts and AUC"),
                      cite(gower_1971(), "the Gower distance")},

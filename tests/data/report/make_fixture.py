@@ -129,6 +129,8 @@ def propensity(c, r):
     for k in range(0, 51):
         fpr = k / 50
         roc.append({"fpr": r6(fpr), "tpr": r6(fpr ** (1 - 2 * q) if q < 0.49 else 1)})
+    roc_log = [{"fpr": r6(10 ** (-3 + 3 * k / 30)), "tpr": r6((10 ** (-3 + 3 * k / 30)) ** (1 - 2 * q) if q < 0.49 else 1)}
+               for k in range(0, 31)]
     scores = []
     for ds, mu in (("confidential", 0.5 - q), ("synthetic", 0.5 + q)):
         for k in range(20):
@@ -137,6 +139,7 @@ def propensity(c, r):
                            "density": r6(normal_pdf((a + b) / 2, mu, 0.1))})
     return ([("pmse_ratio", "all", 1 + 40 * q), ("auc", "all", auc)],
             {"plots": [plot("roc", "propensity ROC", "false positive rate", "true positive rate", "all", roc),
+                       plot("roc_log", "propensity ROC (log-log)", "false positive rate", "true positive rate", "all", roc_log),
                        plot("histogram", "propensity scores", "propensity score", "density", "all", scores)]},
             ["not applicable: 1 column dropped (constant)"] if c == "beta" and r == 0 else [])
 
