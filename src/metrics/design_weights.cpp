@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace synthaudit {
 
@@ -15,7 +16,7 @@ std::string unusable_because(const Column& w) {
     const double value = w.numeric[row];
     if (!std::isfinite(value) || value < 0)
       return "row " + std::to_string(row + 1) + " is " +
-             (std::isnan(value) ? std::string("missing") : std::to_string(value));
+             (std::isnan(value) ? std::string("missing") : format_number(value));
     any_positive = any_positive || value > 0;
   }
   return any_positive ? std::string() : std::string("no row has a positive weight");

@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/error.hpp"
 #include "stats/quantile.hpp"
 #include "test_support.hpp"
 
@@ -191,6 +192,142 @@ TEST(SurveyEstimates, MissingValuesAreDroppedAndEmptyInputIsNaN) {
   EXPECT_TRUE(std::isnan(stats::survey_mean(none, none).estimate));
   EXPECT_TRUE(std::isnan(stats::survey_quantile(none, none, 0.5).estimate));
   EXPECT_THROW(stats::survey_mean(x, none), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace synthaudit
+
+// The metrics that use the weights, on the api data and its "synthetic" counterpart
+// (tests/data/survey/make_api.R), against the same golden file.
+namespace synthaudit {
+namespace {
+
+testing::Tables api_pair() {
+  const std::string dir = std::string(SYNTHAUDIT_TEST_DATA) + "/survey/";
+  return testing::load_tables(dir + "apistrat.csv", {dir + "apistrat_syn.csv"});
+}
+
+EvaluationContext weighted_context(std::vector<AnalysisSpec> analyses = {}) {
+  EvaluationContext context;
+  context.weights = "pw";
+  context.analyses = std::move(analyses);
+  return context;
+}
+
+TEST(SurveyMetrics, MeanInConfidenceIntervalUsesTheWeights) {
+  const auto tables = api_pair();
+  const auto r = testing::run_metric("mean_in_confidence_interval", tables, {{"plots", false}},
+                                     weighted_context());
+  for (const std::string v : {"api00", "ell", "enroll"}) {
+    expect_close(testing::value_of(r, "conf_mean", v), expected("mean." + v), "mean " + v);
+    expect_close(testing::value_of(r, "conf_ci_lower", v), expected("ci_lower." + v), "lower " + v);
+    expect_close(testing::value_of(r, "conf_ci_upper", v), expected("ci_upper." + v), "upper " + v);
+    expect_close(testing::value_of(r, "syn_mean", v), expected("syn.mean." + v), "syn " + v);
+  }
+  for (const auto& value : r.values) EXPECT_NE(value.scope, "pw") << value.statistic;
+
+  const auto unweighted =
+      testing::run_metric("mean_in_confidence_interval", tables,
+                          {{"plots", false}, {"synthetic_weights", "none"}}, weighted_context());
+  expect_close(testing::value_of(unweighted, "syn_mean", "api00"),
+               expected("syn.unweighted_mean.api00"), "unweighted synthetic mean");
+  expect_close(testing::value_of(unweighted, "conf_mean", "api00"), expected("mean.api00"),
+               "confidential mean stays weighted");
+}
+
+const nlohmann::json& analysis(const MetricResult& r, const std::string& name) {
+  for (const auto& a : r.details["analyses"])
+    if (a["name"] == name) return a;
+  throw std::runtime_error("no analysis " + name);
+}
+
+std::vector<AnalysisSpec> api_analyses() {
+  return {{.name = "mean", .kind = "mean", .column = "api00"},
+          {.name = "share", .kind = "proportion", .column = "sch_wide"},
+          {.name = "total", .kind = "total", .column = "enroll"},
+          {.name = "median", .kind = "quantile", .column = "enroll", .probability = 0.5},
+          {.name = "total_acs", .kind = "total", .column = "acs_k3"},
+          {.name = "lm", .kind = "lm", .formula = "api00 ~ ell + meals + factor(stype)"},
+          {.name = "logit", .kind = "glm_logit", .formula = "sch_wide ~ ell + meals + api99"},
+          {.name = "lm_missing", .kind = "lm", .formula = "api00 ~ ell + acs_k3"}};
+}
+
+// Estimate and SE of estimand k on the confidential data and on replicate 1 (q and v).
+struct AnalysisNumbers {
+  std::vector<double> conf, conf_se, syn, syn_se;
+};
+AnalysisNumbers numbers(const MetricResult& r, const std::string& name) {
+  const auto& a = analysis(r, name);
+  AnalysisNumbers n;
+  for (const auto& e : a["estimands"]) {
+    n.conf.push_back(e["confidential_estimate"].get<double>());
+    n.conf_se.push_back(e["confidential_se"].get<double>());
+  }
+  for (const auto& q : a["replicates"][0]["q"]) n.syn.push_back(q.get<double>());
+  for (const auto& v : a["replicates"][0]["v"]) n.syn_se.push_back(std::sqrt(v.get<double>()));
+  return n;
+}
+
+TEST(SurveyMetrics, AnalysesMatchTheSurveyPackage) {
+  const auto tables = api_pair();
+  const auto r = testing::run_metric("analysis_inference_comparison", tables, {},
+                                     weighted_context(api_analyses()));
+  auto check_scalar = [&](const std::string& name, const std::string& key, std::size_t k = 0) {
+    const auto n = numbers(r, name);
+    expect_close(n.conf[k], expected(key), name + " confidential");
+    const auto se_key = key.substr(0, key.find('.')) + "_se" + key.substr(key.find('.'));
+    expect_close(n.conf_se[k], expected(se_key), name + " confidential SE");
+    expect_close(n.syn[k], expected("syn." + key), name + " synthetic");
+    expect_close(n.syn_se[k], expected("syn." + se_key), name + " synthetic SE");
+  };
+  check_scalar("mean", "mean.api00");
+  check_scalar("share", "mean.sch_yes", 1);  // levels No, Yes
+  check_scalar("total", "total.enroll");
+  check_scalar("median", "quantile.enroll.0.5");
+  check_scalar("total_acs", "total.acs_k3");
+  for (const std::string model : {"lm", "logit", "lm_missing"}) {
+    const auto n = numbers(r, model);
+    const auto& coef = golden().at(model + "_coef");
+    const auto& se = golden().at(model + "_se");
+    const auto& syn_coef = golden().at("syn." + model + "_coef");
+    const auto& syn_se = golden().at("syn." + model + "_se");
+    ASSERT_EQ(n.conf.size(), coef.size()) << model;
+    for (std::size_t j = 0; j < coef.size(); ++j) {
+      expect_close(n.conf[j], coef[j], model + " coefficient");
+      expect_close(n.conf_se[j], se[j], model + " SE");
+      expect_close(n.syn[j], syn_coef[j], model + " synthetic coefficient");
+      expect_close(n.syn_se[j], syn_se[j], model + " synthetic SE");
+    }
+  }
+  EXPECT_EQ(r.details["weights"]["synthetic_weighted"][0], true);
+}
+
+TEST(SurveyMetrics, UnweightedSyntheticTotalsExpandToTheConfidentialWeights) {
+  const auto tables = api_pair();
+  const auto r =
+      testing::run_metric("analysis_inference_comparison", tables, {{"synthetic_weights", "none"}},
+                          weighted_context({api_analyses()[2]}));
+  expect_close(numbers(r, "total").syn[0], expected("syn.unweighted_total.enroll"),
+               "unweighted synthetic total");
+  expect_close(numbers(r, "total").conf[0], expected("total.enroll"), "confidential total");
+  EXPECT_EQ(r.details["weights"]["synthetic_weighted"][0], false);
+}
+
+TEST(SurveyMetrics, UnusableSyntheticWeights) {
+  const std::string conf = "x,w\n1,1\n2,3\n4,2\n";
+  const std::string syn = "x,w\n1,1\n2,-1\n5,2\n";
+  const auto tables = testing::make_tables(conf, {syn});
+  EvaluationContext w_context;
+  w_context.weights = "w";
+  const auto r =
+      testing::run_metric("mean_in_confidence_interval", tables, {{"plots", false}}, w_context);
+  ASSERT_FALSE(r.warnings.empty());
+  EXPECT_NE(r.warnings.front().find("row 2 is -1"), std::string::npos) << r.warnings.front();
+  EXPECT_DOUBLE_EQ(testing::value_of(r, "syn_mean", "x"), 8.0 / 3.0);  // unweighted
+  EXPECT_DOUBLE_EQ(testing::value_of(r, "conf_mean", "x"), (1.0 + 6.0 + 8.0) / 6.0);
+  EXPECT_THROW(testing::run_metric("mean_in_confidence_interval", tables,
+                                   {{"plots", false}, {"synthetic_weights", "own"}}, w_context),
+               InputError);
 }
 
 }  // namespace

@@ -45,4 +45,16 @@ for (p in c(0.1, 0.5, 0.9)) {
   put(sprintf("equal_weights.quantile.api00.%g", p), q[1, "quantile"])
   put(sprintf("equal_weights.type7.api00.%g", p), quantile(e$api00, p, type = 7))
 }
+# The metrics' numbers: the "synthetic" counterpart with its own weights, the interval of the
+# weighted mean on survey's degrees of freedom, and the unweighted synthetic values.
+s <- read.csv("../../data/survey/apistrat_syn.csv")
+s$sch_yes <- as.numeric(s$sch_wide == "Yes")
+run("syn.", s)
+des <- svydesign(ids = ~1, weights = ~pw, data = d)
+for (v in c("api00", "ell", "enroll")) {
+  ci <- confint(svymean(as.formula(paste0("~", v)), des), df = degf(des))
+  put(paste0("ci_lower.", v), ci[1]); put(paste0("ci_upper.", v), ci[2])
+  put(paste0("syn.unweighted_mean.", v), mean(s[[v]]))
+}
+put("syn.unweighted_total.enroll", sum(d$pw) * mean(s$enroll))
 writeLines(out, "golden.tsv")
