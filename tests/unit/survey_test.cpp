@@ -332,3 +332,27 @@ TEST(SurveyMetrics, UnusableSyntheticWeights) {
 
 }  // namespace
 }  // namespace synthaudit
+
+namespace synthaudit {
+namespace {
+
+// Pasted from tests/golden/survey/make_tv_golden.py (pandas group sums of pw).
+TEST(SurveyMetrics, TotalVariationUsesWeightedShares) {
+  const auto tables = api_pair();
+  const auto weighted =
+      testing::run_metric("total_variation", tables, {{"plots", false}}, weighted_context());
+  expect_close(testing::value_of(weighted, "total_variation", "stype"), 0.011228726393043828,
+               "stype");
+  expect_close(testing::value_of(weighted, "total_variation", "sch_wide"), 0.06053079357334416,
+               "sch_wide");
+  const auto unweighted_syn =
+      testing::run_metric("total_variation", tables,
+                          {{"plots", false}, {"synthetic_weights", "none"}}, weighted_context());
+  expect_close(testing::value_of(unweighted_syn, "total_variation", "stype"), 0.22375523706774747,
+               "stype, synthetic unweighted");
+  expect_close(testing::value_of(unweighted_syn, "total_variation", "sch_wide"),
+               0.10794801141582347, "sch_wide, synthetic unweighted");
+}
+
+}  // namespace
+}  // namespace synthaudit
