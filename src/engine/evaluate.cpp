@@ -1,5 +1,6 @@
 #include "engine/evaluate.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -525,6 +526,20 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
   for (const auto& f : findings) doc["data_checks"].push_back(finding_to_json(f));
   doc["warnings"] = data.warnings;
   for (const auto& f : findings) doc["warnings"].push_back(f.message);
+  if (!spec.context.weights.empty()) {
+    // The weights reach only the metrics that declare synthetic_weights (metrics/design_weights);
+    // the others are said once here rather than in every result.
+    std::vector<std::string> unweighted;
+    for (const MetricSpec* metric : selected)
+      if (std::none_of(metric->params.begin(), metric->params.end(),
+                       [](const ParamSpec& p) { return p.name == "synthetic_weights"; }))
+        unweighted.push_back(metric->name);
+    if (!unweighted.empty())
+      doc["warnings"].push_back("weights: '" + spec.context.weights +
+                                "' is used by the survey-weighted metrics only; these treat every "
+                                "row alike (no weighted form here): " +
+                                join(unweighted, ", "));
+  }
   doc["metrics"] = nlohmann::json::array();
 
   // Baselines are drawn once and shared by every metric that asks for them.

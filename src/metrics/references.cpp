@@ -501,4 +501,30 @@ Reference synthcity_software() {
           .version = "0.2.12"};
 }
 
+Reference lumley_2004() {
+  return {.authors = "Lumley, T.",
+          .year = 2004,
+          .title = "Analysis of complex survey samples",
+          .venue = "Journal of Statistical Software 9(8), 1–19",
+          .doi = "10.18637/jss.v009.i08",
+          .software = "R package survey",
+          .version = "4.1-1"};
+}
+
+Reference woodruff_1952() {
+  return {.authors = "Woodruff, R. S.",
+          .year = 1952,
+          .title = "Confidence intervals for medians and other position measures",
+          .venue = "Journal of the American Statistical Association 47(260), 635–646",
+          .doi = "10.1080/01621459.1952.10483443"};
+}
+
+Reference binder_1983() {
+  return {.authors = "Binder, D. A.",
+          .year = 1983,
+          .title = "On the variances of asymptotically normal estimators from complex surveys",
+          .venue = "International Statistical Review 51(3), 279–292",
+          .doi = "10.2307/1402588"};
+}
+
 }  // namespace synthaudit::references

@@ -55,6 +55,10 @@ Reference choi_2017();
 Reference gower_1971();
 Reference mendelevitch_lesh_2021();
 Reference syntheval_software();
+// Survey weights: R's survey package, the quantile interval it uses, linearised regression SEs.
+Reference lumley_2004();
+Reference woodruff_1952();
+Reference binder_1983();
 
 // Attacks against a control set.
 Reference giomi_2023();

@@ -395,6 +395,7 @@ ModelMatrix ModelLayout::build(const Table& table) const {
                          "' must be 0/1, but it has the value " + format_number(y[i]));
 
   const auto used = static_cast<Eigen::Index>(rows.size());
+  m.rows = rows;
   m.x.resize(used, static_cast<Eigen::Index>(names_.size()));
   m.y.resize(used);
   for (Eigen::Index r = 0; r < used; ++r) m.y[r] = y[rows[static_cast<std::size_t>(r)]];

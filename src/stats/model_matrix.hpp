@@ -33,6 +33,7 @@ struct ModelMatrix {
   std::size_t rows_total = 0;
   std::size_t rows_dropped_missing = 0;        // na.omit
   std::size_t rows_dropped_unknown_level = 0;  // a level not in the reference data
+  std::vector<std::size_t> rows;               // the table's row of each row of x, ascending
 };
 
 class ModelLayout {

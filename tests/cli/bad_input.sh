@@ -169,6 +169,15 @@ check "unknown parameter (did you mean)" \
   "^synthaudit: error: .*ks_distance\.pvalu: metric 'ks_distance' has no parameter 'pvalu' \(did you mean 'pvalue'\?\)$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --param ks_distance.pvalu=true
 
+# Survey weights: the synthetic file must carry usable weights of its own when a weighted metric
+# is told so (synthetic_weights = own); here its second row's weight is negative.
+sed '3s/,[0-9.]*$/,-1/' "$DATA/survey/apistrat_syn.csv" >"$WORK/syn_bad_weight.csv"
+check "unusable synthetic weights (synthetic_weights = own)" \
+  "^synthaudit: error: .*syn_bad_weight\.csv\): column 'pw' cannot serve as sampling weights \(synthetic_weights = own\): row 2 is -1$" \
+  run_eval --confidential survey/apistrat.csv --synthetic s="$WORK/syn_bad_weight.csv" \
+  --weights pw --metrics mean_in_confidence_interval \
+  --param mean_in_confidence_interval.synthetic_weights=own
+
 check "unknown combining rule (did you mean)" \
   "^synthaudit: error: .*parameters\.analysis_inference_comparison\.rules: 'synthpop_pop' is not one of .*\(did you mean 'synthpop'\?\)$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv \

@@ -2,13 +2,40 @@
 // rows correspond.
 #include <cmath>
 
+#include "metrics/design_weights.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
+#include "stats/combining.hpp"
 #include "stats/distribution.hpp"
+#include "stats/survey.hpp"
 
 namespace synthaudit {
 
 namespace {
+
+// The interval of a design-weighted mean: x̄_w ± q·SE with q the t quantile on (rows of positive
+// weight − 1) degrees of freedom, survey's degf for this design (or the normal quantile).
+stats::MeanInterval weighted_mean_interval(const std::vector<double>& x,
+                                           const std::vector<double>& w, double alpha,
+                                           bool normal) {
+  const auto estimate = stats::survey_mean(x, w);
+  stats::MeanInterval interval;
+  interval.n = estimate.n;
+  interval.mean = estimate.estimate;
+  interval.se = estimate.se;
+  std::size_t positive = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) positive += (!std::isnan(x[i]) && w[i] > 0) ? 1 : 0;
+  const double nan = std::nan("");
+  if (positive < 2) {
+    interval.lower = interval.upper = interval.critical = nan;
+    return interval;
+  }
+  interval.critical =
+      stats::t_quantile(1 - alpha / 2, normal ? stats::kInfiniteDf : double(positive) - 1);
+  interval.lower = interval.mean - interval.critical * interval.se;
+  interval.upper = interval.mean + interval.critical * interval.se;
+  return interval;
+}
 
 MetricResult compute_mean_in_ci(const MetricInput& in, const Params& params) {
   MetricResult result;
@@ -19,12 +46,19 @@ MetricResult compute_mean_in_ci(const MetricInput& in, const Params& params) {
   const bool paired = in.context.synthesis == SynthesisType::kPartial && conf.rows() == syn.rows();
   const bool with_plots = params.get_bool("plots");
   auto plots = nlohmann::json::array();
+  const DesignWeights weights = design_weights(in, syn, params, result.warnings);
   std::size_t inside = 0, counted = 0, rejected = 0, tested = 0;
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
-    if (!conf.column(c).is_numeric()) continue;
+    if (!conf.column(c).is_numeric() || weights.is_weight_column(c)) continue;
     const std::string& name = conf.column(c).name;
-    const auto ci = stats::mean_interval(conf.column(c).numeric, alpha, normal);
-    const auto si = stats::mean_interval(syn.column(c).numeric, alpha, normal);
+    const auto ci =
+        weights.declared()
+            ? weighted_mean_interval(conf.column(c).numeric, weights.confidential, alpha, normal)
+            : stats::mean_interval(conf.column(c).numeric, alpha, normal);
+    const auto si =
+        weights.synthetic.empty()
+            ? stats::mean_interval(syn.column(c).numeric, alpha, normal)
+            : weighted_mean_interval(syn.column(c).numeric, weights.synthetic, alpha, normal);
     result.add("conf_mean", name, ci.mean);
     result.add("conf_ci_lower", name, ci.lower);
     result.add("conf_ci_upper", name, ci.upper);
@@ -109,7 +143,11 @@ MetricSpec mean_in_confidence_interval_metric() {
           "interval signals information loss for the mean; with large n the "
           "interval is narrow, so read it with the standardised difference of "
           "column_summaries. Plot: forest plot per column (confidential and synthetic "
-          "intervals).",
+          "intervals). With weights: declared, x̄ is the weighted mean Σwx/Σw and s/√n its "
+          "linearised standard error (svymean), the t quantile on (rows of positive weight − 1) "
+          "degrees of freedom (survey's degf); the paired t-test stays unweighted (it compares "
+          "records, not population estimates)." +
+          std::string(kWeightsDoc),
       .params = {{.name = "alpha",
                   .type = ParamType::kDouble,
                   .default_value = 0.05,
@@ -124,7 +162,8 @@ MetricSpec mean_in_confidence_interval_metric() {
                  {.name = "plots",
                   .type = ParamType::kBool,
                   .default_value = true,
-                  .doc = "emit forest plot data"}},
+                  .doc = "emit forest plot data"},
+                 synthetic_weights_param()},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "share_of_means_inside_conf_ci",
                      .ideal = Ideal::higher(),
@@ -167,7 +206,8 @@ MetricSpec mean_in_confidence_interval_metric() {
           {cite(
                kulik_lecture_notes(),
                "synthetic mean inside the confidential interval; paired test when rows correspond"),
-           cite(scipy_2020(), "scipy.stats.t and ttest_rel, reproduced")},
+           cite(scipy_2020(), "scipy.stats.t and ttest_rel, reproduced"),
+           cite(lumley_2004(), "weighted mean and its linearised standard error (svymean)")},
   };
 }
 

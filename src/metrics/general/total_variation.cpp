@@ -1,6 +1,7 @@
 // Total variation distance per categorical column.
 #include <cmath>
 
+#include "metrics/design_weights.hpp"
 #include "metrics/general/marginal_plots.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
@@ -11,10 +12,20 @@ namespace synthaudit {
 namespace {
 
 // Shares of each level of a categorical column; missing values are one extra level at the end,
-// or left out of numerator and denominator when `exclude_missing`.
-std::vector<double> level_shares(const Column& column, bool exclude_missing) {
-  const auto counts = stats::level_counts(column);
-  std::vector<double> shares(counts.begin(), counts.end());
+// or left out of numerator and denominator when `exclude_missing`. With survey weights a level's
+// share is its rows' weight over the total weight (the weighted population share, svymean of the
+// level indicators).
+std::vector<double> level_shares(const Column& column, bool exclude_missing,
+                                 const std::vector<double>& weights) {
+  std::vector<double> shares;
+  if (weights.empty()) {
+    const auto counts = stats::level_counts(column);
+    shares.assign(counts.begin(), counts.end());
+  } else {
+    shares.assign(column.cardinality() + 1, 0.0);
+    for (std::size_t i = 0; i < column.codes.size(); ++i)
+      shares[column.missing(i) ? column.cardinality() : column.codes[i]] += weights[i];
+  }
   if (exclude_missing) shares.back() = 0.0;
   double total = 0.0;
   for (double s : shares) total += s;
@@ -30,6 +41,7 @@ MetricResult compute_total_variation(const MetricInput& in, const Params& params
   MetricResult result;
   const Table& conf = in.confidential;
   const Table& syn = in.first_synthetic();
+  const DesignWeights weights = design_weights(in, syn, params, result.warnings);
   double sum = 0.0;
   std::size_t counted = 0;
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
@@ -40,8 +52,8 @@ MetricResult compute_total_variation(const MetricInput& in, const Params& params
       result.warnings.push_back("column '" + name + "': a dataset has no rows");
       continue;
     }
-    const auto p = level_shares(conf.column(c), exclude_missing);
-    const auto q = level_shares(syn.column(c), exclude_missing);
+    const auto p = level_shares(conf.column(c), exclude_missing, weights.confidential);
+    const auto q = level_shares(syn.column(c), exclude_missing, weights.synthetic);
     double tv = 0.0;
     for (std::size_t k = 0; k < p.size(); ++k) tv += std::abs(p[k] - q[k]);
     tv *= 0.5;
@@ -77,7 +89,11 @@ MetricSpec total_variation_metric() {
           "missing counted as a level of its own by default (0 = identical shares, 1 = "
           "disjoint). With missing = exclude the shares are over non-missing values only, "
           "which is SDMetrics' TVComplement (pandas value_counts drops NaN). Also 1 − TV and "
-          "the mean over categorical columns. Plot: category bars per column.",
+          "the mean over categorical columns. Plot: category bars per column (unweighted "
+          "shares). With weights: declared the shares are weighted: p(k) = Σ_{rows in k} w / "
+          "Σ w, the survey estimate of the population share (svymean of the level "
+          "indicators)." +
+          std::string(kWeightsDoc),
       .params = {{.name = "missing",
                   .type = ParamType::kString,
                   .default_value = std::string("level"),
@@ -87,7 +103,8 @@ MetricSpec total_variation_metric() {
                  {.name = "plots",
                   .type = ParamType::kBool,
                   .default_value = true,
-                  .doc = "emit category bar plot data (shares per level, missing as NA)"}},
+                  .doc = "emit category bar plot data (shares per level, missing as NA)"},
+                 synthetic_weights_param()},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "mean_total_variation",
                      .ideal = Ideal::lower(),
@@ -111,7 +128,8 @@ MetricSpec total_variation_metric() {
                       {kAll}},
                      {"mean_tv_complement", "1 − mean_total_variation", Ideal::higher(), {kAll}}},
       .references = {cite(sdmetrics_software(),
-                          "TVComplement, reproduced on SD2011 with missing: exclude")},
+                          "TVComplement, reproduced on SD2011 with missing: exclude"),
+                     cite(lumley_2004(), "weighted level shares with survey weights")},
   };
 }
 

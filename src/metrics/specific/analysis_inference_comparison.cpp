@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "metrics/design_weights.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/column_lookup.hpp"
@@ -19,6 +20,7 @@
 #include "stats/level_counts.hpp"
 #include "stats/model_matrix.hpp"
 #include "stats/ols.hpp"
+#include "stats/survey.hpp"
 
 namespace synthaudit {
 
@@ -107,9 +109,58 @@ std::string alias_message(const std::vector<std::string>& names,
   return "singular design: " + join(parts, "; ");
 }
 
-// Runs one analysis on one table. Throws InputError when the analysis cannot be done on it.
-Estimates run_analysis(const Prepared& p, const Table& table, double n_conf_rows,
-                       const ResourceLimits& limits) {
+// A mean, proportion, total or quantile as R's survey package estimates it (svymean, svytotal,
+// svyquantile with qrule = "hf7" and its Woodruff interval), missing values as na.rm = TRUE.
+Estimates run_weighted_estimate(const Prepared& p, const Column& col,
+                                const std::vector<double>& weights, const std::string& where) {
+  const AnalysisSpec& a = *p.spec;
+  Estimates e;
+  std::size_t positive = 0;
+  for (std::size_t i = 0; i < col.size(); ++i)
+    positive += (!col.missing(i) && weights[i] > 0) ? 1 : 0;
+  e.rows_dropped_missing = col.missing_count();
+  e.rows_used = col.size() - e.rows_dropped_missing;
+  if (positive < 2)
+    throw InputError(where + ": column '" + a.column +
+                     "' has fewer than 2 values of positive weight");
+  if (a.kind == "proportion") {
+    std::vector<double> indicator(col.codes.size());
+    for (auto level : p.levels) {
+      for (std::size_t i = 0; i < indicator.size(); ++i)
+        indicator[i] = col.missing(i) ? kNaN : (col.codes[i] == level ? 1.0 : 0.0);
+      const auto share = stats::survey_mean(indicator, weights);
+      e.q.push_back(share.estimate);
+      e.v.push_back(share.se * share.se);
+    }
+    return e;
+  }
+  stats::SurveyEstimate est;
+  if (a.kind == "quantile") {
+    const auto q = stats::survey_quantile(col.numeric, weights, a.probability);
+    if (std::isnan(q.se))
+      throw InputError(where + ": the Woodruff interval of the " + short_number(a.probability) +
+                       " quantile of '" + a.column +
+                       "' reaches beyond the data (probability outside [0, 1]); choose a less "
+                       "extreme probability");
+    est = {q.estimate, q.se, q.n};
+  } else {
+    est = a.kind == "total" ? stats::survey_total(col.numeric, weights)
+                            : stats::survey_mean(col.numeric, weights);
+  }
+  e.q.push_back(est.estimate);
+  e.v.push_back(est.se * est.se);
+  // survey's degrees of freedom for this design: rows of positive weight − 1 (t intervals);
+  // the quantile keeps the normal interval of the unweighted analysis.
+  e.df = a.kind == "quantile" ? stats::kInfiniteDf : static_cast<double>(positive) - 1;
+  return e;
+}
+
+// Runs one analysis on one table, design-weighted when `weights` is given (one per row of the
+// table). `expansion` is the size a synthetic total is expanded to when the table is unweighted:
+// the confidential rows, or the confidential weights' sum. Throws InputError when the analysis
+// cannot be done on it.
+Estimates run_analysis(const Prepared& p, const Table& table, double expansion,
+                       const ResourceLimits& limits, const std::vector<double>* weights) {
   Estimates e;
   const AnalysisSpec& a = *p.spec;
   const std::string where = analysis_where(a) + " on " + table.source().role +
@@ -138,6 +189,34 @@ Estimates run_analysis(const Prepared& p, const Table& table, double n_conf_rows
     if (e.rows_used <= p_cols)
       throw InputError(where + ": " + std::to_string(e.rows_used) + " complete rows for " +
                        std::to_string(p_cols) + " coefficients");
+    if (weights) {
+      Eigen::VectorXd w(static_cast<Eigen::Index>(mm.rows.size()));
+      std::size_t positive = 0;
+      for (std::size_t r = 0; r < mm.rows.size(); ++r) {
+        w[static_cast<Eigen::Index>(r)] = (*weights)[mm.rows[r]];
+        positive += (*weights)[mm.rows[r]] > 0 ? 1 : 0;
+      }
+      const auto fit = a.kind == "lm" ? stats::survey_lm(mm.x, mm.y, w, table.rows())
+                                      : stats::survey_logit(mm.x, mm.y, w, table.rows());
+      if (!fit.aliased.empty())
+        throw InputError(where + ": " + alias_message(p.terms, fit.aliased, fit.alias_of));
+      if (fit.separation)
+        throw InputError(where +
+                         ": the outcome is perfectly separated; the weighted "
+                         "maximum-likelihood estimates do not exist");
+      if (!fit.converged)
+        throw InputError(where + ": the weighted fit did not converge in " +
+                         std::to_string(fit.iterations) + " iterations");
+      for (Eigen::Index j = 0; j < fit.beta.size(); ++j) {
+        e.q.push_back(fit.beta[j]);
+        e.v.push_back(fit.se[j] * fit.se[j]);
+      }
+      e.covariance = fit.covariance;
+      // svyglm's residual degrees of freedom: rows of positive weight − coefficients.
+      e.df = a.kind == "lm" ? static_cast<double>(positive) - static_cast<double>(p_cols)
+                            : stats::kInfiniteDf;
+      return e;
+    }
     if (a.kind == "lm") {
       const auto fit = stats::fit_ols(mm.x, mm.y);
       if (!fit.aliased.empty())
@@ -170,6 +249,7 @@ Estimates run_analysis(const Prepared& p, const Table& table, double n_conf_rows
     return e;
   }
   const Column& col = table.column(p.column);
+  if (weights) return run_weighted_estimate(p, col, *weights, where);
   if (a.kind == "proportion") {
     const auto counts = stats::level_counts(col);
     e.rows_dropped_missing = counts.back();
@@ -190,8 +270,8 @@ Estimates run_analysis(const Prepared& p, const Table& table, double n_conf_rows
   if (est.n < 2) throw InputError(where + ": column '" + a.column + "' has fewer than 2 values");
   if (a.kind == "total") {
     // Expansion estimate for a data set the size of the confidential one: N x̄, N = its rows.
-    est.q *= n_conf_rows;
-    est.v *= n_conf_rows * n_conf_rows;
+    est.q *= expansion;
+    est.v *= expansion * expansion;
   }
   e.q.push_back(est.q);
   e.v.push_back(est.v);
@@ -493,9 +573,24 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
   double k_rows = 0.0;
   for (const Table* t : in.synthetic)
     k_rows += static_cast<double>(t->rows()) / static_cast<double>(m);
+  std::vector<DesignWeights> weights;
+  for (const Table* t : in.synthetic)
+    weights.push_back(design_weights(in, *t, params, result.warnings));
+  // An unweighted synthetic total estimates the population the confidential weights sum to.
+  double expansion = n_conf_rows;
+  if (weights.front().declared()) {
+    expansion = 0.0;
+    for (const double w : weights.front().confidential) expansion += w;
+    result.details["weights"] = {{"column", in.context.weights},
+                                 {"synthetic_weighted", nlohmann::json::array()}};
+    for (const auto& w : weights)
+      result.details["weights"]["synthetic_weighted"].push_back(!w.synthetic.empty());
+  }
   for (const auto& a : in.context.analyses) {
     const Prepared p = prepare(a, conf, in.context.limits);
-    const Estimates ce = run_analysis(p, conf, n_conf_rows, in.context.limits);
+    const Estimates ce =
+        run_analysis(p, conf, expansion, in.context.limits,
+                     weights.front().declared() ? &weights.front().confidential : nullptr);
     nlohmann::json aj = {{"name", a.name}, {"kind", a.kind}};
     if (p.layout) {
       aj["formula"] = a.formula;
@@ -517,7 +612,8 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
     nlohmann::json reps = nlohmann::json::array();
     for (std::size_t r = 0; r < m && failure.empty(); ++r) {
       try {
-        re.push_back(run_analysis(p, *in.synthetic[r], n_conf_rows, in.context.limits));
+        re.push_back(run_analysis(p, *in.synthetic[r], expansion, in.context.limits,
+                                  weights[r].synthetic.empty() ? nullptr : &weights[r].synthetic));
       } catch (const InputError& e) {
         failure = "replicate " + std::to_string(r + 1) + ": " + e.what();
         break;
@@ -673,7 +769,17 @@ MetricSpec analysis_inference_comparison_metric() {
           "lack_of_fit_ratio = lack_of_fit/p (synthpop's Mahalanobis distance ratio, target 1). "
           "Formulas follow R: factor(x) and categorical columns are dummy-coded against their "
           "first level, rows with a missing value are dropped. The forest plot shows the "
-          "synthpop rule's intervals.",
+          "synthpop rule's intervals. **Survey weights** (weights: declared): on the "
+          "confidential data, and on a synthetic replicate that carries its own weights, every "
+          "analysis is design-weighted as R's survey package with svydesign(ids = ~1, weights = "
+          "~w): mean, proportion and total as svymean/svytotal with linearised SEs and t "
+          "intervals on (rows of positive weight − 1) df; quantile as svyquantile(qrule = "
+          "\"hf7\") with the Woodruff (1952) SE, normal interval; lm and glm_logit as svyglm "
+          "(gaussian; quasibinomial) with the sandwich (Binder 1983) covariance, lm on (rows of "
+          "positive weight − p) df; rows with a missing value stay in the design with weight 0, "
+          "as survey's na.rm. An unweighted replicate is analysed as above, its total expanded to "
+          "the sum of the confidential weights. The combining rules take n and k as row counts." +
+          std::string(kWeightsDoc),
       .params = {{.name = "level",
                   .type = ParamType::kDouble,
                   .default_value = 0.95,
@@ -703,7 +809,8 @@ MetricSpec analysis_inference_comparison_metric() {
                   .doc = "reiter_full: below this ν_f the interval falls back to T_f* with a "
                          "normal interval (0 keeps Reiter's rule as published)",
                   .min = 0.0,
-                  .max = 1000.0}},
+                  .max = 1000.0},
+                 synthetic_weights_param()},
       .granularity = MetricGranularity::kPerCandidate,
       .needs_analyses = true,
       .headlines = {{.statistic = "mean_ci_overlap",
@@ -795,7 +902,11 @@ MetricSpec analysis_inference_comparison_metric() {
             "lack_of_fit / p (synthpop's Mahalanobis distance ratio; target 1)",
             Ideal::at(1.0, TargetScale::kRatio),
             {kAnalysis}}},
-      .references = {cite(synthpop_software(),
+      .references = {cite(lumley_2004(),
+                          "design-weighted estimates and svyglm fits with survey weights"),
+                     cite(woodruff_1952(), "standard error of a weighted quantile"),
+                     cite(binder_1983(), "linearised (sandwich) covariance of weighted fits"),
+                     cite(synthpop_software(),
                           "compare.fit.synds and summary.fit.synds numbers reproduced (rules "
                           "synthpop, synthpop_population, lack-of-fit test)"),
                      cite(nowok_raab_dibben_2016(),

@@ -1,0 +1,40 @@
+#pragma once
+// The sampling weights the estimate-type metrics use (spec key weights:, --weights): the
+// confidential data's declared weight column, and for a synthetic table (or the holdout, or a
+// baseline resample standing in for it) its own column of the same name or none, as the metric's
+// synthetic_weights parameter says:
+//   auto (default): the table's own weight column when every value is finite and >= 0 and some
+//                   value is positive (a synthesiser that carried the weights along), else
+//                   unweighted, with a warning;
+//   own:            the table's own weight column; an error when it is not usable as weights;
+//   none:           unweighted (every row weight 1), the synthetic data as a simple random sample.
+// The weight column is a design variable, not data: per-column comparisons skip it.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "metrics/metric.hpp"
+#include "metrics/params.hpp"
+
+namespace synthaudit {
+
+struct DesignWeights {
+  std::optional<std::size_t> column;  // the weight column's index; none when not declared
+  std::vector<double> confidential;   // empty when not declared
+  std::vector<double> synthetic;      // empty when the synthetic table is unweighted
+  bool declared() const { return column.has_value(); }
+  bool is_weight_column(std::size_t c) const { return column && *column == c; }
+};
+
+// The synthetic_weights parameter, for the metrics that read it.
+ParamSpec synthetic_weights_param();
+
+// Weights for one confidential/synthetic pair; warnings (auto falling back to unweighted) are
+// appended to `warnings`. Throws InputError for synthetic_weights = own with an unusable column.
+DesignWeights design_weights(const MetricInput& in, const Table& synthetic, const Params& params,
+                             std::vector<std::string>& warnings);
+
+// The sentence every weighted metric's doc ends with.
+extern const char* const kWeightsDoc;
+
+}  // namespace synthaudit

@@ -1,0 +1,252 @@
+#include "stats/survey.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+#include "stats/distribution.hpp"
+#include "stats/logistic.hpp"
+#include "stats/ols.hpp"
+
+namespace synthaudit::stats {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+void check_lengths(std::span<const double> x, std::span<const double> w) {
+  if (x.size() != w.size())
+    throw std::invalid_argument("survey: values and weights differ in length");
+}
+
+// The with-replacement variance of a linearised estimate from its influence values.
+double with_replacement_variance(const std::vector<double>& z) {
+  const double n = static_cast<double>(z.size());
+  if (z.size() < 2) return kNaN;
+  const double centre = std::accumulate(z.begin(), z.end(), 0.0) / n;
+  double sum = 0.0;
+  for (const double v : z) sum += (v - centre) * (v - centre);
+  return n / (n - 1.0) * sum;
+}
+
+// survey's na.rm = TRUE keeps the rows with a missing value in the design as rows of weight 0:
+// they count in n and in the centring of the influence values but carry no estimate.
+struct DesignRows {
+  std::vector<double> x, w;
+};
+DesignRows design_rows(std::span<const double> x, std::span<const double> w) {
+  check_lengths(x, w);
+  DesignRows rows{std::vector<double>(x.begin(), x.end()), std::vector<double>(w.begin(), w.end())};
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (std::isnan(x[i])) rows.x[i] = rows.w[i] = 0.0;
+  return rows;
+}
+
+std::size_t present_count(std::span<const double> x) {
+  return static_cast<std::size_t>(
+      std::count_if(x.begin(), x.end(), [](double v) { return !std::isnan(v); }));
+}
+
+SurveyEstimate design_mean(const std::vector<double>& x, const std::vector<double>& w) {
+  SurveyEstimate result;
+  result.n = x.size();
+  double weight_sum = 0.0, weighted = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    weight_sum += w[i];
+    weighted += w[i] * x[i];
+  }
+  if (!(weight_sum > 0)) return {kNaN, kNaN, result.n};
+  result.estimate = weighted / weight_sum;
+  std::vector<double> z(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) z[i] = w[i] * (x[i] - result.estimate) / weight_sum;
+  result.se = std::sqrt(with_replacement_variance(z));
+  return result;
+}
+
+// Rows of positive weight in ascending value order (ties in file order), with the plotting
+// positions of qrule_hf7.
+struct QuantileFunction {
+  std::vector<double> value, position;
+  double operator()(double p) const {
+    if (value.empty()) return kNaN;
+    if (value.size() == 1 || p <= position.front()) return value.front();
+    if (p >= position.back()) return value.back();
+    const auto hi = static_cast<std::size_t>(std::upper_bound(position.begin(), position.end(), p) -
+                                             position.begin());
+    const std::size_t lo = hi - 1;
+    if (p == position[lo]) return value[lo];
+    return value[lo] +
+           (value[hi] - value[lo]) * ((p - position[lo]) / (position[hi] - position[lo]));
+  }
+};
+QuantileFunction quantile_function(const std::vector<double>& x, const std::vector<double>& w) {
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (w[i] > 0) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return x[a] < x[b]; });
+  QuantileFunction q;
+  const std::size_t n = order.size();
+  if (n == 0) return q;
+  q.value.resize(n);
+  q.position.resize(n);
+  std::vector<double> cumulative(n);
+  double running = 0.0;
+  for (std::size_t k = 0; k < n; ++k) {
+    q.value[k] = x[order[k]];
+    running += w[order[k]];
+    cumulative[k] = running;
+  }
+  if (n == 1) return q;
+  const double scale = cumulative[n - 2];
+  q.position[0] = 0.0;
+  for (std::size_t k = 1; k < n; ++k) q.position[k] = cumulative[k - 1] / scale;
+  return q;
+}
+
+// Sandwich covariance of an estimating equation: A⁻¹ [N/(N − 1) Σ (u_i − ū)(u_i − ū)'] A⁻¹ with
+// u_i = x_i · score_i over the N rows of the design, the rows not in x (dropped for a missing
+// value) contributing u_i = 0.
+Eigen::MatrixXd sandwich(const Eigen::MatrixXd& x, const Eigen::VectorXd& score,
+                         const Eigen::MatrixXd& bread, std::size_t design_rows) {
+  const auto used = static_cast<double>(x.rows());
+  const double n = std::max(used, static_cast<double>(design_rows));
+  Eigen::MatrixXd u = x.array().colwise() * score.array();
+  const Eigen::RowVectorXd centre = u.colwise().sum() / n;
+  u.rowwise() -= centre;
+  const Eigen::MatrixXd meat =
+      (n / (n - 1.0)) * (u.transpose() * u + (n - used) * centre.transpose() * centre);
+  return bread * meat * bread;
+}
+
+Eigen::VectorXd mean_one_weights(const Eigen::VectorXd& w) { return w / w.mean(); }
+
+void finish(SurveyRegressionFit& fit, const Eigen::MatrixXd& x, const Eigen::VectorXd& score,
+            const Eigen::MatrixXd& bread, std::size_t design_rows) {
+  fit.covariance = sandwich(x, score, bread, design_rows);
+  fit.se = fit.covariance.diagonal().array().sqrt();
+}
+
+}  // namespace
+
+SurveyEstimate survey_mean(std::span<const double> x, std::span<const double> w) {
+  const DesignRows rows = design_rows(x, w);
+  SurveyEstimate result = design_mean(rows.x, rows.w);
+  result.n = present_count(x);
+  return result;
+}
+
+SurveyEstimate survey_total(std::span<const double> x, std::span<const double> w) {
+  const DesignRows rows = design_rows(x, w);
+  SurveyEstimate result;
+  result.n = present_count(x);
+  std::vector<double> z(rows.x.size());
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    z[i] = rows.w[i] * rows.x[i];
+    result.estimate += z[i];
+  }
+  result.se = std::sqrt(with_replacement_variance(z));
+  return result;
+}
+
+double weighted_quantile_hf7(std::span<const double> x, std::span<const double> w, double p) {
+  const DesignRows rows = design_rows(x, w);
+  return quantile_function(rows.x, rows.w)(p);
+}
+
+SurveyQuantile survey_quantile(std::span<const double> x, std::span<const double> w, double p,
+                               double alpha) {
+  const DesignRows rows = design_rows(x, w);
+  const QuantileFunction quantile = quantile_function(rows.x, rows.w);
+  SurveyQuantile result;
+  result.n = present_count(x);
+  result.estimate = quantile(p);
+  result.se = result.lower = result.upper = kNaN;
+  if (quantile.value.size() < 2) return result;
+  std::vector<double> below(rows.x.size());
+  for (std::size_t i = 0; i < below.size(); ++i)
+    below[i] = rows.x[i] <= result.estimate ? 1.0 : 0.0;
+  const SurveyEstimate share = design_mean(below, rows.w);
+  const double df = static_cast<double>(quantile.value.size()) - 1.0;
+  const double critical = student_t_quantile(1.0 - alpha / 2.0, df);
+  // As R's confint: estimate + se·qt(α/2) and estimate + se·qt(1 − α/2).
+  const double p_lower = share.estimate + share.se * student_t_quantile(alpha / 2.0, df);
+  const double p_upper = share.estimate + share.se * critical;
+  result.lower = (std::isnan(p_lower) || p_lower < 0) ? kNaN : quantile(p_lower);
+  result.upper = (std::isnan(p_upper) || p_upper > 1) ? kNaN : quantile(p_upper);
+  result.se = (result.upper - result.lower) / (2.0 * critical);
+  return result;
+}
+
+SurveyRegressionFit survey_lm(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                              const Eigen::VectorXd& w, std::size_t design_rows) {
+  if (x.rows() != y.size() || x.rows() != w.size())
+    throw std::invalid_argument("survey_lm: design, response and weights differ in length");
+  SurveyRegressionFit fit;
+  const GramFactor shape = factor_gram(gram(x));
+  if (!shape.full_rank()) {
+    fit.aliased = shape.aliased;
+    fit.alias_of = shape.alias_of;
+    return fit;
+  }
+  const Eigen::VectorXd weight = mean_one_weights(w);
+  const GramFactor factor = factor_gram(gram(x, &weight));
+  if (!factor.full_rank()) {
+    fit.aliased = factor.aliased;
+    fit.alias_of = factor.alias_of;
+    return fit;
+  }
+  const Eigen::VectorXd wy = weight.cwiseProduct(y);
+  Eigen::VectorXd beta = factor.solve(cross(x, wy));
+  // One step of iterative refinement, as fit_ols, for QR accuracy.
+  const Eigen::VectorXd residual0 = y - multiply(x, beta);
+  beta += factor.solve(cross(x, Eigen::VectorXd(weight.cwiseProduct(residual0))));
+  const Eigen::VectorXd residual = y - multiply(x, beta);
+  fit.beta = beta;
+  fit.converged = true;
+  fit.iterations = 1;
+  finish(fit, x, weight.cwiseProduct(residual), factor.inverse(), design_rows);
+  return fit;
+}
+
+SurveyRegressionFit survey_logit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                                 const Eigen::VectorXd& w, std::size_t design_rows) {
+  if (x.rows() != y.size() || x.rows() != w.size())
+    throw std::invalid_argument("survey_logit: design, response and weights differ in length");
+  SurveyRegressionFit fit;
+  const GramFactor shape = factor_gram(gram(x));
+  if (!shape.full_rank()) {
+    fit.aliased = shape.aliased;
+    fit.alias_of = shape.alias_of;
+    return fit;
+  }
+  const Eigen::VectorXd weight = mean_one_weights(w);
+  LogisticOptions options;
+  options.tolerance = 1e-12;
+  options.check_divergence = true;
+  options.weights.assign(weight.data(), weight.data() + weight.size());
+  const LogisticFit lf = fit_logistic(x, y, options);
+  fit.iterations = lf.iterations;
+  if (lf.rank < static_cast<int>(x.cols())) {
+    for (std::size_t j = 0; j < lf.aliased.size(); ++j)
+      if (lf.aliased[j]) {
+        fit.aliased.push_back(j);
+        fit.alias_of.emplace_back();
+      }
+    return fit;
+  }
+  if (lf.diverging) {
+    fit.separation = true;
+    return fit;
+  }
+  fit.converged = lf.converged;
+  if (!fit.converged) return fit;
+  fit.beta = lf.coefficients;
+  const Eigen::VectorXd score = weight.cwiseProduct(y - lf.fitted);
+  finish(fit, x, score, lf.covariance, design_rows);
+  return fit;
+}
+
+}  // namespace synthaudit::stats

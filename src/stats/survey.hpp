@@ -1,0 +1,72 @@
+#pragma once
+// Design-weighted estimates with design-consistent standard errors for a one-stage sample drawn
+// with replacement and sampling weights w (R's survey package, Lumley 2004, with the design
+// svydesign(ids = ~1, weights = ~w)). Variances come from Taylor linearisation (Binder 1983): an
+// estimate's influence values z_i give V = n/(n − 1) Σ (z_i − z̄)², n the rows of the design.
+//
+// Missing values (NaN) are handled as R's na.rm = TRUE does: the row stays in the design with
+// weight 0. Rows of weight 0 count in n and in the centring of the influence values (a domain
+// estimate, as svymean and svytotal) but carry no estimate; quantiles and the degrees of freedom
+// of their intervals leave them out, as survey does.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "stats/eigen_dense.hpp"
+
+namespace synthaudit::stats {
+
+struct SurveyEstimate {
+  double estimate = 0.0;
+  double se = 0.0;    // NaN when fewer than 2 rows
+  std::size_t n = 0;  // non-missing values
+};
+
+// Weighted mean Σwx/Σw (svymean; a proportion is the mean of a 0/1 indicator). NaN estimate when
+// no row with positive weight remains.
+SurveyEstimate survey_mean(std::span<const double> x, std::span<const double> w);
+// Weighted total Σwx (svytotal).
+SurveyEstimate survey_total(std::span<const double> x, std::span<const double> w);
+
+// Weighted quantile of probability p by survey's qrule "hf7": with the rows of positive weight
+// sorted by value and cumulative weights C_k, the value at plotting position 0 for the first, and
+// C_{k−1}/C_{n−1} for the k-th, interpolated linearly in p. With equal weights this is
+// quantile(type = 7) (Hyndman & Fan 1996). NaN when no row has positive weight.
+double weighted_quantile_hf7(std::span<const double> x, std::span<const double> w, double p);
+
+// The quantile with its Woodruff (1952) interval as survey::svyquantile(interval.type = "mean",
+// qrule = "hf7"): p̂ = weighted share of values ≤ q̂ with its linearised SE s, the interval
+// p̂ ± t_{df}(1 − α/2)·s mapped back through the quantile function, df = rows of positive weight
+// − 1, and SE = (upper − lower)/(2·t_{df}(1 − α/2)). A bound whose probability falls outside
+// [0, 1] is NaN, and so is the SE then.
+struct SurveyQuantile {
+  double estimate = 0.0, se = 0.0, lower = 0.0, upper = 0.0;
+  std::size_t n = 0;
+};
+SurveyQuantile survey_quantile(std::span<const double> x, std::span<const double> w, double p,
+                               double alpha = 0.05);
+
+// A weighted regression fit as survey::svyglm: coefficients of the weighted (quasi-)likelihood
+// and the sandwich covariance A⁻¹ B A⁻¹, A = X'WX (W the working weights), B = n/(n − 1) Σ
+// (u_i − ū)(u_i − ū)' with u_i = w_i x_i r_i the score contributions (r_i the response residual,
+// canonical links). x holds the complete cases; `design_rows` is the number of rows of the design
+// they came from (rows dropped for a missing value count in n with a zero score, as svyglm's
+// design does; 0 = x.rows()). Weights are rescaled to mean 1 as svyglm does.
+struct SurveyRegressionFit {
+  Eigen::VectorXd beta, se;  // empty when the design is singular, separated or not converged
+  Eigen::MatrixXd covariance;
+  bool converged = false;
+  bool separation = false;
+  int iterations = 0;
+  std::vector<std::size_t> aliased;  // singular design: the aliased columns (see GramFactor)
+  std::vector<std::vector<std::size_t>> alias_of;
+};
+// Gaussian family, identity link (svyglm(family = gaussian())).
+SurveyRegressionFit survey_lm(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                              const Eigen::VectorXd& w, std::size_t design_rows = 0);
+// Binomial family, logit link (svyglm(family = quasibinomial())); y must be 0/1. Converged to a
+// relative deviance change of 1e-12 (R's default 1e-8 is too loose to agree to 1e-6).
+SurveyRegressionFit survey_logit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                                 const Eigen::VectorXd& w, std::size_t design_rows = 0);
+
+}  // namespace synthaudit::stats

@@ -1,0 +1,60 @@
+# Golden values for src/stats/survey.cpp from R's survey package (Debian r-cran-survey 4.1;
+# Lumley 2004, "Analysis of complex survey samples", JSS 9(8)), on the real weighted survey
+# tests/data/survey/apistrat.csv (made by make_api.R there), with the with-replacement design
+# svydesign(ids = ~1, weights = ~pw), missing values removed with na.rm = TRUE (survey keeps
+# those rows in the design, so they count in n). Writes golden.tsv: name <TAB> value (17 digits).
+# Run from this folder: Rscript make_golden.R
+suppressMessages(library(survey))
+d <- read.csv("../../data/survey/apistrat.csv")
+d$sch_yes <- as.numeric(d$sch_wide == "Yes")
+out <- character(0)
+put <- function(name, value) out <<- c(out, sprintf("%s\t%.17g", name, value))
+
+run <- function(prefix, data) {
+  des <- svydesign(ids = ~1, weights = ~pw, data = data)
+  for (v in c("api00", "ell", "enroll", "sch_yes", "acs_k3")) {
+    m <- svymean(as.formula(paste0("~", v)), des, na.rm = TRUE)
+    put(paste0(prefix, "mean.", v), coef(m)); put(paste0(prefix, "mean_se.", v), SE(m))
+    t <- svytotal(as.formula(paste0("~", v)), des, na.rm = TRUE)
+    put(paste0(prefix, "total.", v), coef(t)); put(paste0(prefix, "total_se.", v), SE(t))
+  }
+  for (v in c("api00", "enroll", "acs_k3")) {
+    for (p in c(0.01, 0.1, 0.25, 0.5, 0.9)) {
+      q <- svyquantile(as.formula(paste0("~", v)), des, p, qrule = "hf7", na.rm = TRUE)[[1]]
+      put(sprintf("%squantile.%s.%g", prefix, v, p), q[1, "quantile"])
+      put(sprintf("%squantile_se.%s.%g", prefix, v, p), q[1, "se"])
+    }
+  }
+  g <- svyglm(api00 ~ ell + meals + factor(stype), design = des, control = list(epsilon = 1e-14, maxit = 100))
+  put(paste0(prefix, "lm_coef"), coef(g)); put(paste0(prefix, "lm_se"), SE(g))
+  # Rows with a missing model variable stay in the design (n) with no score contribution.
+  m <- svyglm(api00 ~ ell + acs_k3, design = des, control = list(epsilon = 1e-14, maxit = 100))
+  put(paste0(prefix, "lm_missing_coef"), coef(m)); put(paste0(prefix, "lm_missing_se"), SE(m))
+  b <- svyglm(sch_yes ~ ell + meals + api99, design = des, family = quasibinomial(), control = list(epsilon = 1e-14, maxit = 100))
+  put(paste0(prefix, "logit_coef"), coef(b)); put(paste0(prefix, "logit_se"), SE(b))
+}
+run("", d)
+# Zero weights (allowed by the data check): the rows stay in the design for means and totals,
+# and drop out of quantiles and the degrees of freedom.
+z <- d; z$pw[c(1, 2, 60, 61, 150)] <- 0
+run("zero_weights.", z)
+# Equal weights: the weighted quantile is R's quantile(type = 7).
+e <- d; e$pw <- 3
+for (p in c(0.1, 0.5, 0.9)) {
+  q <- svyquantile(~api00, svydesign(ids = ~1, weights = ~pw, data = e), p, qrule = "hf7")[[1]]
+  put(sprintf("equal_weights.quantile.api00.%g", p), q[1, "quantile"])
+  put(sprintf("equal_weights.type7.api00.%g", p), quantile(e$api00, p, type = 7))
+}
+# The metrics' numbers: the "synthetic" counterpart with its own weights, the interval of the
+# weighted mean on survey's degrees of freedom, and the unweighted synthetic values.
+s <- read.csv("../../data/survey/apistrat_syn.csv")
+s$sch_yes <- as.numeric(s$sch_wide == "Yes")
+run("syn.", s)
+des <- svydesign(ids = ~1, weights = ~pw, data = d)
+for (v in c("api00", "ell", "enroll")) {
+  ci <- confint(svymean(as.formula(paste0("~", v)), des), df = degf(des))
+  put(paste0("ci_lower.", v), ci[1]); put(paste0("ci_upper.", v), ci[2])
+  put(paste0("syn.unweighted_mean.", v), mean(s[[v]]))
+}
+put("syn.unweighted_total.enroll", sum(d$pw) * mean(s$enroll))
+writeLines(out, "golden.tsv")
