@@ -32,6 +32,11 @@ MetricSpec propensity_logistic_metric();
 MetricSpec propensity_cart_metric();
 MetricSpec propensity_boosted_trees_metric();
 MetricSpec analysis_inference_comparison_metric();
+MetricSpec k_anonymity_metric();
+MetricSpec l_diversity_metric();
+MetricSpec t_closeness_metric();
+MetricSpec individual_risk_metric();
+MetricSpec replicated_uniques_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
   static const std::vector<MetricSpec> metrics = [] {
@@ -59,6 +64,11 @@ const std::vector<MetricSpec>& all_metrics() {
         propensity_cart_metric(),
         propensity_boosted_trees_metric(),
         analysis_inference_comparison_metric(),
+        k_anonymity_metric(),
+        l_diversity_metric(),
+        t_closeness_metric(),
+        individual_risk_metric(),
+        replicated_uniques_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
       for (std::size_t j = i + 1; j < table.size(); ++j)
