@@ -660,35 +660,53 @@
     return sec;
   }
 
+  // A value computed on both data sets ends its scope in ";data=confidential" or
+  // ";data=synthetic" (measures such as k-anonymity, which mean something for the real records
+  // too): such pairs share one row, the confidential value in a column of its own beside each
+  // candidate's synthetic value, on the same scale.
+  const CONF_SUFFIX = ';data=confidential', SYN_SUFFIX = ';data=synthetic';
+  function sideBySide(scope) {
+    if (scope.endsWith(CONF_SUFFIX)) return {base: scope.slice(0, -CONF_SUFFIX.length), confidential: true};
+    if (scope.endsWith(SYN_SUFFIX)) return {base: scope.slice(0, -SYN_SUFFIX.length), confidential: false};
+    return null;
+  }
+
   // Values of one metric: one row per (statistic, scope), one column per candidate.
   function valuesTable(metric) {
-    const keys = [], seen = new Map();
+    const keys = [], seen = new Map(), confidential = new Map();
     const perCandidate = metric.candidates.map((c) => {
       const src = c.combined || c.mean || (c.replicates && c.replicates.length === 1 ? c.replicates[0] : null);
       const map = new Map(), reps = new Map();
       for (const v of (src && src.values) || []) {
-        const k = v.statistic + '\u0000' + v.scope;
-        if (!seen.has(k)) { seen.set(k, true); keys.push([v.statistic, v.scope]); }
+        const pair = sideBySide(v.scope);
+        const scope = pair ? pair.base : v.scope;
+        const k = v.statistic + '\u0000' + scope;
+        if (pair && pair.confidential) { if (!confidential.has(k)) confidential.set(k, v.value); continue; }
+        if (!seen.has(k)) { seen.set(k, true); keys.push([v.statistic, scope]); }
         map.set(k, v.value);
       }
       for (const r of c.replicates || []) for (const v of r.values || []) {
-        const k = v.statistic + '\u0000' + v.scope;
+        const pair = sideBySide(v.scope);
+        if (pair && pair.confidential) continue;
+        const k = v.statistic + '\u0000' + (pair ? pair.base : v.scope);
         if (!reps.has(k)) reps.set(k, []);
         reps.get(k).push(v.value);
       }
       return {map: map, reps: reps};
     });
+    for (const k of confidential.keys()) if (!seen.has(k)) { seen.set(k, true); keys.push(k.split('\u0000')); }
+    const withConfidential = confidential.size > 0;
     const rows = keys.map(([s, sc]) => {
       const k = s + '\u0000' + sc;
-      const cells = [s, sc].concat(perCandidate.map((p) => p.map.has(k) ? p.map.get(k) : null));
-      return {text: s + ' ' + sc, node: () => el('tr', null, el('td', null, s), el('td', null, sc),
+      const conf = withConfidential ? [el('td', {class: 'num'}, fmt(confidential.has(k) ? confidential.get(k) : null))] : [];
+      return {text: s + ' ' + sc, node: () => el('tr', null, el('td', null, s), el('td', null, sc), conf,
         perCandidate.map((p) => {
           const r = p.reps.get(k) || [];
           return el('td', {class: 'num', title: r.length > 1 ? 'replicates: ' + r.map(fmt).join(', ') : null}, fmt(p.map.has(k) ? p.map.get(k) : null));
         }))};
     });
     if (!rows.length) return el('p', {class: 'note'}, 'No values.');
-    const head = ['Statistic', 'Scope'].concat(metric.candidates.map(entryName));
+    const head = ['Statistic', 'Scope'].concat(withConfidential ? ['confidential data'] : [], metric.candidates.map(entryName));
     const hover = perCandidate.some((p) => [...p.reps.values()].some((r) => r.length > 1));
     const source = metric.granularity === 'per-candidate' ? 'combined over replicates'
       : 'mean over replicates' + (hover ? ' (hover for each replicate)' : '; each replicate\'s values are in results.tsv');

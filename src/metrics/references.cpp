@@ -527,4 +527,81 @@ Reference binder_1983() {
           .doi = "10.2307/1402588"};
 }
 
+// Statistical disclosure control measures (the sdc-risk family).
+Reference samarati_sweeney_1998() {
+  return {.authors = "Samarati, P. and Sweeney, L.",
+          .year = 1998,
+          .title =
+              "Protecting privacy when disclosing information: k-anonymity and its enforcement "
+              "through generalization and suppression",
+          .venue = "Technical Report SRI-CSL-98-04, SRI International"};
+}
+
+Reference sweeney_2002() {
+  return {.authors = "Sweeney, L.",
+          .year = 2002,
+          .title = "k-anonymity: a model for protecting privacy",
+          .venue =
+              "International Journal of Uncertainty, Fuzziness and Knowledge-Based Systems "
+              "10(5), 557–570",
+          .doi = "10.1142/S0218488502001648"};
+}
+
+Reference machanavajjhala_2007() {
+  return {.authors = "Machanavajjhala, A., Kifer, D., Gehrke, J. and Venkitasubramaniam, M.",
+          .year = 2007,
+          .title = "l-diversity: privacy beyond k-anonymity",
+          .venue = "ACM Transactions on Knowledge Discovery from Data 1(1), article 3",
+          .doi = "10.1145/1217299.1217302"};
+}
+
+Reference li_li_venkatasubramanian_2007() {
+  return {.authors = "Li, N., Li, T. and Venkatasubramanian, S.",
+          .year = 2007,
+          .title = "t-closeness: privacy beyond k-anonymity and l-diversity",
+          .venue =
+              "Proceedings of the 23rd IEEE International Conference on Data Engineering "
+              "(ICDE), 106–115",
+          .doi = "10.1109/ICDE.2007.367856"};
+}
+
+Reference benedetti_franconi_1998() {
+  return {.authors = "Benedetti, R. and Franconi, L.",
+          .year = 1998,
+          .title = "Statistical and technological solutions for controlled data dissemination",
+          .venue =
+              "Pre-proceedings of New Techniques and Technologies for Statistics, Sorrento, "
+              "225–232"};
+}
+
+Reference franconi_polettini_2004() {
+  return {.authors = "Franconi, L. and Polettini, S.",
+          .year = 2004,
+          .title = "Individual risk estimation in mu-Argus: a review",
+          .venue =
+              "Privacy in Statistical Databases, Lecture Notes in Computer Science 3050, "
+              "262–272, Springer",
+          .doi = "10.1007/978-3-540-25955-8_20"};
+}
+
+Reference templ_kowarik_meindl_2015() {
+  return {.authors = "Templ, M., Kowarik, A. and Meindl, B.",
+          .year = 2015,
+          .title = "Statistical disclosure control for micro-data using the R package sdcMicro",
+          .venue = "Journal of Statistical Software 67(4), 1–36",
+          .doi = "10.18637/jss.v067.i04"};
+}
+
+Reference sdcmicro_software() {
+  return {.authors = "Templ, M., Meindl, B., Kowarik, A. and Gussenbauer, J.",
+          .year = 2026,
+          .title =
+              "sdcMicro: statistical disclosure control methods for anonymization of data "
+              "and risk estimation",
+          .venue = "R package",
+          .url = "https://github.com/sdcTools/sdcMicro",
+          .software = "sdcMicro",
+          .version = "5.8.1"};
+}
+
 }  // namespace synthaudit::references

@@ -76,4 +76,14 @@ Reference clopper_pearson_1934();
 Reference yoon_drumright_van_der_schaar_2020();
 Reference synthcity_software();
 
+// Statistical disclosure control measures (the sdc-risk family).
+Reference samarati_sweeney_1998();
+Reference sweeney_2002();
+Reference machanavajjhala_2007();
+Reference li_li_venkatasubramanian_2007();
+Reference benedetti_franconi_1998();
+Reference franconi_polettini_2004();
+Reference templ_kowarik_meindl_2015();
+Reference sdcmicro_software();
+
 }  // namespace synthaudit::references

@@ -36,6 +36,11 @@ MetricSpec propensity_boosted_trees_metric();
 MetricSpec analysis_inference_comparison_metric();
 MetricSpec linkability_attack_metric();
 MetricSpec inference_attack_metric();
+MetricSpec k_anonymity_metric();
+MetricSpec l_diversity_metric();
+MetricSpec t_closeness_metric();
+MetricSpec individual_risk_metric();
+MetricSpec replicated_uniques_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
   static const std::vector<MetricSpec> metrics = [] {
@@ -67,6 +72,11 @@ const std::vector<MetricSpec>& all_metrics() {
         analysis_inference_comparison_metric(),
         linkability_attack_metric(),
         inference_attack_metric(),
+        k_anonymity_metric(),
+        l_diversity_metric(),
+        t_closeness_metric(),
+        individual_risk_metric(),
+        replicated_uniques_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
       for (std::size_t j = i + 1; j < table.size(); ++j)

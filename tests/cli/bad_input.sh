@@ -203,6 +203,16 @@ check "inference attack: unknown secret column (did you mean)" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --metrics inference_attack \
   --param 'inference_attack.secrets=["incme"]'
 
+check "k-anonymity k that is not a whole number >= 2" \
+  "^synthaudit: error: parameter k of k_anonymity: '1' is not a whole number of at least 2$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --metrics k_anonymity \
+  --keys sex,region --targets income --param 'k_anonymity.k=["2","1"]'
+
+check "missing_keys rule that does not exist (did you mean)" \
+  "^synthaudit: error: .*parameters\.individual_risk\.missing_keys: 'wildcards' is not one of .*\(did you mean 'wildcard'\?\)$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --metrics individual_risk \
+  --keys sex,region --targets income --param individual_risk.missing_keys=wildcards
+
 # Parameter out of range: find a registered numeric parameter with a declared range (from
 # `describe`, so this follows the registry) and give it a value just outside.
 ranged=""

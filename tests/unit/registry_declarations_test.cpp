@@ -46,6 +46,7 @@ EvaluationContext small_context(SynthesisType synthesis) {
   context.seed = 11;
   context.threads = 1;
   context.scenarios = {{{"c", "b"}, {"z", "d"}}, {{"c", "x"}, {"y"}}};
+  context.household = "d";  // the household risk's statistics
   context.analyses = {{.name = "mean_x", .kind = "mean", .column = "x"},
                       {.name = "share_c", .kind = "proportion", .column = "c"},
                       {.name = "median_y", .kind = "quantile", .column = "y", .probability = 0.5},

@@ -1,0 +1,45 @@
+#pragma once
+// Shared by the sdc-risk metrics (k_anonymity, l_diversity, t_closeness, individual_risk,
+// replicated_uniques): each measure is computed on the confidential data and on the synthetic
+// data alike, on the keys of each disclosure scenario, and reported side by side under scopes
+// that end in ";data=confidential" or ";data=synthetic".
+#include <string>
+#include <vector>
+
+#include "metrics/key_disclosure/key_scenarios.hpp"
+#include "metrics/metric.hpp"
+#include "stats/equivalence_classes.hpp"
+
+namespace synthaudit::sdc {
+
+// The two data sets every measure is computed on, in this order: index 0 the confidential data,
+// 1 the synthetic data (the replicate, or the holdout or resample a baseline puts in its place).
+inline constexpr const char* kDataNames[2] = {"confidential", "synthetic"};
+
+// `missing_keys` (wildcard | value) and the key coding parameters of the key-disclosure family
+// (numeric, bins, breaks), so that a numeric key can be banded as agencies band age.
+std::vector<ParamSpec> key_params();
+stats::MissingKeys missing_keys(const Params& params);
+
+// One scenario's keys coded on (confidential, synthetic), and each data set's key patterns.
+struct ScenarioClasses {
+  keydisc::ScenarioCodes codes;
+  std::vector<std::uint32_t> missing_levels;  // per key
+  stats::KeyPatterns patterns[2];
+};
+ScenarioClasses scenario_classes(const Table& confidential, const Table& synthetic,
+                                 const DisclosureScenario& scenario, const Params& params);
+
+// "keys=a,b": a scenario's scope without the data set (plots, values of both).
+std::string keys_scope(const std::vector<std::string>& keys);
+// "keys=a,b;<qualifier>;data=confidential" (no qualifier when empty).
+std::string scope(const std::vector<std::string>& keys, const std::string& qualifier,
+                  std::size_t data);
+
+// The scenarios of the evaluation, or MetricNotApplicable when none are declared.
+const std::vector<DisclosureScenario>& scenarios(const MetricInput& input);
+
+// The doc paragraph every sdc-risk metric shares: the two data sets, missing keys, key coding.
+extern const char* const kSideBySideDoc;
+
+}  // namespace synthaudit::sdc
