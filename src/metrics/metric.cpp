@@ -148,6 +148,8 @@ const char* to_string(ScopeKind kind) {
       return "analysis";
     case ScopeKind::kEstimand:
       return "estimand";
+    case ScopeKind::kAttackMode:
+      return "attack mode";
   }
   return "?";
 }

@@ -380,4 +380,40 @@ Reference syntheval_software() {
           .software = "syntheval"};
 }
 
+Reference giomi_2023() {
+  return {.authors = "Giomi, M., Boenisch, F., Wehmeyer, C. and Tasnádi, B.",
+          .year = 2023,
+          .title = "A Unified Framework for Quantifying Privacy Risk in Synthetic Data",
+          .venue = "Proceedings on Privacy Enhancing Technologies 2023(2), 312–328",
+          .doi = "10.56553/popets-2023-0055"};
+}
+
+Reference anonymeter_software() {
+  return {.authors = "Statice GmbH and Anonos IP LLC",
+          .year = 2025,
+          .title = "anonymeter: unified framework for quantifying privacy risk in synthetic data",
+          .venue = "Python package (commit 0188bdf5 of 2025-05-13)",
+          .url = "https://github.com/statice/anonymeter",
+          .software = "anonymeter",
+          .version = "1.0.0"};
+}
+
+Reference article29_2014() {
+  return {.authors = "Article 29 Data Protection Working Party",
+          .year = 2014,
+          .title = "Opinion 05/2014 on Anonymisation Techniques",
+          .venue = "WP216, 0829/14/EN, European Commission",
+          .url =
+              "https://ec.europa.eu/justice/article-29/documentation/opinion-recommendation/files/"
+              "2014/wp216_en.pdf"};
+}
+
+Reference cohen_nissim_2020() {
+  return {.authors = "Cohen, A. and Nissim, K.",
+          .year = 2020,
+          .title = "Towards formalizing the GDPR's notion of singling out",
+          .venue = "Proceedings of the National Academy of Sciences 117(15), 8344–8352",
+          .doi = "10.1073/pnas.1914598117"};
+}
+
 }  // namespace synthaudit::references

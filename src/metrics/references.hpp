@@ -54,5 +54,9 @@ Reference choi_2017();
 Reference gower_1971();
 Reference mendelevitch_lesh_2021();
 Reference syntheval_software();
+Reference giomi_2023();
+Reference anonymeter_software();
+Reference article29_2014();
+Reference cohen_nissim_2020();
 
 }  // namespace synthaudit::references
