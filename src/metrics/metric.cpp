@@ -148,8 +148,6 @@ const char* to_string(ScopeKind kind) {
       return "analysis";
     case ScopeKind::kEstimand:
       return "estimand";
-    case ScopeKind::kAttackMode:
-      return "attack mode";
   }
   return "?";
 }

@@ -267,7 +267,6 @@ enum class ScopeKind {
                   // "keys=age,sex", "keys=age,sex;target=income", "keys=age;targets=a,b"
   kAnalysis,      // one declared analysis: its name
   kEstimand,      // one estimand of an analysis: "ANALYSIS:ESTIMAND"
-  kAttackMode,    // one setting of an attack: "mode=univariate", "mode=multivariate;n_cols=3"
 };
 const char* to_string(ScopeKind kind);
 

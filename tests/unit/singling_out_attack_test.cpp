@@ -103,11 +103,17 @@ TEST(SinglingOutAttack, MultivariatePredicatesAreSyntheticRecords) {
   const std::string scope = "mode=multivariate;n_cols=2";
   EXPECT_EQ(value_of(r, "n_attacks", scope), 3);
   EXPECT_EQ(value_of(r, "n_success", scope), 2);
-  EXPECT_EQ(value_of(r, "n_control_attacks", scope), 0);
+  EXPECT_TRUE(std::isnan(value_of(r, "n_control_attacks", scope)));
   EXPECT_TRUE(std::isnan(value_of(r, "control_rate", scope)));
   // Without a control set the risk is the attack rate (anonymeter's convention), and it says so.
   EXPECT_DOUBLE_EQ(value_of(r, "risk", scope), value_of(r, "attack_rate", scope));
   EXPECT_TRUE(has_warning(r, "no holdout"));
+  // Asking for more predicates than exist ends (after a drought of new draws) with the three.
+  const auto more = run_metric("singling_out_attack", t,
+                               {{"mode", "multivariate"}, {"n_attacks", 10}, {"n_cols", 2}},
+                               context_with(1));
+  EXPECT_EQ(value_of(more, "n_attacks", scope), 3);
+  EXPECT_TRUE(has_warning(more, "gave 3 distinct singling-out predicates of the 10 asked for"));
 }
 
 TEST(SinglingOutAttack, SameResultsAtOneAndTwoThreadsAndSeedMatters) {
@@ -137,4 +143,47 @@ TEST(SinglingOutAttack, BadParametersAreInputErrors) {
   // n_cols larger than the columns only matters when the multivariate attack runs.
   EXPECT_NO_THROW(run_metric("singling_out_attack", t,
                              {{"n_cols", 8}, {"mode", "univariate"}, {"n_attacks", 5}}));
+}
+
+// anonymeter on SD2011 (tests/golden/attacks/singling_out/anonymeter_band.json, made by
+// make_anonymeter_band.py at anonymeter commit 0188bdf5). The univariate predicates do not depend
+// on the seed here (the synthetic data yield 104 < 500, all kept): their number and their plain
+// successes on the whole training data and holdout equal anonymeter's exactly.
+TEST(SinglingOutAttack, UnivariatePredicatesEqualAnonymetersOnSd2011) {
+  const auto t = sd2011();
+  const auto r = run_metric("singling_out_attack", t, {{"mode", "univariate"}}, context_with(1));
+  const std::string scope = "mode=univariate";
+  EXPECT_EQ(value_of(r, "n_attacks", scope), 104);
+  EXPECT_EQ(value_of(r, "n_success_full", scope), 78);
+  EXPECT_EQ(value_of(r, "n_control_full", scope), 8);
+  EXPECT_TRUE(has_warning(r, "gave 104 distinct singling-out predicates of the 500 asked for"));
+}
+
+// The risk interval overlaps the band of anonymeter's risks over seeds 1-5 when anonymeter
+// attacks a random sample of the training records of the holdout's size (the size synthaudit
+// compares at), and its rates are taken, as anonymeter takes them, over the 500 predicates asked
+// for.
+TEST(SinglingOutAttack, RiskIntervalOverlapsAnonymetersBandOnSd2011) {
+  struct Band {
+    std::string scope;
+    double lo, hi;
+  };
+  const Band bands[] = {{"mode=univariate", kUnivariateBandLo, kUnivariateBandHi},
+                        {"mode=multivariate;n_cols=3", kMultivariateBandLo, kMultivariateBandHi}};
+  const auto t = sd2011();
+  const auto r = run_metric("singling_out_attack", t, nlohmann::json::object(), context_with(1));
+  for (const auto& band : bands) {
+    SCOPED_TRACE(band.scope);
+    const double requested = value_of(r, "n_requested", band.scope);
+    const stats::AttackCounts as_anonymeter{.n_attacks = requested,
+                                            .n_success = value_of(r, "n_success", band.scope),
+                                            .n_baseline = value_of(r, "n_baseline", band.scope),
+                                            .n_control_attacks = requested,
+                                            .n_control = value_of(r, "n_control", band.scope)};
+    const auto summary = stats::summarize_attack(as_anonymeter);
+    EXPECT_LE(summary.risk_ci_lo, band.hi);
+    EXPECT_GE(summary.risk_ci_hi, band.lo);
+    // Over the predicates found the interval is the one reported.
+    EXPECT_GE(value_of(r, "risk_ci_hi", band.scope), value_of(r, "risk_ci_lo", band.scope));
+  }
 }

@@ -35,10 +35,10 @@ holdout_path = options.holdout
 
 with open(results_path) as f:
     results = json.load(f)
-entries = [r for r in results["results"] if r["metric"] == "singling_out_attack"]
-if not entries:
+metric = next((m for m in results["metrics"] if m["name"] == "singling_out_attack"), None)
+if metric is None:
     sys.exit("no singling_out_attack result in " + results_path)
-entry = entries[0]
+entry = metric["candidates"][0]["replicates"][0]
 details = entry["details"]
 categorical = set(details["categorical_columns"])
 

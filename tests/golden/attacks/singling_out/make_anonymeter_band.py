@@ -31,6 +31,10 @@ import pandas as pd  # noqa: E402
 from anonymeter.evaluators import singling_out_evaluator as so  # noqa: E402
 
 data = sys.argv[2]
+# Optional: MODE SETTING SEEDS (e.g. "multivariate equal_size 2,3") runs only those runs, printing
+# the same JSON for them (to spread the runs over processes; anonymeter's multivariate attack takes
+# tens of minutes per run on a loaded machine).
+only = sys.argv[3:6] if len(sys.argv) >= 6 else None
 warnings.simplefilter("ignore")
 
 
@@ -47,7 +51,7 @@ seeds = range(1, 6)
 out = {"n_attacks": 500, "n_cols": 3, "seeds": list(seeds), "control_distinct": n_control,
        "train_distinct": len(train_distinct)}
 so.rng = np.random.default_rng(1)
-univariate = so.univariate_singling_out_queries(syn.drop_duplicates(), n_queries=500)
+univariate = [] if only else so.univariate_singling_out_queries(syn.drop_duplicates(), n_queries=500)
 out["univariate_exact"] = {
     "n_queries": len(univariate),
     "n_success_full": len(so._evaluate_queries(train.drop_duplicates(), univariate)),
@@ -55,8 +59,13 @@ out["univariate_exact"] = {
 print(out["univariate_exact"], file=sys.stderr)
 for mode in ["univariate", "multivariate"]:
     for setting in ["equal_size", "full_size"]:
+        if only and (mode, setting) != (only[0], only[1]):
+            continue
         runs = []
-        for seed in (seeds if setting == "equal_size" else [1]):
+        run_seeds = seeds if setting == "equal_size" else [1]
+        if only:
+            run_seeds = [int(x) for x in only[2].split(",")]
+        for seed in run_seeds:
             so.rng = np.random.default_rng(seed)
             ori = (train_distinct.sample(n_control, random_state=seed) if setting == "equal_size"
                    else train)
