@@ -604,4 +604,12 @@ Reference sdcmicro_software() {
           .version = "5.8.1"};
 }
 
+Reference cohen_nissim_2020() {
+  return {.authors = "Cohen, A. and Nissim, K.",
+          .year = 2020,
+          .title = "Towards formalizing the GDPR's notion of singling out",
+          .venue = "Proceedings of the National Academy of Sciences 117(15), 8344–8352",
+          .doi = "10.1073/pnas.1914598117"};
+}
+
 }  // namespace synthaudit::references

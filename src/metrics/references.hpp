@@ -85,5 +85,6 @@ Reference benedetti_franconi_1998();
 Reference franconi_polettini_2004();
 Reference templ_kowarik_meindl_2015();
 Reference sdcmicro_software();
+Reference cohen_nissim_2020();
 
 }  // namespace synthaudit::references

@@ -41,6 +41,7 @@ MetricSpec l_diversity_metric();
 MetricSpec t_closeness_metric();
 MetricSpec individual_risk_metric();
 MetricSpec replicated_uniques_metric();
+MetricSpec singling_out_attack_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
   static const std::vector<MetricSpec> metrics = [] {
@@ -77,6 +78,7 @@ const std::vector<MetricSpec>& all_metrics() {
         t_closeness_metric(),
         individual_risk_metric(),
         replicated_uniques_metric(),
+        singling_out_attack_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
       for (std::size_t j = i + 1; j < table.size(); ++j)

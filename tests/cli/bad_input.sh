@@ -165,6 +165,17 @@ check "simulate with fewer columns than the model's" \
   "^synthaudit: error: simulate: --columns must be between 12 and 200, not 5$" \
   "$BIN" simulate --out "$OUT" --rows 10 --columns 5
 
+check "singling_out_attack n_cols beyond the data's columns" \
+  "^synthaudit: error: parameters\.singling_out_attack\.n_cols: 50 columns per predicate asked for, but the data have 8 attack columns$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --metrics singling_out_attack \
+  --param singling_out_attack.n_cols=50
+check "singling_out_attack mode not a mode" \
+  "^synthaudit: error: .*parameters\.singling_out_attack\.mode: 'bivariate' is not one of both, univariate, multivariate" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --param singling_out_attack.mode=bivariate
+check "singling_out_attack n_attacks 0" \
+  "^synthaudit: error: .*parameters\.singling_out_attack\.n_attacks: value 0 is out of range \[1, 1e\+07\]$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --param singling_out_attack.n_attacks=0
+
 check "unknown parameter (did you mean)" \
   "^synthaudit: error: .*ks_distance\.pvalu: metric 'ks_distance' has no parameter 'pvalu' \(did you mean 'pvalue'\?\)$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --param ks_distance.pvalu=true

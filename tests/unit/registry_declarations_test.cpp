@@ -84,6 +84,7 @@ std::optional<ScopeKind> scope_kind(const std::string& scope, const Tables& t,
   if (scope == "one-way" || scope == "two-way" || scope == "three-way")
     return ScopeKind::kTableOrder;
   if (scope.rfind("keys=", 0) == 0) return ScopeKind::kScenario;
+  if (scope.rfind("mode=", 0) == 0) return ScopeKind::kScenario;  // an attack's setting
   for (const auto& analysis : context.analyses) {
     if (scope == analysis.name) return ScopeKind::kAnalysis;
     if (scope.rfind(analysis.name + ":", 0) == 0) return ScopeKind::kEstimand;
