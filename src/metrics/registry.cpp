@@ -32,6 +32,7 @@ MetricSpec propensity_logistic_metric();
 MetricSpec propensity_cart_metric();
 MetricSpec propensity_boosted_trees_metric();
 MetricSpec analysis_inference_comparison_metric();
+MetricSpec suda2_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
   static const std::vector<MetricSpec> metrics = [] {
@@ -59,6 +60,7 @@ const std::vector<MetricSpec>& all_metrics() {
         propensity_cart_metric(),
         propensity_boosted_trees_metric(),
         analysis_inference_comparison_metric(),
+        suda2_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
       for (std::size_t j = i + 1; j < table.size(); ++j)

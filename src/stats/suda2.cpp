@@ -226,6 +226,35 @@ void check_keys(const SudaKeys& keys, int max_size) {
 
 }  // namespace
 
+SudaKeys suda_keys(const Table& table, const std::vector<std::size_t>& columns) {
+  SudaKeys keys;
+  keys.rows = table.rows();
+  for (const auto c : columns) {
+    const Column& column = table.column(c);
+    std::vector<std::uint32_t> codes(table.rows(), kSudaMissing);
+    std::uint32_t levels = 0;
+    if (column.is_numeric()) {
+      std::vector<double> distinct;
+      for (const double v : column.numeric)
+        if (!std::isnan(v)) distinct.push_back(v);
+      std::sort(distinct.begin(), distinct.end());
+      distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+      for (std::size_t r = 0; r < table.rows(); ++r)
+        if (const double v = column.numeric[r]; !std::isnan(v))
+          codes[r] = static_cast<std::uint32_t>(
+              std::lower_bound(distinct.begin(), distinct.end(), v) - distinct.begin());
+      levels = static_cast<std::uint32_t>(distinct.size());
+    } else {
+      for (std::size_t r = 0; r < table.rows(); ++r)
+        if (!is_missing(column.codes[r])) codes[r] = column.codes[r];
+      levels = static_cast<std::uint32_t>(column.cardinality());
+    }
+    keys.codes.push_back(std::move(codes));
+    keys.levels.push_back(levels);
+  }
+  return keys;
+}
+
 std::vector<MinimalSampleUnique> minimal_sample_uniques(const SudaKeys& keys, int max_size) {
   check_keys(keys, max_size);
   if (keys.codes.empty() || keys.rows == 0) return {};

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "table/table.hpp"
+
 namespace synthaudit::stats {
 
 // The most keys a search takes: an MSU is a bit set of keys.
@@ -31,6 +33,10 @@ struct SudaKeys {
   std::vector<std::uint32_t> levels;
   std::size_t rows = 0;
 };
+
+// Columns of `table` as SUDA keys: a categorical column by its dictionary codes, a numeric one by
+// its distinct values in increasing order; missing values (NaN, missing codes) are kSudaMissing.
+SudaKeys suda_keys(const Table& table, const std::vector<std::size_t>& columns);
 
 struct MinimalSampleUnique {
   std::uint32_t row = 0;
