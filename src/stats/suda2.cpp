@@ -68,15 +68,35 @@ class Search {
     for (std::size_t i = 0; i < candidates.size(); ++i)
       rank0[offset_[candidates[i].key] + candidates[i].value] = static_cast<std::int32_t>(i);
     std::vector<std::vector<MinimalSampleUnique>> per_item(candidates.size());
+    std::vector<std::vector<Pending>> pending_per_item(candidates.size());
     const auto n = static_cast<std::int64_t>(candidates.size());
+    std::vector<Pending> pending;
+    std::vector<std::size_t> group_starts;
 #pragma omp parallel num_threads(parallel_threads())
     {
       Workspace work(static_cast<std::size_t>(max_size_) + 1);
       work.rank[0] = &rank0;
 #pragma omp for schedule(dynamic, 1)
       for (std::int64_t i = 0; i < n; ++i)
-        branch(candidates, static_cast<std::size_t>(i), 0, max_size_, work,
-               per_item[static_cast<std::size_t>(i)]);
+        pivot_branch(candidates, static_cast<std::size_t>(i), 0, max_size_, work,
+                     per_item[static_cast<std::size_t>(i)],
+                     pending_per_item[static_cast<std::size_t>(i)]);
+#pragma omp single
+      {
+        for (auto& part : pending_per_item) {
+          pending.insert(pending.end(), part.begin(), part.end());
+          part = {};
+        }
+        group_starts = group_checks(pending, candidates, 0, work);
+      }
+      std::vector<MinimalSampleUnique> confirmed;
+      const auto groups = static_cast<std::int64_t>(group_starts.size()) - 1;
+#pragma omp for schedule(dynamic, 1)
+      for (std::int64_t g = 0; g < groups; ++g)
+        check_group(pending, group_starts[static_cast<std::size_t>(g)],
+                    group_starts[static_cast<std::size_t>(g) + 1], candidates, confirmed);
+#pragma omp critical
+      found.insert(found.end(), confirmed.begin(), confirmed.end());
     }
     for (auto& part : per_item) found.insert(found.end(), part.begin(), part.end());
     return sorted(std::move(found));
@@ -154,35 +174,89 @@ class Search {
     return child;
   }
 
-  // Whether some row of the table at `depth` that does not hold `pivot` holds the values of
-  // `msu` (an MSU of the pivot's sub-table): then msu + pivot is an MSU of this table.
-  bool occurs_outside(const MinimalSampleUnique& msu, const Item& pivot,
-                      const std::vector<Item>& candidates, std::size_t depth,
-                      const Workspace& work) const {
+  // An MSU M of the sub-table of candidates[pivot] waiting for the check that M ∪ {pivot} is an
+  // MSU of the table: M is held by another row of the table (outside the sub-table, where M is
+  // unique). The check does not depend on the pivot, so the checks of all pivots of one table are
+  // grouped by (the least held item of M, M's keys): one sort of that item's rows answers them.
+  struct Pending {
+    MinimalSampleUnique msu;
+    std::uint32_t pivot = 0;  // index in the table's candidates
+    std::uint32_t scan = 0;   // index of M's least held item in the table's candidates
+  };
+
+  // Fills in each check's scan item, sorts the checks into groups and returns the groups' starts
+  // (and the end).
+  std::vector<std::size_t> group_checks(std::vector<Pending>& pending,
+                                        const std::vector<Item>& candidates, std::size_t depth,
+                                        const Workspace& work) const {
     const auto& rank = *work.rank[depth];
-    const Item* scan = nullptr;
-    for (std::uint64_t bits = msu.keys; bits != 0; bits &= bits - 1) {
-      const auto k = static_cast<std::size_t>(std::countr_zero(bits));
-      const auto p = rank[offset_[k] + value(msu.row, k)];
-      const Item& item = candidates[static_cast<std::size_t>(p)];
-      if (scan == nullptr || item.rows.size() < scan->rows.size()) scan = &item;
-    }
-    for (const auto r : scan->rows) {
-      if (value(r, pivot.key) == pivot.value) continue;
-      bool holds = true;
-      for (std::uint64_t bits = msu.keys; bits != 0 && holds; bits &= bits - 1) {
+    for (auto& p : pending) {
+      std::int32_t best = -1;
+      for (std::uint64_t bits = p.msu.keys; bits != 0; bits &= bits - 1) {
         const auto k = static_cast<std::size_t>(std::countr_zero(bits));
-        holds = value(r, k) == value(msu.row, k);
+        const auto q = rank[offset_[k] + value(p.msu.row, k)];
+        if (best < 0 || candidates[static_cast<std::size_t>(q)].rows.size() <
+                            candidates[static_cast<std::size_t>(best)].rows.size())
+          best = q;
       }
-      if (holds) return true;
+      p.scan = static_cast<std::uint32_t>(best);
     }
-    return false;
+    std::sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
+      if (a.scan != b.scan) return a.scan < b.scan;
+      if (a.msu.keys != b.msu.keys) return a.msu.keys < b.msu.keys;
+      return a.msu.row != b.msu.row ? a.msu.row < b.msu.row : a.pivot < b.pivot;
+    });
+    std::vector<std::size_t> starts;
+    for (std::size_t i = 0; i < pending.size(); ++i)
+      if (i == 0 || pending[i].scan != pending[i - 1].scan ||
+          pending[i].msu.keys != pending[i - 1].msu.keys)
+        starts.push_back(i);
+    starts.push_back(pending.size());
+    return starts;
   }
 
-  // The MSUs of the table at `depth` whose lowest-ranked item is candidates[i], of at most
-  // `max_size` items (>= 2).
-  void branch(const std::vector<Item>& candidates, std::size_t i, std::size_t depth, int max_size,
-              Workspace& work, std::vector<MinimalSampleUnique>& found) const {
+  // Lexicographic order of two rows' values on `keys`.
+  int compare_on(std::uint32_t a, std::uint32_t b, std::uint64_t keys) const {
+    for (std::uint64_t bits = keys; bits != 0; bits &= bits - 1) {
+      const auto k = static_cast<std::size_t>(std::countr_zero(bits));
+      const auto x = value(a, k), y = value(b, k);
+      if (x != y) return x < y ? -1 : 1;
+    }
+    return 0;
+  }
+
+  // The checks pending[first, last) (one scan item, one key set): each confirmed MSU (with its
+  // pivot's key) goes to `found`.
+  void check_group(const std::vector<Pending>& pending, std::size_t first, std::size_t last,
+                   const std::vector<Item>& candidates,
+                   std::vector<MinimalSampleUnique>& found) const {
+    const auto keys = pending[first].msu.keys;
+    const auto& rows = candidates[pending[first].scan].rows;
+    auto confirm = [&](const Pending& p) {
+      found.push_back({p.msu.row, p.msu.keys | std::uint64_t{1} << candidates[p.pivot].key});
+    };
+    if (last - first == 1) {  // one check: a scan is cheaper than a sort
+      std::size_t holding = 0;
+      for (const auto r : rows)
+        if (compare_on(r, pending[first].msu.row, keys) == 0 && ++holding == 2) break;
+      if (holding >= 2) confirm(pending[first]);
+      return;
+    }
+    std::vector<std::uint32_t> order(rows.begin(), rows.end());
+    auto less = [&](std::uint32_t a, std::uint32_t b) { return compare_on(a, b, keys) < 0; };
+    std::sort(order.begin(), order.end(), less);
+    for (std::size_t i = first; i < last; ++i) {
+      const auto range = std::equal_range(order.begin(), order.end(), pending[i].msu.row, less);
+      if (range.second - range.first >= 2) confirm(pending[i]);
+    }
+  }
+
+  // The MSUs of size 2.. of the table at `depth` (its candidates ranked, its rank table in
+  // work.rank[depth]) whose lowest-ranked item is candidates[i]: found now (size 2), or waiting
+  // in `pending` for the check against the table.
+  void pivot_branch(const std::vector<Item>& candidates, std::size_t i, std::size_t depth,
+                    int max_size, Workspace& work, std::vector<MinimalSampleUnique>& found,
+                    std::vector<Pending>& pending) const {
     const Item& pivot = candidates[i];
     std::vector<Item> child = build_child(candidates, i, depth, work);
     std::vector<MinimalSampleUnique> below;
@@ -201,12 +275,14 @@ class Search {
           static_cast<std::int32_t>(j);
     work.rank[depth + 1] = &rank;
     below.clear();
+    std::vector<Pending> child_pending;
     for (std::size_t j = 0; j < child_candidates.size(); ++j)
-      branch(child_candidates, j, depth + 1, max_size - 1, work, below);
-    for (const auto& msu : below)
-      if (occurs_outside(msu, pivot, candidates, depth, work))
-        found.push_back({msu.row, msu.keys | pivot_bit});
+      pivot_branch(child_candidates, j, depth + 1, max_size - 1, work, below, child_pending);
+    const auto starts = group_checks(child_pending, child_candidates, depth + 1, work);
+    for (std::size_t g = 0; g + 1 < starts.size(); ++g)
+      check_group(child_pending, starts[g], starts[g + 1], child_candidates, below);
     for (const auto& item : child_candidates) rank[offset_[item.key] + item.value] = -1;
+    for (const auto& msu : below) pending.push_back({msu, static_cast<std::uint32_t>(i), 0});
   }
 
   std::size_t keys_;
