@@ -33,6 +33,7 @@ class Search {
   Search(const SudaKeys& keys, int max_size)
       : keys_(keys.codes.size()), max_size_(max_size), values_(keys.rows * keys.codes.size()) {
     offset_.resize(keys_ + 1, 0);
+    levels_ = keys.levels;
     for (std::size_t k = 0; k < keys_; ++k) offset_[k + 1] = offset_[k] + keys.levels[k];
     for (std::size_t r = 0; r < keys.rows; ++r)
       for (std::size_t k = 0; k < keys_; ++k) values_[r * keys_ + k] = keys.codes[k][r];
@@ -242,6 +243,33 @@ class Search {
       if (holding >= 2) confirm(pending[first]);
       return;
     }
+    // Values on the key set as one mixed-radix number when it fits in 64 bits (the usual case):
+    // a sort of plain numbers; else a sort of the rows by their values.
+    std::uint64_t capacity = 1;
+    bool fits = true;
+    for (std::uint64_t bits = keys; bits != 0 && fits; bits &= bits - 1) {
+      const std::uint64_t radix = levels_[static_cast<std::size_t>(std::countr_zero(bits))] + 1;
+      fits = capacity <= (std::uint64_t{1} << 62) / radix;
+      capacity *= radix;
+    }
+    if (fits) {
+      auto code = [&](std::uint32_t r) {
+        std::uint64_t c = 0;
+        for (std::uint64_t bits = keys; bits != 0; bits &= bits - 1) {
+          const auto k = static_cast<std::size_t>(std::countr_zero(bits));
+          c = c * (levels_[k] + 1) + value(r, k);
+        }
+        return c;
+      };
+      std::vector<std::uint64_t> codes(rows.size());
+      for (std::size_t i = 0; i < rows.size(); ++i) codes[i] = code(rows[i]);
+      std::sort(codes.begin(), codes.end());
+      for (std::size_t i = first; i < last; ++i) {
+        const auto range = std::equal_range(codes.begin(), codes.end(), code(pending[i].msu.row));
+        if (range.second - range.first >= 2) confirm(pending[i]);
+      }
+      return;
+    }
     std::vector<std::uint32_t> order(rows.begin(), rows.end());
     auto less = [&](std::uint32_t a, std::uint32_t b) { return compare_on(a, b, keys) < 0; };
     std::sort(order.begin(), order.end(), less);
@@ -288,6 +316,7 @@ class Search {
   std::size_t keys_;
   int max_size_;
   std::vector<std::uint32_t> values_;  // row-major: values_[row * keys_ + key]
+  std::vector<std::uint32_t> levels_;
   std::vector<std::uint32_t> offset_;  // offset_[key]: start of the key's levels in rank tables
 };
 
