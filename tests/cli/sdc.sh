@@ -27,7 +27,7 @@ expect_eq() { if [ "$2" = "$3" ]; then pass "$1 ($2)"; else fail "$1" "got '$2',
 OUT="$WORK/out"
 "$BIN" sdc --confidential "$CONF" --synthetic "$SYN" --out "$OUT" --missing-codes income=-8 \
   --keys sex,age,edu,marital --remove-replicated-uniques --top-code income=0.95 \
-  --bottom-code age=0.05 --recode-rare edu=300:OTHER --label-synthetic >"$WORK/stdout" 2>"$WORK/stderr"
+  --bottom-code age=0.05 --recode-rare edu=800:OTHER --label-synthetic >"$WORK/stdout" 2>"$WORK/stderr"
 rc=$?
 expect_eq "sdc exit code" "$rc" 0
 [ -s "$OUT/train_syn.csv" ] && pass "remediated file written" || fail "remediated file" "missing"
@@ -49,7 +49,7 @@ print("top_changed=%d" % ((si.notna() & (si != -8) & (si > top)).sum()))
 bottom = np.quantile(conf["age"].dropna(), 0.05, method="linear")
 print("bottom_changed=%d" % ((syn["age"].notna() & (syn["age"] < bottom)).sum()))
 counts = conf["edu"].value_counts()
-rare = [lvl for lvl in syn["edu"].dropna().unique() if counts.get(lvl, 0) < 300]
+rare = [lvl for lvl in syn["edu"].dropna().unique() if counts.get(lvl, 0) < 800]
 print("rare_changed=%d" % syn["edu"].isin(rare).sum())
 # synthpop replicated.uniques on the recoded synthetic keys (NA pasted as "NA")
 rec = syn.copy()
@@ -93,7 +93,7 @@ expect_eq "no rare level left" "$(get out_rare_left)" "0"
   --missing-codes income=-8 --keys sex,age,edu --targets marital \
   --metrics ks_distance,suda2 --out "$WORK/eval" >"$WORK/eval.stdout" 2>"$WORK/eval.stderr"
 rc=$?
-if [ "$rc" -eq 0 ] && grep -q "^suda2" "$WORK/eval/results.tsv"; then
+if [ "$rc" -eq 0 ] && grep -q "	suda2	" "$WORK/eval/results.tsv"; then
   pass "evaluate runs on the remediated file"
 else
   fail "evaluate on the remediated file" "exit $rc: $(head -c 300 "$WORK/eval.stderr")"
@@ -124,7 +124,7 @@ check() {
     pass "$name  [$(sed 's/^synthaudit: error: //' "$WORK/err")]"
   fi
 }
-check "unknown column" "--top-code: no column 'incom'.*did you mean 'income'" --top-code incom=0.9
+check "unknown column" "--top-code incom: no column 'incom'.*did you mean 'income'" --top-code incom=0.9
 check "quantile above 1" "--top-code income: quantile '1.5' should be a number in \[0, 1\]" \
   --top-code income=1.5
 check "quantile not a number" "--bottom-code age: quantile 'low'" --bottom-code age=low
