@@ -19,9 +19,7 @@ using namespace synthaudit::stats;
 
 namespace {
 
-std::string golden_dir() {
-  return std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/sdc_risk/suda2";
-}
+std::string golden_dir() { return std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/sdc_risk/suda2"; }
 
 nlohmann::json read_json(const std::string& name) {
   std::ifstream f(golden_dir() + "/" + name);
