@@ -15,6 +15,7 @@
 #include "core/progress.hpp"
 #include "core/text.hpp"
 #include "io/file.hpp"
+#include "remediate/sdc_remediation.hpp"
 #include "report/report.hpp"
 #include "report/summary.hpp"
 #include "result/document.hpp"
@@ -285,6 +286,101 @@ int describe_metric(const std::string& name, bool as_json) {
   return 0;
 }
 
+// `synthaudit sdc`: the remediated synthetic file and its log, published as one output set.
+struct SdcFlags {
+  std::string confidential, synthetic, keys, out;
+  std::vector<std::string> top_code, bottom_code, recode_rare, missing_codes, label;
+  bool remove_replicated_uniques = false;
+};
+
+// "COLUMN=VALUE" of `flag`: the column and the value text.
+std::pair<std::string, std::string> split_assignment(const std::string& flag,
+                                                     const std::string& text,
+                                                     const std::string& shape) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw InputError(flag + ": '" + text + "' should be " + shape);
+  return {trim(text.substr(0, eq)), trim(text.substr(eq + 1))};
+}
+
+RemediationOptions remediation_options(const SdcFlags& f, bool label_given) {
+  RemediationOptions options;
+  options.confidential = f.confidential;
+  options.synthetic = f.synthetic;
+  EvaluationSpec settings;
+  for (const auto& assignment : f.missing_codes) add_missing_codes(settings, assignment);
+  options.read = settings.read;
+  if (!f.keys.empty()) options.keys = split(f.keys, ',');
+  options.remove_replicated_uniques = f.remove_replicated_uniques;
+  for (const bool top : {true, false}) {
+    const std::string flag = top ? "--top-code" : "--bottom-code";
+    for (const auto& text : top ? f.top_code : f.bottom_code) {
+      const auto [column, value] = split_assignment(flag, text, "COLUMN=QUANTILE");
+      std::size_t used = 0;
+      double q = std::nan("");
+      try {
+        q = std::stod(value, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != value.size() || !(q >= 0 && q <= 1))
+        throw InputError(flag + " " + column + ": quantile '" + value +
+                         "' should be a number in [0, 1]");
+      (top ? options.top_code : options.bottom_code).push_back({column, q});
+    }
+  }
+  for (const auto& text : f.recode_rare) {
+    const auto [column, value] = split_assignment("--recode-rare", text, "COLUMN=COUNT[:LEVEL]");
+    const auto colon = value.find(':');
+    const std::string count = value.substr(0, colon);
+    RareRecoding recoding{column, 1, "other"};
+    if (colon != std::string::npos) recoding.level = value.substr(colon + 1);
+    std::size_t used = 0;
+    long long n = 0;
+    try {
+      n = std::stoll(count, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (count.empty() || used != count.size() || n < 1)
+      throw InputError("--recode-rare " + column + ": count '" + count +
+                       "' should be a whole number >= 1");
+    recoding.min_count = static_cast<std::size_t>(n);
+    options.recode_rare.push_back(recoding);
+  }
+  if (label_given) {
+    // COLUMN[=TEXT]; the column is synthpop's "flag" when not named.
+    const std::string given = f.label.empty() ? "" : f.label.front();
+    const auto eq = given.find('=');
+    options.label_column = given.empty() || eq == 0 ? "flag" : given.substr(0, eq);
+    if (eq != std::string::npos) options.label = given.substr(eq + 1);
+  }
+  if (f.remove_replicated_uniques && options.keys.empty())
+    throw InputError("--remove-replicated-uniques needs --keys a,b,c");
+  if (!options.remove_replicated_uniques && options.top_code.empty() &&
+      options.bottom_code.empty() && options.recode_rare.empty() && !options.label_column)
+    throw InputError(
+        "sdc: no remediation asked for (--remove-replicated-uniques, --top-code, "
+        "--bottom-code, --recode-rare, --label-synthetic)");
+  return options;
+}
+
+int run_sdc(const SdcFlags& f, bool label_given) {
+  const RemediationOptions options = remediation_options(f, label_given);
+  // DIR/<the synthetic file's name>.csv ("x.csv.gz" gives "x.csv") and the log beside it.
+  std::string name = fs::path(f.synthetic).filename().string();
+  if (name.size() > 3 && name.ends_with(".gz")) name.resize(name.size() - 3);
+  if (!name.ends_with(".csv")) name += ".csv";
+  const std::string log_name = "sdc_log.txt";
+  if (name == log_name) name = "remediated_" + name;
+  check_output_folder(f.out, {name, log_name}, {f.confidential, f.synthetic});
+  const Remediation result = remediate(options);
+  publish_output_set(f.out, {{name, result.csv}, {log_name, result.log}});
+  std::cout << result.log << "written: " << (fs::path(f.out) / name).string() << "\n         "
+            << (fs::path(f.out) / log_name).string() << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -356,6 +452,36 @@ int main(int argc, char** argv) {
   demo_cmd->add_flag("--quiet", demo_quiet, "no progress on stderr");
   add_format_flag(*demo_cmd, demo_format);
 
+  SdcFlags sdc;
+  auto* sdc_cmd = app.add_subcommand(
+      "sdc", "write a remediated copy of a synthetic file and a log of what changed");
+  sdc_cmd->add_option("--confidential", sdc.confidential, "confidential CSV")->required();
+  sdc_cmd->add_option("--synthetic", sdc.synthetic, "synthetic CSV to remediate")->required();
+  sdc_cmd->add_option("--out", sdc.out, "output folder for the remediated CSV and sdc_log.txt")
+      ->required();
+  sdc_cmd->add_option("--keys", sdc.keys, "key columns, comma-separated (replicated uniques)");
+  sdc_cmd->add_option("--missing-codes", sdc.missing_codes,
+                      "numeric codes that mean missing in a column, COLUMN=CODE[,CODE...]; "
+                      "repeatable");
+  sdc_cmd->add_flag("--remove-replicated-uniques", sdc.remove_replicated_uniques,
+                    "remove synthetic records unique on the keys whose key values are unique in "
+                    "the confidential data");
+  sdc_cmd->add_option("--top-code", sdc.top_code,
+                      "COLUMN=Q: values above the confidential column's quantile Q become it; "
+                      "repeatable");
+  sdc_cmd->add_option("--bottom-code", sdc.bottom_code,
+                      "COLUMN=Q: values below the confidential column's quantile Q become it; "
+                      "repeatable");
+  sdc_cmd->add_option("--recode-rare", sdc.recode_rare,
+                      "COLUMN=COUNT[:LEVEL]: levels held by fewer than COUNT confidential records "
+                      "become LEVEL (default other); repeatable");
+  auto* label_option =
+      sdc_cmd
+          ->add_option("--label-synthetic", sdc.label,
+                       "add a first column COLUMN (default flag) saying TEXT (default "
+                       "synthetic) in every record: [COLUMN[=TEXT]]")
+          ->expected(0, 1);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -370,6 +496,7 @@ int main(int argc, char** argv) {
   try {
     if (*evaluate_cmd)
       return run_evaluation(build_spec(eval), eval.quiet, eval.format, {eval.spec_file});
+    if (*sdc_cmd) return run_sdc(sdc, label_option->count() > 0);
     if (*report_cmd)
       return rerender_report(report_input, report_out, report_format, limits_of(report_limits, ""));
     if (*init_cmd) {

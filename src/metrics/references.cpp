@@ -140,6 +140,52 @@ Reference hundepool_2012() {
           .doi = "10.1002/9781118348239"};
 }
 
+// Special uniques (SUDA).
+Reference elliot_manning_ford_2002() {
+  return {.authors = "Elliot, M. J., Manning, A. M. and Ford, R. W.",
+          .year = 2002,
+          .title = "A computational algorithm for handling the special uniques problem",
+          .venue =
+              "International Journal of Uncertainty, Fuzziness and Knowledge-Based Systems "
+              "10(5), 493–509",
+          .doi = "10.1142/S0218488502001600"};
+}
+
+Reference manning_haglin_keane_2008() {
+  return {.authors = "Manning, A. M., Haglin, D. J. and Keane, J. A.",
+          .year = 2008,
+          .title = "A recursive search algorithm for statistical disclosure assessment",
+          .venue = "Data Mining and Knowledge Discovery 16(2), 165–196",
+          .doi = "10.1007/s10618-007-0078-6"};
+}
+
+Reference elliot_suda_2005() {
+  return {.authors = "Elliot, M. J., Manning, A. M., Mayes, K., Gurd, J. and Bane, M.",
+          .year = 2005,
+          .title = "SUDA: A program for detecting special uniques",
+          .venue =
+              "Joint UNECE/Eurostat Work Session on Statistical Data Confidentiality, "
+              "Geneva"};
+}
+
+Reference skinner_elliot_2002() {
+  return {.authors = "Skinner, C. J. and Elliot, M. J.",
+          .year = 2002,
+          .title = "A measure of disclosure risk for microdata",
+          .venue = "Journal of the Royal Statistical Society: Series B 64(4), 855–867",
+          .doi = "10.1111/1467-9868.00365"};
+}
+
+Reference sdcmicro_suda2_software() {
+  return {.authors = "Templ, M., Kowarik, A. and Meindl, B.",
+          .year = 2015,
+          .title = "Statistical Disclosure Control for Micro-Data Using the R Package sdcMicro",
+          .venue = "Journal of Statistical Software 67(4), 1–36",
+          .doi = "10.18637/jss.v067.i04",
+          .software = "sdcMicro",
+          .version = "5.8.1"};
+}
+
 Reference voas_williamson_2001() {
   return {.authors = "Voas, D. and Williamson, P.",
           .year = 2001,

@@ -26,6 +26,12 @@ Reference synthpop_software();
 Reference taub_elliot_sakshaug_2020();
 Reference cmf_software();
 Reference hundepool_2012();
+// Special uniques (SUDA).
+Reference elliot_manning_ford_2002();
+Reference manning_haglin_keane_2008();
+Reference elliot_suda_2005();
+Reference skinner_elliot_2002();
+Reference sdcmicro_suda2_software();  // sdcMicro's JSS paper, at the version suda2 compares with
 Reference voas_williamson_2001();
 Reference austin_2009();
 Reference hyndman_fan_1996();

@@ -42,6 +42,7 @@ MetricSpec t_closeness_metric();
 MetricSpec individual_risk_metric();
 MetricSpec replicated_uniques_metric();
 MetricSpec singling_out_attack_metric();
+MetricSpec suda2_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
   static const std::vector<MetricSpec> metrics = [] {
@@ -79,6 +80,7 @@ const std::vector<MetricSpec>& all_metrics() {
         individual_risk_metric(),
         replicated_uniques_metric(),
         singling_out_attack_metric(),
+        suda2_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
       for (std::size_t j = i + 1; j < table.size(); ++j)
