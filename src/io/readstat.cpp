@@ -289,6 +289,24 @@ StatFile StatFile::parse(std::string_view bytes, DataFormat format, const std::s
         string_labels[c] = &it->second;
     }
   }
+  // A column reads through its labels when a value that is not declared missing has one; a
+  // column whose only labels name its missing codes (SPSS's -8 "no income") stays numeric.
+  std::vector<char> uses_labels(ncol, 0);
+  for (std::size_t c = 0; c < ncol; ++c) {
+    const RawColumn& column = state.columns[c];
+    for (std::size_t r = 0; r < rows && !uses_labels[c]; ++r) {
+      if (column.state[r] != kValue) continue;
+      if (column.is_string) {
+        if (string_labels[c]->empty()) break;
+        const std::size_t begin = r == 0 ? 0 : column.ends[r - 1];
+        uses_labels[c] =
+            string_labels[c]->count(column.text.substr(begin, column.ends[r] - begin)) > 0;
+      } else {
+        if (number_labels[c]->empty()) break;
+        uses_labels[c] = number_labels[c]->count(column.number[r]) > 0;
+      }
+    }
+  }
   auto text = std::make_shared<std::string>();
   auto start = std::make_shared<std::vector<std::uint64_t>>();
   auto absent = std::make_shared<std::vector<char>>(rows * ncol, 0);
@@ -299,7 +317,7 @@ StatFile StatFile::parse(std::string_view bytes, DataFormat format, const std::s
       ColumnMetadata& meta = file.metadata_[c];
       start->push_back(text->size());
       const CellState cell = column.state[r];
-      const bool labelled = !number_labels[c]->empty() || !string_labels[c]->empty();
+      const bool labelled = uses_labels[c] != 0;
       bool is_absent = cell == kSystemMissing || cell == kTaggedMissing;
       // A user-missing value of a column read through its labels has no number to become a
       // missing code of a categorical column: it is read as absent, and counted.

@@ -193,8 +193,10 @@ void add_missing_code(ReadSettings& read, const std::string& column, const std::
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used == text.size() && std::isfinite(code) && !std::isspace(static_cast<unsigned char>(text[0])))
+  if (used == text.size() && !std::isspace(static_cast<unsigned char>(text[0]))) {
+    if (!std::isfinite(code)) throw InputError(where + ": expected a finite number, got " + text);
     read.missing_codes[column].push_back(code);
+  }
   else
     read.missing_text_codes[column].push_back(text);
 }
@@ -465,15 +467,21 @@ EvaluationSpec load_spec_yaml(const std::string& path, const ResourceLimits& lim
     for (const auto& item : codes) {
       const auto name = item.first.as<std::string>();
       const std::string key = "missing_codes." + name;
+      // YAML's own spellings of non-finite numbers (.nan, .inf) are numbers, not text codes.
+      auto add_code = [&](const YAML::Node& node, const std::string& at) {
+        const std::string text = r.string(node, at);
+        double value = 0;
+        if (YAML::convert<double>::decode(node, value) && !std::isfinite(value))
+          r.fail(at, "expected a finite number, got " + text);
+        add_missing_code(spec.read, name, text, path + ": " + at);
+      };
       spec.read.missing_codes.erase(name);
       spec.read.missing_text_codes.erase(name);
       if (item.second.IsSequence()) {
-        for (std::size_t i = 0; i < item.second.size(); ++i) {
-          const std::string at = key + "[" + std::to_string(i) + "]";
-          add_missing_code(spec.read, name, r.string(item.second[i], at), path + ": " + at);
-        }
+        for (std::size_t i = 0; i < item.second.size(); ++i)
+          add_code(item.second[i], key + "[" + std::to_string(i) + "]");
       } else {
-        add_missing_code(spec.read, name, r.string(item.second, key), path + ": " + key);
+        add_code(item.second, key);
       }
     }
   }

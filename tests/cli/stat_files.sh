@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Stata, SPSS and SAS files (io/readstat.cpp) and missing-value codes, end to end on the real
-# SD2011 survey (tests/data/sd2011): the same audit from train.csv and from its .dta, .zsav and
-# .xpt versions (written by tests/golden/io/make_stat_files.R with R's haven: categorical columns
+# SD2011 survey (tests/data/sd2011): the same audit from train.csv and from its .dta, .zsav, .xpt
+# and .sas7bdat versions (written by tests/golden/io/make_stat_files.R with R's haven: categorical columns
 # as labelled codes) gives the same results.tsv; SPSS user-missing values act as declared codes;
 # text codes apply to every file and the summary lists what was read as missing.
 #
@@ -20,18 +20,21 @@ fail() { failed=$((failed + 1)); echo "FAIL  $1: $2"; }
 
 # The audit: marginal, table, correlation, propensity, key-disclosure and distance metrics, with
 # the holdout; a few baseline draws keep it quick.
-METRICS=ks_distance,total_variation,table_utility,correlation_difference,propensity_logistic,synthpop_disclosure,distance_to_closest_record,column_summaries
+METRICS=ks_distance,total_variation,table_utility,correlation_fit,propensity_logistic,synthpop_disclosure,distance_to_closest_record,column_summaries
 run() {
   local name=$1
   shift
-  "$BIN" evaluate --baseline-draws 2 --seed 7 --out "$WORK/$name" --metrics "$METRICS" \
+  "$BIN" evaluate --quiet --baseline-draws 2 --seed 7 --out "$WORK/$name" --metrics "$METRICS" \
     --synthetic cart="$SD/train_syn.csv" --holdout "$SD/holdout.csv" \
     --keys sex,age,edu,marital --targets smoke "$@" \
     >"$WORK/$name.stdout" 2>"$WORK/$name.stderr"
   echo $? >"$WORK/$name.rc"
 }
+# Exit code 0, or 3 (the outputs are complete, no candidate passes the default policy).
 ran() {
-  if [ "$(cat "$WORK/$1.rc")" -ne 0 ]; then
+  local rc
+  rc=$(cat "$WORK/$1.rc")
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
     fail "$1" "exit code $(cat "$WORK/$1.rc"): $(head -c 400 "$WORK/$1.stderr")"
     return 1
   fi
@@ -46,7 +49,7 @@ same_results() { cmp -s "$WORK/$1/results.tsv" "$WORK/$2/results.tsv"; }
 run csv --confidential "$SD/train.csv" --missing-codes income=-8
 ran csv || { echo "$passed passed, $failed failed"; exit 1; }
 [ "$(wc -l <"$WORK/csv/results.tsv")" -gt 50 ] || fail csv "results.tsv has too few rows"
-for file in train.dta.gz train.zsav train.xpt.gz; do
+for file in train.dta.gz train.zsav train.xpt.gz train.sas7bdat.gz; do
   run "$file" --confidential "$SD/$file" --missing-codes income=-8
   if ran "$file"; then
     expect "$file" "results.tsv identical to the CSV audit's" same_results csv "$file"
@@ -68,8 +71,7 @@ if ran declared; then
 fi
 
 # Codes instead of labels: the categorical columns read as numbers.
-run codes --confidential "$SD/train.dta.gz" --value-labels codes --metrics column_summaries \
-  --keys age --targets income
+run codes --confidential "$SD/train.dta.gz" --value-labels codes
 if ran codes; then
   expect codes "sex is a numeric column of codes" \
     /usr/bin/python3 -c "
@@ -91,12 +93,18 @@ sys.exit(0 if 'WIDOWED' not in levels and 'MARRIED' in levels else 1)"
   conf=$(grep -c ',"WIDOWED",' "$SD/train.csv")
   syn=$(grep -c ',"WIDOWED",' "$SD/train_syn.csv")
   hold=$(grep -c ',"WIDOWED",' "$SD/holdout.csv")
+  # listed_in FILE_LABEL ITEM: the summary's line for that file lists ITEM (whole).
+  listed_in() {
+    grep -F "$1: " "$WORK/text.stdout" | grep -Eq "(: |, )$2(,|\$)"
+  }
   expect text "the summary counts it in the confidential file ($conf)" \
-    grep -q "train.dta.gz (confidential): income -8: 483, marital WIDOWED: $conf$" "$WORK/text.stdout"
+    listed_in "train.dta.gz (confidential)" "marital WIDOWED: $conf"
+  expect text "the summary counts income's -8 in the confidential file" \
+    listed_in "train.dta.gz (confidential)" "income -8: 483"
   expect text "the summary counts it in the synthetic file ($syn)" \
-    grep -q "train_syn.csv (synthetic): income -8: [0-9]*, marital WIDOWED: $syn$" "$WORK/text.stdout"
+    listed_in "train_syn.csv (synthetic)" "marital WIDOWED: $syn"
   expect text "the summary counts it in the holdout ($hold)" \
-    grep -q "holdout.csv (holdout): income -8: [0-9]*, marital WIDOWED: $hold$" "$WORK/text.stdout"
+    listed_in "holdout.csv (holdout)" "marital WIDOWED: $hold"
 fi
 # The same text code from the spec, as a list with a number.
 cat >"$WORK/spec.yaml" <<EOF
@@ -113,7 +121,7 @@ disclosure:
     targets: [smoke]
 metrics: [$METRICS]
 EOF
-"$BIN" evaluate --baseline-draws 2 --seed 7 --spec "$WORK/spec.yaml" --out "$WORK/spec" \
+"$BIN" evaluate --quiet --baseline-draws 2 --seed 7 --spec "$WORK/spec.yaml" --out "$WORK/spec" \
   >"$WORK/spec.stdout" 2>"$WORK/spec.stderr"
 echo $? >"$WORK/spec.rc"
 if ran spec; then

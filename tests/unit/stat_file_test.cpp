@@ -92,13 +92,13 @@ TEST(DataFormat, RefusesWhatItCannotRead) {
             "the file damaged, truncated or renamed?)");
 }
 
-// The .dta, .zsav and .xpt versions of train.csv decode cell by cell to what train.csv decodes
+// The .dta, .zsav, .xpt and .sas7bdat versions of train.csv decode cell by cell to what train.csv decodes
 // to: value labels become the same levels, numbers the same doubles, NA the same missing values.
 TEST(StatFile, SameTableAsTheCsv) {
   ReadSettings settings;
   settings.missing_codes["income"] = {-8};
   const Read csv = read(kData + "/sd2011/train.csv", settings);
-  for (const char* name : {"train.dta.gz", "train.zsav", "train.xpt.gz"}) {
+  for (const char* name : {"train.dta.gz", "train.zsav", "train.xpt.gz", "train.sas7bdat.gz"}) {
     SCOPED_TRACE(name);
     const Read stat = read(kData + "/sd2011/" + name, settings);
     ASSERT_EQ(stat.table.rows(), csv.table.rows());
@@ -113,11 +113,11 @@ TEST(StatFile, SameTableAsTheCsv) {
         ASSERT_EQ(cell(stat.table, c, r), cell(csv.table, c, r)) << "row " << r << " column " << c;
     }
     EXPECT_EQ(stat.schema.columns[4].label, "Personal net monthly income (PLN)");
-    EXPECT_EQ(stat.file->format(), std::string(name).find("xpt") != std::string::npos
-                                       ? "SAS transport .xpt"
-                                       : std::string(name).find("dta") != std::string::npos
-                                             ? "Stata .dta"
-                                             : "SPSS .sav");
+    const std::string n = name;
+    EXPECT_EQ(stat.file->format(), n.find("xpt") != std::string::npos        ? "SAS transport .xpt"
+                                   : n.find("sas7bdat") != std::string::npos ? "SAS .sas7bdat"
+                                   : n.find("dta") != std::string::npos      ? "Stata .dta"
+                                                                             : "SPSS .sav");
   }
   EXPECT_EQ(csv.schema.columns[4].label, "");
 }

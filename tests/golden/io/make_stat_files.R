@@ -32,6 +32,11 @@ as_text <- train
 for (name in names(as_text)) attr(as_text[[name]], "label") <- labels[[name]]
 write_xpt(as_text, file.path(out, "train.xpt"), version = 8, name = "TRAIN")
 gz(file.path(out, "train.xpt"))
+# SAS data sets keep value labels in a separate format catalog, which haven does not write: the
+# categorical columns as text here too. (haven's write_sas is deprecated but writes a file that
+# ReadStat and SAS read.)
+write_sas(as_text, file.path(out, "train.sas7bdat"))
+gz(file.path(out, "train.sas7bdat"))
 
 # SPSS user-missing values: income's -8 ("no income") declared missing in the file, which must
 # read as the missing code income=-8 given on the command line does.
