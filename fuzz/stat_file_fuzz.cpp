@@ -54,8 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.max_columns = 200;
   const std::string_view bytes(reinterpret_cast<const char*>(data + 1), size - 1);
   try {
-    const StatFile file =
-        StatFile::parse(bytes, formats[(mode & 7) % 5], "fuzz", "", options);
+    const StatFile file = StatFile::parse(bytes, formats[(mode & 7) % 5], "fuzz", "", options);
     if (file.columns() == 0 || file.rows() == 0) broken("a file without columns or rows parsed");
     if (file.metadata().size() != file.columns()) broken("metadata per column");
     ReadSettings settings;

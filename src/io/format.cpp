@@ -32,10 +32,10 @@ bool is_stata(std::string_view b) {
 }
 
 bool is_sas7bdat(std::string_view b) {
-  static constexpr unsigned char kMagic[32] = {
-      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-      0x00, 0xc2, 0xea, 0x81, 0x60, 0xb3, 0x14, 0x11, 0xcf, 0xbd, 0x92,
-      0x08, 0x00, 0x09, 0xc7, 0x31, 0x8c, 0x18, 0x1f, 0x10, 0x11};
+  static constexpr unsigned char kMagic[32] = {0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                               0x00, 0x00, 0x00, 0x00, 0xc2, 0xea, 0x81, 0x60,
+                                               0xb3, 0x14, 0x11, 0xcf, 0xbd, 0x92, 0x08, 0x00,
+                                               0x09, 0xc7, 0x31, 0x8c, 0x18, 0x1f, 0x10, 0x11};
   return b.size() >= 32 && std::equal(kMagic, kMagic + 32, b.begin(), [](unsigned char m, char c) {
            return m == static_cast<unsigned char>(c);
          });
@@ -111,10 +111,12 @@ DataFormat detect_data_format(std::string_view head, const std::string& path) {
   if (starts_with(head, std::string_view("X\n\0\0\0", 5)))
     cannot_read(path, "an R data file (.rds)");
   if (starts_with(head, "BZh")) cannot_read(path, "a bzip2-compressed file (unpack it first)");
-  if (starts_with(head, "\xfd\x37zXZ")) cannot_read(path, "an xz-compressed file (unpack it first)");
+  if (starts_with(head, "\xfd\x37zXZ"))
+    cannot_read(path, "an xz-compressed file (unpack it first)");
   if (starts_with(head, "\x28\xb5\x2f\xfd"))
     cannot_read(path, "a zstd-compressed file (unpack it first)");
-  if (starts_with(head, "7z\xbc\xaf\x27\x1c")) cannot_read(path, "a 7-Zip archive (unpack it first)");
+  if (starts_with(head, "7z\xbc\xaf\x27\x1c"))
+    cannot_read(path, "a 7-Zip archive (unpack it first)");
   if (starts_with(head, "%PDF-")) cannot_read(path, "a PDF document");
 
   // A name that promises a binary format the content lacks: say so rather than read it as text.

@@ -124,7 +124,8 @@ std::vector<std::vector<std::string>> text_codes_by_column(const std::vector<std
                                                            const ReadSettings& settings) {
   std::vector<std::vector<std::string>> out(names.size());
   for (std::size_t c = 0; c < names.size(); ++c)
-    if (auto it = settings.missing_text_codes.find(names[c]); it != settings.missing_text_codes.end())
+    if (auto it = settings.missing_text_codes.find(names[c]);
+        it != settings.missing_text_codes.end())
       out[c] = it->second;
   return out;
 }

@@ -1,5 +1,6 @@
 #pragma once
-// From data files (CSV, Stata, SPSS, SAS: io/data_file.hpp) to typed tables that share one schema and one dictionary per categorical column.
+// From data files (CSV, Stata, SPSS, SAS: io/data_file.hpp) to typed tables that share one schema
+// and one dictionary per categorical column.
 #include <map>
 #include <memory>
 #include <string>
@@ -67,9 +68,9 @@ Schema infer_schema(const DataFile& file, const ReadSettings& settings);
 // Decodes a file into a Table with the schema's column order. The file may order its columns
 // differently; a schema column missing from the file is an InputError, extra file columns are
 // ignored (and reported through `ignored`). What was read as missing by a code or by the file's
-// own declaration is counted into `tallies` when given. Categorical levels are interned into the schema's
-// shared dictionaries; a field that is not a number in a numeric column is an InputError naming
-// file, row, column and value.
+// own declaration is counted into `tallies` when given. Categorical levels are interned into the
+// schema's shared dictionaries; a field that is not a number in a numeric column is an InputError
+// naming file, row, column and value.
 Table encode_table(const DataFile& file, const Schema& schema, const ReadSettings& settings,
                    const std::string& role, std::vector<std::string>* ignored = nullptr,
                    std::vector<MissingTally>* tallies = nullptr);

@@ -83,8 +83,8 @@ struct ParseState {
 };
 
 std::string limit_message(const char* what, std::uint64_t limit, const char* name) {
-  return std::string(what) + " (limit " + name + " " + std::to_string(limit) + "; raise it with --limit " +
-         name + "=N)";
+  return std::string(what) + " (limit " + name + " " + std::to_string(limit) +
+         "; raise it with --limit " + name + "=N)";
 }
 
 int on_metadata(readstat_metadata_t* metadata, void* context) {
@@ -101,8 +101,8 @@ int on_metadata(readstat_metadata_t* metadata, void* context) {
 int on_variable(int index, readstat_variable_t* variable, const char* label_set, void* context) {
   auto* state = static_cast<ParseState*>(context);
   if (static_cast<std::uint64_t>(index) >= state->options->max_columns) {
-    state->failure = limit_message("has more columns than allowed", state->options->max_columns,
-                                   "columns");
+    state->failure =
+        limit_message("has more columns than allowed", state->options->max_columns, "columns");
     return READSTAT_HANDLER_ABORT;
   }
   if (static_cast<std::size_t>(index) != state->columns.size()) {
@@ -129,7 +129,8 @@ int on_value(int row, readstat_variable_t* variable, readstat_value_t value, voi
   auto* state = static_cast<ParseState*>(context);
   const int index = readstat_variable_get_index(variable);
   if (index < 0 || static_cast<std::size_t>(index) >= state->columns.size() ||
-      static_cast<std::size_t>(row) != state->columns[static_cast<std::size_t>(index)].state.size()) {
+      static_cast<std::size_t>(row) !=
+          state->columns[static_cast<std::size_t>(index)].state.size()) {
     state->failure = "values out of order at row " + std::to_string(row + 1);
     return READSTAT_HANDLER_ABORT;
   }
@@ -201,9 +202,9 @@ void on_error(const char* message, void* context) {
 // that a value stored as 0.1f reads as 0.1, as the program that wrote it displays it.
 void append_number(std::string& out, double value, bool is_float) {
   char buffer[64];
-  const auto result = is_float ? std::to_chars(buffer, buffer + sizeof buffer,
-                                               static_cast<float>(value))
-                               : std::to_chars(buffer, buffer + sizeof buffer, value);
+  const auto result = is_float
+                          ? std::to_chars(buffer, buffer + sizeof buffer, static_cast<float>(value))
+                          : std::to_chars(buffer, buffer + sizeof buffer, value);
   out.append(buffer, result.ptr);
 }
 

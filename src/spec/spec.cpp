@@ -184,8 +184,9 @@ SynthesisType parse_synthesis(const std::string& text, const std::string& where)
 void add_missing_code(ReadSettings& read, const std::string& column, const std::string& text,
                       const std::string& where) {
   if (text.empty())
-    throw InputError(where + ": an empty code (blank fields are missing already; see "
-                             "read.missing_values)");
+    throw InputError(where +
+                     ": an empty code (blank fields are missing already; see "
+                     "read.missing_values)");
   std::size_t used = 0;
   double code = 0;
   try {
@@ -196,8 +197,7 @@ void add_missing_code(ReadSettings& read, const std::string& column, const std::
   if (used == text.size() && !std::isspace(static_cast<unsigned char>(text[0]))) {
     if (!std::isfinite(code)) throw InputError(where + ": expected a finite number, got " + text);
     read.missing_codes[column].push_back(code);
-  }
-  else
+  } else
     read.missing_text_codes[column].push_back(text);
 }
 
@@ -441,9 +441,8 @@ EvaluationSpec load_spec_yaml(const std::string& path, const ResourceLimits& lim
   if (const auto read = root["read"]) {
     r.check_keys(read, "read", {"delimiter", "missing_values", "value_labels"});
     if (read["value_labels"])
-      spec.read.value_labels =
-          parse_value_labels(r.string(read["value_labels"], "read.value_labels"),
-                             path + ": read.value_labels");
+      spec.read.value_labels = parse_value_labels(
+          r.string(read["value_labels"], "read.value_labels"), path + ": read.value_labels");
     if (read["delimiter"]) {
       auto d = r.string(read["delimiter"], "read.delimiter");
       if (d == "\\t" || d == "tab") d = "\t";

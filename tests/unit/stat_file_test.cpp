@@ -78,8 +78,9 @@ TEST(DataFormat, RefusesWhatItCannotRead) {
   EXPECT_EQ(error_of([] { detect_data_format("PAR1\x15", "d.parquet"); }),
             "d.parquet: this is a Parquet file, which synthaudit cannot read; export the data to "
             "CSV, or to a Stata (.dta), SPSS (.sav) or SAS (.sas7bdat, .xpt) file");
-  EXPECT_NE(error_of([] { detect_data_format("PK\x03\x04....xl/workbook.xml", "b"); })
-                .find("b: this is an Excel workbook (.xlsx)"),
+  EXPECT_NE(error_of([] {
+              detect_data_format("PK\x03\x04....xl/workbook.xml", "b");
+            }).find("b: this is an Excel workbook (.xlsx)"),
             std::string::npos);
   EXPECT_NE(error_of([] {
               detect_data_format("\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "b.xls");
@@ -92,8 +93,9 @@ TEST(DataFormat, RefusesWhatItCannotRead) {
             "the file damaged, truncated or renamed?)");
 }
 
-// The .dta, .zsav, .xpt and .sas7bdat versions of train.csv decode cell by cell to what train.csv decodes
-// to: value labels become the same levels, numbers the same doubles, NA the same missing values.
+// The .dta, .zsav, .xpt and .sas7bdat versions of train.csv decode cell by cell to what train.csv
+// decodes to: value labels become the same levels, numbers the same doubles, NA the same missing
+// values.
 TEST(StatFile, SameTableAsTheCsv) {
   ReadSettings settings;
   settings.missing_codes["income"] = {-8};
@@ -106,9 +108,10 @@ TEST(StatFile, SameTableAsTheCsv) {
     for (std::size_t c = 0; c < csv.schema.columns.size(); ++c) {
       EXPECT_EQ(stat.schema.columns[c].name, csv.schema.columns[c].name);
       EXPECT_EQ(stat.schema.columns[c].kind, csv.schema.columns[c].kind);
-      if (csv.schema.columns[c].dictionary)
+      if (csv.schema.columns[c].dictionary) {
         EXPECT_EQ(stat.schema.columns[c].dictionary->levels(),
                   csv.schema.columns[c].dictionary->levels());
+      }
       for (std::size_t r = 0; r < csv.table.rows(); ++r)
         ASSERT_EQ(cell(stat.table, c, r), cell(csv.table, c, r)) << "row " << r << " column " << c;
     }
@@ -220,7 +223,7 @@ TEST(MissingCodes, TextCodesInEveryKindOfColumn) {
   EXPECT_TRUE(table.column(0).missing(1));
   EXPECT_EQ(table.column(0).numeric[2], 30.0);
   EXPECT_TRUE(table.column(1).missing(1));
-  EXPECT_TRUE(table.column(1).missing(2));  // 99.0 matches the numeric code 99
+  EXPECT_TRUE(table.column(1).missing(2));   // 99.0 matches the numeric code 99
   EXPECT_FALSE(table.column(1).missing(4));  // DKK is not DK
   ASSERT_EQ(tallies.size(), 2u);
   EXPECT_EQ(tallies[0].column, "income");
