@@ -70,8 +70,12 @@ if ran declared; then
     grep -q "train_declared_missing.zsav (confidential): income -8: 483" "$WORK/declared.stdout"
 fi
 
-# Codes instead of labels: the categorical columns read as numbers.
-run codes --confidential "$SD/train.dta.gz" --value-labels codes
+# Codes instead of labels: the categorical columns read as numbers (in every file: the synthetic
+# file here is the SPSS version, coded alike).
+"$BIN" evaluate --quiet --baseline-draws 0 --out "$WORK/codes" --metrics column_summaries,ks_distance \
+  --confidential "$SD/train.dta.gz" --synthetic coded="$SD/train.zsav" --value-labels codes \
+  >"$WORK/codes.stdout" 2>"$WORK/codes.stderr"
+echo $? >"$WORK/codes.rc"
 if ran codes; then
   expect codes "sex is a numeric column of codes" \
     /usr/bin/python3 -c "
