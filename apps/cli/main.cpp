@@ -38,6 +38,7 @@ struct EvaluateFlags {
       plots, policy, memory;
   std::string format = "text";
   std::vector<std::string> synthetic, analyses, params, missing_codes, limits, disclosure_matching;
+  std::string value_labels;
   std::string synthesised_columns;
   std::string weights;
   std::string household;
@@ -85,7 +86,12 @@ void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
                  "household identifier column (household disclosure risk); overrides the spec's "
                  "household:");
   cmd.add_option("--missing-codes", f.missing_codes,
-                 "numeric codes that mean missing in a column, COLUMN=CODE[,CODE...]; repeatable");
+                 "codes that mean missing in a column, COLUMN=CODE[,CODE...] (numbers, or text "
+                 "such as DK), in every file; repeatable");
+  cmd.add_option("--value-labels", f.value_labels,
+                 "Stata, SPSS and SAS files: read labelled values as their labels (default) or "
+                 "their codes")
+      ->check(CLI::IsMember({"labels", "codes"}));
   cmd.add_option("--disclosure-matching", f.disclosure_matching,
                  "how key-disclosure metrics match values, NAME=VALUE with NAME one of "
                  "numeric_tolerance, relative_tolerance, missing_matches (as the spec's "
@@ -140,6 +146,8 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
   if (!f.weights.empty()) spec.context.weights = f.weights;
   if (!f.household.empty()) spec.context.household = f.household;
   for (const auto& assignment : f.missing_codes) add_missing_codes(spec, assignment);
+  if (!f.value_labels.empty())
+    spec.read.value_labels = f.value_labels == "codes" ? ValueLabels::kCodes : ValueLabels::kLabels;
   if (!f.keys.empty() || !f.targets.empty()) {
     if (f.keys.empty() || f.targets.empty()) throw InputError("--keys and --targets go together");
     spec.context.scenarios = {{split(f.keys, ','), split(f.targets, ',')}};

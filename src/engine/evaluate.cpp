@@ -311,29 +311,57 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
     std::error_code ec;
     const auto on_disk = fs::file_size(path, ec);
     if (!ec) check(tables + on_disk, path + ": reading it");
-    return CsvFile::open(path, settings.csv);
+    return open_data_file(path, settings);
   };
-  auto check_table = [&](const CsvFile& file) {
+  auto check_table = [&](const DataFile& file) {
     const std::uint64_t table = table_bytes(file.rows(), data.schema.columns.size());
     check(tables + file.size() + file.rows() * 8 + table, file.path() + ": encoding it");
     tables += table;
   };
-  const CsvFile conf_file = open(spec.confidential);
-  data.schema = infer_schema(conf_file, settings);
-  check_table(conf_file);
-  data.confidential = encode_table(conf_file, data.schema, settings, "confidential");
+  auto keep_tallies = [&](const DataFile& file, const std::string& role,
+                          std::vector<MissingTally> tallies) {
+    if (!tallies.empty())
+      data.treated_as_missing.push_back({file.path(), role, std::move(tallies)});
+  };
+  const std::unique_ptr<DataFile> conf_file = open(spec.confidential);
+  data.schema = infer_schema(*conf_file, settings);
+  check_table(*conf_file);
+  std::vector<MissingTally> conf_tallies;
+  data.confidential =
+      encode_table(*conf_file, data.schema, settings, "confidential", nullptr, &conf_tallies);
+  keep_tallies(*conf_file, "confidential", std::move(conf_tallies));
   std::uint64_t largest_synthetic = 0;
   auto load_other = [&](const std::string& path, const std::string& role) {
-    const CsvFile file = open(path);
-    check_table(file);
+    const std::unique_ptr<DataFile> file = open(path);
+    check_table(*file);
     if (role == "synthetic")
       largest_synthetic =
-          std::max(largest_synthetic, table_bytes(file.rows(), data.schema.columns.size()));
+          std::max(largest_synthetic, table_bytes(file->rows(), data.schema.columns.size()));
     std::vector<std::string> ignored;
-    Table table = encode_table(file, data.schema, settings, role, &ignored);
+    std::vector<MissingTally> tallies;
+    Table table = encode_table(*file, data.schema, settings, role, &ignored, &tallies);
     if (!ignored.empty())
       data.warnings.push_back(
           path + ": columns not in the confidential data are ignored: " + join(ignored, ", "));
+    // The schema's missing codes are fixed from the confidential file and the spec; a code only
+    // this file declares would make its column differ from the others, so it is named instead.
+    for (std::size_t i = 0; i < file->metadata().size(); ++i) {
+      const auto& name = file->header()[i];
+      for (const auto& entry : data.schema.columns) {
+        if (entry.name != name) continue;
+        std::vector<std::string> undeclared;
+        for (double code : file->metadata()[i].declared_missing_codes)
+          if (std::find(entry.missing_codes.begin(), entry.missing_codes.end(), code) ==
+              entry.missing_codes.end())
+            undeclared.push_back(format_number(code));
+        if (!undeclared.empty())
+          data.warnings.push_back(
+              path + ": column '" + name + "': the file declares " + join(undeclared, ", ") +
+              " missing, but the confidential data do not, so they are read as values here "
+              "(declare them in missing_codes to treat them as missing in every file)");
+      }
+    }
+    keep_tallies(*file, role, std::move(tallies));
     return table;
   };
   for (const auto& candidate : spec.candidates) {
@@ -515,8 +543,26 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                           {"kind_source", c.inferred ? "inferred" : "user"}};
     if (c.dictionary) col["levels"] = c.dictionary->levels();
     if (!c.missing_codes.empty()) col["missing_codes"] = c.missing_codes;
+    if (!c.missing_text_codes.empty()) col["missing_text_codes"] = c.missing_text_codes;
+    if (!c.label.empty()) col["label"] = c.label;
     doc["columns"].push_back(col);
   }
+  doc["treated_as_missing"] = nlohmann::json::array();
+  for (const auto& file : data.treated_as_missing)
+    for (const auto& tally : file.columns) {
+      for (const auto& [code, count] : tally.codes)
+        doc["treated_as_missing"].push_back({{"file", file.path},
+                                             {"role", file.role},
+                                             {"column", tally.column},
+                                             {"code", code},
+                                             {"count", count}});
+      if (tally.declared_in_file > 0)
+        doc["treated_as_missing"].push_back({{"file", file.path},
+                                             {"role", file.role},
+                                             {"column", tally.column},
+                                             {"code", nullptr},
+                                             {"count", tally.declared_in_file}});
+    }
   doc["candidates"] = nlohmann::json::array();
   for (const auto& c : data.candidates)
     doc["candidates"].push_back({{"name", c.name}, {"replicates", c.replicates.size()}});

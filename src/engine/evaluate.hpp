@@ -24,6 +24,13 @@ struct EvaluationData {
   };
   std::vector<Candidate> candidates;
   std::vector<std::string> warnings;
+  // What was read as missing by a declared code or by a file's own declaration, per file.
+  struct FileMissing {
+    std::string path;
+    std::string role;
+    std::vector<MissingTally> columns;
+  };
+  std::vector<FileMissing> treated_as_missing;
   // Categorical columns left out as identifiers (more levels than limits.levels): name, levels.
   std::vector<std::pair<std::string, std::size_t>> identifiers;
 };

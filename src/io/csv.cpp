@@ -36,7 +36,10 @@ std::string sha256_hex(std::string_view bytes) {
   return out;
 }
 
-namespace {
+bool is_gzip(std::string_view bytes) {
+  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+         static_cast<unsigned char>(bytes[1]) == 0x8b;
+}
 
 std::string gunzip(std::string_view compressed, const std::string& path, std::uint64_t max_bytes) {
   z_stream stream{};
@@ -85,6 +88,8 @@ std::string gunzip(std::string_view compressed, const std::string& path, std::ui
   return out;
 }
 
+namespace {
+
 // Offset of the first delimiter, '\n' or '\r' at or after `pos` (or `size`). Hand-written with
 // SSE2 (x86-64 baseline) rather than a per-byte loop: it runs once per unquoted field in every
 // pass, and 16 bytes usually cover a whole survey field, so the field end is found without a
@@ -108,12 +113,11 @@ inline std::size_t field_end(const char* data, std::size_t pos, std::size_t size
   return pos;
 }
 
-// Bounded like every call's threads (core/threads.hpp): each costs a dictionary per column.
-int resolve_threads(int requested) {
+}  // namespace
+
+int resolve_reader_threads(int requested) {
   return requested > 0 ? std::min(requested, kMaxThreadsPerCall) : hardware_threads();
 }
-
-}  // namespace
 
 // Well-formed UTF-8 as defined by Unicode (table 3-7): no overlong forms, no surrogates, nothing
 // above U+10FFFF, no truncated sequence.
@@ -164,22 +168,22 @@ struct CsvFile::Storage {
 };
 
 CsvFile CsvFile::open(const std::string& path, const CsvOptions& options) {
+  return from_stored(read_input_file(path, options.max_input_bytes, options.pipe_wait_seconds),
+                     path, options);
+}
+
+CsvFile CsvFile::from_stored(std::string bytes, const std::string& path,
+                             const CsvOptions& options) {
   auto storage = std::make_shared<Storage>();
-  storage->owned = read_input_file(path, options.max_input_bytes, options.pipe_wait_seconds);
+  storage->owned = std::move(bytes);
   storage->use_owned();
   const std::string_view raw(storage->data, storage->size);
-  const bool gzip = raw.size() >= 2 && static_cast<unsigned char>(raw[0]) == 0x1f &&
-                    static_cast<unsigned char>(raw[1]) == 0x8b;
-  if (gzip) {
+  if (is_gzip(raw)) {
     // The fingerprint is of the bytes as stored; the text is the decompressed bytes.
-    const std::string digest = sha256_hex(raw);
-    auto text = std::make_shared<Storage>();
-    text->owned = gunzip(raw, path, options.max_input_bytes);
-    text->use_owned();
+    std::string digest = sha256_hex(raw);
+    std::string text = gunzip(raw, path, options.max_input_bytes);
     storage.reset();
-    CsvFile file = build(std::move(text), path, options);
-    file.sha256_ = digest;
-    return file;
+    return from_bytes(std::move(text), path, options, std::move(digest));
   }
   // Hash on a second thread while the structure is checked: both read the same bytes once.
   std::string digest;
@@ -195,13 +199,14 @@ CsvFile CsvFile::open(const std::string& path, const CsvOptions& options) {
   }
 }
 
-CsvFile CsvFile::from_bytes(std::string bytes, const std::string& name, const CsvOptions& options) {
+CsvFile CsvFile::from_bytes(std::string bytes, const std::string& name, const CsvOptions& options,
+                            std::string sha256) {
   auto storage = std::make_shared<Storage>();
   storage->owned = std::move(bytes);
   storage->use_owned();
-  const std::string digest = sha256_hex(storage->owned);
+  if (sha256.empty()) sha256 = sha256_hex(storage->owned);
   CsvFile file = build(std::move(storage), name, options);
-  file.sha256_ = digest;
+  file.sha256_ = std::move(sha256);
   return file;
 }
 
@@ -212,7 +217,7 @@ CsvFile CsvFile::build(std::shared_ptr<Storage> storage, const std::string& name
   CsvFile file;
   file.path_ = name;
   file.delimiter_ = options.delimiter;
-  file.threads_ = resolve_threads(options.threads);
+  file.threads_ = resolve_reader_threads(options.threads);
   file.max_field_bytes_ = options.max_field_bytes;
   file.max_columns_ = options.max_columns;
   file.data_ = storage->data;

@@ -20,6 +20,8 @@
 #include <string_view>
 #include <vector>
 
+#include "io/data_file.hpp"
+
 namespace synthaudit {
 
 struct CsvOptions {
@@ -32,33 +34,32 @@ struct CsvOptions {
   std::uint64_t pipe_wait_seconds = 10;
 };
 
-class CsvFile {
+class CsvFile : public DataFile {
  public:
   // Throws InputError naming the file (and row) for: missing/unreadable file, a folder, device or
   // socket, a file that changes while it is read, text, a field or a header over the limits,
   // empty file, header only, ragged row, unterminated quote, invalid UTF-8 in the header,
   // duplicate column names.
   static CsvFile open(const std::string& path, const CsvOptions& options = {});
-  // Same, from bytes in memory (`name` is used in messages). For tests and the fuzzer.
+  // Same, from the bytes of a file as stored (gzip is inflated here); `name` is used in messages.
+  static CsvFile from_stored(std::string bytes, const std::string& name,
+                             const CsvOptions& options = {});
+  // Same, from text in memory (never inflated). The fingerprint is `sha256` when given (the
+  // file's bytes as stored, when `bytes` were inflated from them), else that of `bytes`.
   static CsvFile from_bytes(std::string bytes, const std::string& name,
-                            const CsvOptions& options = {});
+                            const CsvOptions& options = {}, std::string sha256 = {});
 
-  const std::string& path() const { return path_; }
-  const std::string& sha256() const { return sha256_; }
-  const std::vector<std::string>& header() const { return header_; }
-  std::size_t rows() const { return row_starts_.size(); }
-  std::size_t columns() const { return header_.size(); }
-  int threads() const { return threads_; }
+  const std::string& path() const override { return path_; }
+  const std::string& sha256() const override { return sha256_; }
+  const std::vector<std::string>& header() const override { return header_; }
+  std::size_t rows() const override { return row_starts_.size(); }
+  int threads() const override { return threads_; }
   // Size of the (decompressed) text in bytes.
-  std::size_t size() const;
+  std::size_t size() const override;
+  std::string format() const override { return "CSV"; }
 
-  // Calls visit(thread_index, row, fields) for every data row, rows split into contiguous
-  // ranges over `threads()` threads; fields are unescaped (quotes removed, "" -> ").
-  // thread_index is in [0, threads()). The visitor may throw; the exception from the lowest
-  // row is rethrown after all threads stop.
-  using RowVisitor =
-      std::function<void(int thread_index, std::size_t row, const std::vector<std::string_view>&)>;
-  void visit_rows(const RowVisitor& visit) const;
+  // Fields are unescaped (quotes removed, "" -> ").
+  void visit_rows(const RowVisitor& visit) const override;
 
  private:
   struct Storage;
@@ -89,6 +90,11 @@ class CsvFile {
   std::vector<std::string> header_;
   std::vector<std::size_t> row_starts_;
 };
+
+// gzip (magic bytes 1f 8b).
+bool is_gzip(std::string_view bytes);
+// Inflates gzip or zlib data, at most `max_bytes` of output (InputError naming `path` beyond).
+std::string gunzip(std::string_view compressed, const std::string& path, std::uint64_t max_bytes);
 
 // SHA-256 of a byte string, lowercase hex.
 std::string sha256_hex(std::string_view bytes);

@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "io/file.hpp"
+#include "io/format.hpp"
 
 namespace synthaudit {
 
@@ -106,7 +107,7 @@ bool parse_number(std::string_view field, double& value) {
   return true;
 }
 
-void check_setting_columns(const CsvFile& file, const ReadSettings& settings) {
+void check_setting_columns(const DataFile& file, const ReadSettings& settings) {
   const auto& header = file.header();
   auto check = [&](const std::string& name, const char* key) {
     if (std::find(header.begin(), header.end(), name) == header.end())
@@ -115,13 +116,40 @@ void check_setting_columns(const CsvFile& file, const ReadSettings& settings) {
   };
   for (const auto& [name, kind] : settings.kinds) check(name, "columns");
   for (const auto& [name, codes] : settings.missing_codes) check(name, "missing_codes");
+  for (const auto& [name, codes] : settings.missing_text_codes) check(name, "missing_codes");
+}
+
+// A column's text codes (missing_text_codes), by the file's column order.
+std::vector<std::vector<std::string>> text_codes_by_column(const std::vector<std::string>& names,
+                                                           const ReadSettings& settings) {
+  std::vector<std::vector<std::string>> out(names.size());
+  for (std::size_t c = 0; c < names.size(); ++c)
+    if (auto it = settings.missing_text_codes.find(names[c]);
+        it != settings.missing_text_codes.end())
+      out[c] = it->second;
+  return out;
+}
+
+bool is_text_code(const std::vector<std::string>& codes, std::string_view field) {
+  return std::find(codes.begin(), codes.end(), field) != codes.end();
+}
+
+// The numbers of `file` the file itself declares missing (SPSS user-missing values) join the
+// column's missing codes.
+std::vector<double> with_declared_codes(std::vector<double> codes, const DataFile& file,
+                                        std::size_t column) {
+  if (file.metadata().empty()) return codes;
+  for (double code : file.metadata()[column].declared_missing_codes)
+    if (std::find(codes.begin(), codes.end(), code) == codes.end()) codes.push_back(code);
+  return codes;
 }
 
 }  // namespace
 
-Schema infer_schema(const CsvFile& file, const ReadSettings& settings) {
+Schema infer_schema(const DataFile& file, const ReadSettings& settings) {
   check_setting_columns(file, settings);
   const std::size_t ncol = file.columns();
+  const auto text_codes = text_codes_by_column(file.header(), settings);
   // numeric_ok[t][c]: thread t saw only numbers or missing values in column c.
   std::vector<std::vector<char>> numeric_ok(static_cast<std::size_t>(file.threads()),
                                             std::vector<char>(ncol, 1));
@@ -131,7 +159,8 @@ Schema infer_schema(const CsvFile& file, const ReadSettings& settings) {
     double value;
     for (std::size_t c = 0; c < ncol; ++c) {
       if (!ok[c]) continue;
-      if (missing.contains(fields[c])) continue;
+      if (is_absent(fields[c]) || missing.contains(fields[c])) continue;
+      if (!text_codes[c].empty() && is_text_code(text_codes[c], fields[c])) continue;
       if (!parse_number(fields[c], value)) ok[c] = 0;
     }
   });
@@ -148,25 +177,24 @@ Schema infer_schema(const CsvFile& file, const ReadSettings& settings) {
       entry.kind = all_numeric ? ColumnKind::kNumeric : ColumnKind::kCategorical;
       entry.inferred = true;
     }
-    if (auto it = settings.missing_codes.find(entry.name); it != settings.missing_codes.end()) {
-      if (entry.kind != ColumnKind::kNumeric)
-        throw InputError(settings.origin + ": missing_codes." + entry.name + ": column '" +
-                         entry.name +
-                         "' is categorical; missing codes apply to numeric columns (list the "
-                         "code among missing_values or make the column numeric)");
-      if (it->second.size() > 255)
-        throw InputError(settings.origin + ": missing_codes." + entry.name +
-                         ": at most 255 codes per column");
-      entry.missing_codes = it->second;
-    }
+    std::vector<double> codes;
+    if (auto it = settings.missing_codes.find(entry.name); it != settings.missing_codes.end())
+      codes = it->second;
+    entry.missing_codes = with_declared_codes(std::move(codes), file, c);
+    entry.missing_text_codes = text_codes[c];
+    if (entry.missing_codes.size() + entry.missing_text_codes.size() > 255)
+      throw InputError(settings.origin + ": missing_codes." + entry.name +
+                       ": at most 255 codes per column");
+    if (!file.metadata().empty()) entry.label = file.metadata()[c].label;
     if (entry.kind == ColumnKind::kCategorical) entry.dictionary = std::make_shared<Dictionary>();
     schema.columns.push_back(std::move(entry));
   }
   return schema;
 }
 
-Table encode_table(const CsvFile& file, const Schema& schema, const ReadSettings& settings,
-                   const std::string& role, std::vector<std::string>* ignored) {
+Table encode_table(const DataFile& file, const Schema& schema, const ReadSettings& settings,
+                   const std::string& role, std::vector<std::string>* ignored,
+                   std::vector<MissingTally>* tallies) {
   const auto& header = file.header();
   const std::size_t ncol = schema.columns.size();
   // By name through a hash map: matching stays linear for very wide files.
@@ -212,26 +240,53 @@ Table encode_table(const CsvFile& file, const Schema& schema, const ReadSettings
   }
   std::vector<std::size_t> first_row(threads, std::numeric_limits<std::size_t>::max());
   const MissingSpellings missing(settings.missing_values);
+  // code_hits[t][c][k]: fields thread t read as missing by column c's k-th code (numeric codes,
+  // then text codes).
+  std::vector<std::vector<std::vector<std::uint64_t>>> code_hits(
+      threads, std::vector<std::vector<std::uint64_t>>(ncol));
+  for (auto& hits : code_hits)
+    for (std::size_t c = 0; c < ncol; ++c)
+      hits[c].assign(
+          schema.columns[c].missing_codes.size() + schema.columns[c].missing_text_codes.size(), 0);
   file.visit_rows([&](int t, std::size_t row, const std::vector<std::string_view>& fields) {
     const auto ti = static_cast<std::size_t>(t);
     if (first_row[ti] > row) first_row[ti] = row;
     for (std::size_t c = 0; c < ncol; ++c) {
       const std::string_view field = fields[source[c]];
-      if (missing.contains(field)) continue;
+      if (is_absent(field) || missing.contains(field)) continue;
       Column& column = columns[c];
+      const auto& codes = schema.columns[c].missing_codes;
+      const auto& text_codes = schema.columns[c].missing_text_codes;
+      if (!text_codes.empty()) {
+        if (auto it = std::find(text_codes.begin(), text_codes.end(), field);
+            it != text_codes.end()) {
+          ++code_hits[ti][c][codes.size() + static_cast<std::size_t>(it - text_codes.begin())];
+          continue;
+        }
+      }
       if (column.is_numeric()) {
         double value;
         if (!parse_number(field, value))
           throw InputError(file.path() + ": row " + std::to_string(row + 1) + ", column '" +
                            column.name + "': '" + std::string(field.substr(0, 60)) +
                            "' is not a number (the column is numeric)");
-        const auto& codes = schema.columns[c].missing_codes;
         if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
-          column.missing_code_index[row] = static_cast<std::uint8_t>(it - codes.begin() + 1);
+          const auto k = static_cast<std::size_t>(it - codes.begin());
+          column.missing_code_index[row] = static_cast<std::uint8_t>(k + 1);
+          ++code_hits[ti][c][k];
           continue;
         }
         column.numeric[row] = value;
       } else {
+        if (!codes.empty()) {
+          double value;
+          if (parse_number(field, value)) {
+            if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
+              ++code_hits[ti][c][static_cast<std::size_t>(it - codes.begin())];
+              continue;
+            }
+          }
+        }
         Dictionary& levels = local[ti][c];
         const std::size_t known = levels.size();
         column.codes[row] = levels.intern(field);
@@ -267,7 +322,56 @@ Table encode_table(const CsvFile& file, const Schema& schema, const ReadSettings
         if (codes[r] != kMissingCode) codes[r] = translate[codes[r]];
     }
   }
+  if (tallies) {
+    for (std::size_t c = 0; c < ncol; ++c) {
+      const auto& entry = schema.columns[c];
+      MissingTally tally;
+      tally.column = entry.name;
+      for (std::size_t k = 0; k < code_hits.front()[c].size(); ++k) {
+        std::uint64_t hits = 0;
+        for (const auto& per_thread : code_hits) hits += per_thread[c][k];
+        if (hits == 0) continue;
+        tally.codes.emplace_back(k < entry.missing_codes.size()
+                                     ? format_number(entry.missing_codes[k])
+                                     : entry.missing_text_codes[k - entry.missing_codes.size()],
+                                 hits);
+      }
+      if (!file.metadata().empty())
+        tally.declared_in_file = file.metadata()[source[c]].declared_missing_absent;
+      if (!tally.codes.empty() || tally.declared_in_file > 0) tallies->push_back(std::move(tally));
+    }
+  }
   return Table(TableSource{file.path(), file.sha256(), role}, std::move(columns));
+}
+
+std::unique_ptr<DataFile> open_data_file(const std::string& path, const ReadSettings& settings) {
+  const CsvOptions& options = settings.csv;
+  std::string stored = read_input_file(path, options.max_input_bytes, options.pipe_wait_seconds);
+  std::string inflated;
+  std::string digest;
+  if (is_gzip(stored)) {
+    digest = sha256_hex(stored);
+    inflated = gunzip(stored, path, options.max_input_bytes);
+  }
+  const std::string_view content = digest.empty() ? std::string_view(stored) : inflated;
+  const DataFormat format = detect_data_format(content.substr(0, 4096), path);
+  if (format == DataFormat::kText) {
+    if (digest.empty())
+      return std::make_unique<CsvFile>(CsvFile::from_stored(std::move(stored), path, options));
+    stored.clear();
+    stored.shrink_to_fit();
+    return std::make_unique<CsvFile>(
+        CsvFile::from_bytes(std::move(inflated), path, options, std::move(digest)));
+  }
+  if (digest.empty()) digest = sha256_hex(stored);
+  StatReadOptions stat;
+  stat.value_labels = settings.value_labels;
+  stat.threads = options.threads;
+  stat.max_input_bytes = options.max_input_bytes;
+  stat.max_field_bytes = options.max_field_bytes;
+  stat.max_columns = options.max_columns;
+  return std::make_unique<StatFile>(
+      StatFile::parse(content, format, path, std::move(digest), stat));
 }
 
 void finalize_dictionaries(Schema& schema, const std::vector<Table*>& tables) {

@@ -67,6 +67,11 @@ void executive_summary(std::ostringstream& out, const ExecutiveView& view) {
     for (const auto& f : view.data_findings) out << "- WARNING: " << f << "\n";
     out << "\n";
   }
+  if (!view.missing_lines.empty()) {
+    out << "Read as missing (declared codes; missing values the file declares):\n\n";
+    for (const auto& line : view.missing_lines) out << "- " << line << "\n";
+    out << "\n";
+  }
   if (std::any_of(view.candidates.begin(), view.candidates.end(),
                   [](const auto& c) { return !c.level_findings.empty(); })) {
     out << "Categorical levels one side has and the other lacks:\n\n";

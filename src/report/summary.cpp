@@ -224,6 +224,24 @@ ExecutiveView executive_view(const json& document) {
     }
   }
 
+  // Rows arrive grouped by file (the document lists them file by file).
+  std::string missing_file;
+  for (const auto& row : member(document, "treated_as_missing")) {
+    const std::string file = text_of(row, "file") + " (" + text_of(row, "role") + ")";
+    const json& code = member(row, "code");
+    const std::string count =
+        member(row, "count").is_number() ? plain_number(member(row, "count").get<double>()) : "?";
+    const std::string item = text_of(row, "column") +
+                             (code.is_string() ? " " + code.get<std::string>() + ": " + count
+                                               : ": " + count + " declared missing by the file");
+    if (file != missing_file || view.missing_lines.empty()) {
+      view.missing_lines.push_back(file + ": " + item);
+      missing_file = file;
+    } else {
+      view.missing_lines.back() += ", " + item;
+    }
+  }
+
   std::map<std::string, int> label_uses;
   auto bare_label = [](const json& row) {
     std::string label = text_of(row, "statistic");
@@ -347,6 +365,10 @@ std::string render_summary(const json& document, const OutputPaths& paths) {
   if (!view.data_findings.empty()) {
     out << "\nChecks before the metrics:\n";
     for (const auto& f : view.data_findings) out << "  WARNING: " << f << "\n";
+  }
+  if (!view.missing_lines.empty()) {
+    out << "\nRead as missing (declared codes; missing values the file declares):\n";
+    for (const auto& line : view.missing_lines) out << "  " << line << "\n";
   }
 
   // The headlines: one line each, candidates side by side, then the baseline and the ideal.

@@ -57,6 +57,9 @@ struct ExecutiveView {
   // The checks before the metrics that concern the data as a whole (a value that looks like an
   // undeclared missing code, a holdout that is part of the confidential data).
   std::vector<std::string> data_findings;
+  // What was read as missing by a declared code or by a file's own declaration: one line per
+  // file, "path (role): column code ×count, ...".
+  std::vector<std::string> missing_lines;
   std::vector<Headline> headlines;     // risk first, then utility; document order within each
   std::vector<std::string> baselines;  // "holdout: what it is (N rows)"
   std::size_t data_warnings = 0;       // the evaluation's own warnings

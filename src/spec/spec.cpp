@@ -165,11 +165,40 @@ ColumnKind parse_kind(const std::string& text, const std::string& where) {
                    did_you_mean(text, {"numeric", "categorical"}));
 }
 
+ValueLabels parse_value_labels(const std::string& text, const std::string& where) {
+  if (text == "labels") return ValueLabels::kLabels;
+  if (text == "codes") return ValueLabels::kCodes;
+  throw InputError(where + ": '" + text + "' is not a value_labels setting; use labels or codes" +
+                   did_you_mean(text, {"labels", "codes"}));
+}
+
 SynthesisType parse_synthesis(const std::string& text, const std::string& where) {
   if (text == "full") return SynthesisType::kFull;
   if (text == "partial") return SynthesisType::kPartial;
   throw InputError(where + ": '" + text + "' is not a synthesis type; use full or partial" +
                    did_you_mean(text, {"full", "partial"}));
+}
+
+// A code that reads whole as a finite number is a numeric code (it also matches "99.0" for 99);
+// any other text is compared with the whole field.
+void add_missing_code(ReadSettings& read, const std::string& column, const std::string& text,
+                      const std::string& where) {
+  if (text.empty())
+    throw InputError(where +
+                     ": an empty code (blank fields are missing already; see "
+                     "read.missing_values)");
+  std::size_t used = 0;
+  double code = 0;
+  try {
+    code = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == text.size() && !std::isspace(static_cast<unsigned char>(text[0]))) {
+    if (!std::isfinite(code)) throw InputError(where + ": expected a finite number, got " + text);
+    read.missing_codes[column].push_back(code);
+  } else
+    read.missing_text_codes[column].push_back(text);
 }
 
 // Text that may not be UTF-8, for a message: bytes outside printable ASCII as \xNN.
@@ -410,7 +439,10 @@ EvaluationSpec load_spec_yaml(const std::string& path, const ResourceLimits& lim
   if (root["weights"]) spec.context.weights = r.string(root["weights"], "weights");
   if (root["household"]) spec.context.household = r.string(root["household"], "household");
   if (const auto read = root["read"]) {
-    r.check_keys(read, "read", {"delimiter", "missing_values"});
+    r.check_keys(read, "read", {"delimiter", "missing_values", "value_labels"});
+    if (read["value_labels"])
+      spec.read.value_labels = parse_value_labels(
+          r.string(read["value_labels"], "read.value_labels"), path + ": read.value_labels");
     if (read["delimiter"]) {
       auto d = r.string(read["delimiter"], "read.delimiter");
       if (d == "\\t" || d == "tab") d = "\t";
@@ -434,14 +466,22 @@ EvaluationSpec load_spec_yaml(const std::string& path, const ResourceLimits& lim
     for (const auto& item : codes) {
       const auto name = item.first.as<std::string>();
       const std::string key = "missing_codes." + name;
-      std::vector<double> values;
+      // YAML's own spellings of non-finite numbers (.nan, .inf) are numbers, not text codes.
+      auto add_code = [&](const YAML::Node& node, const std::string& at) {
+        const std::string text = r.string(node, at);
+        double value = 0;
+        if (YAML::convert<double>::decode(node, value) && !std::isfinite(value))
+          r.fail(at, "expected a finite number, got " + text);
+        add_missing_code(spec.read, name, text, path + ": " + at);
+      };
+      spec.read.missing_codes.erase(name);
+      spec.read.missing_text_codes.erase(name);
       if (item.second.IsSequence()) {
         for (std::size_t i = 0; i < item.second.size(); ++i)
-          values.push_back(r.number(item.second[i], key + "[" + std::to_string(i) + "]"));
+          add_code(item.second[i], key + "[" + std::to_string(i) + "]");
       } else {
-        values.push_back(r.number(item.second, key));
+        add_code(item.second, key);
       }
-      spec.read.missing_codes[name] = values;
     }
   }
   if (root["metrics"]) spec.metrics = r.strings(root["metrics"], "metrics");
@@ -608,20 +648,10 @@ void add_missing_codes(EvaluationSpec& spec, const std::string& assignment) {
   if (eq == std::string::npos || eq == 0 || eq + 1 == assignment.size())
     throw InputError("--missing-codes: '" + assignment + "' should be COLUMN=CODE[,CODE...]");
   const std::string column = trim(assignment.substr(0, eq));
-  std::vector<double> codes;
-  for (const auto& text : split(assignment.substr(eq + 1), ',')) {
-    std::size_t used = 0;
-    double code = 0;
-    try {
-      code = std::stod(text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (text.empty() || used != text.size() || !std::isfinite(code))
-      throw InputError("--missing-codes: '" + text + "' (column '" + column + "') is not a number");
-    codes.push_back(code);
-  }
-  spec.read.missing_codes[column] = std::move(codes);
+  spec.read.missing_codes.erase(column);
+  spec.read.missing_text_codes.erase(column);
+  for (const auto& text : split(assignment.substr(eq + 1), ','))
+    add_missing_code(spec.read, column, text, "--missing-codes " + column);
 }
 
 ReleasePolicy load_policy(const std::string& path, const ResourceLimits& limits) {
@@ -786,8 +816,11 @@ nlohmann::json spec_to_json(const EvaluationSpec& spec) {
   if (!spec.metadata.empty()) j["metadata"] = spec.metadata;
   j["columns"] = nlohmann::json::object();
   for (const auto& [name, kind] : spec.read.kinds) j["columns"][name] = to_string(kind);
+  j["read"]["value_labels"] = spec.read.value_labels == ValueLabels::kCodes ? "codes" : "labels";
   j["missing_codes"] = nlohmann::json::object();
   for (const auto& [name, codes] : spec.read.missing_codes) j["missing_codes"][name] = codes;
+  for (const auto& [name, codes] : spec.read.missing_text_codes)
+    for (const auto& code : codes) j["missing_codes"][name].push_back(code);
   j["metrics"] = spec.metrics;
   j["parameters"] = nlohmann::json::object();
   for (const auto& [name, given] : spec.parameters) j["parameters"][name] = given;
@@ -848,8 +881,8 @@ std::string yaml_scalar(const std::string& text) {
 
 std::string starter_spec(const std::string& confidential_path, const ReadSettings& settings,
                          const std::string& spec_path) {
-  const CsvFile file = CsvFile::open(confidential_path, settings.csv);
-  const Schema schema = infer_schema(file, settings);
+  const std::unique_ptr<DataFile> file = open_data_file(confidential_path, settings);
+  const Schema schema = infer_schema(*file, settings);
   // load_spec resolves relative paths against the spec's folder, so write the confidential path
   // relative to where the spec will be (the current folder when it goes to stdout).
   std::string conf = confidential_path;
@@ -878,7 +911,7 @@ std::string starter_spec(const std::string& confidential_path, const ReadSetting
   out << "columns:          # inferred; edit where a number is really a category\n";
   for (const auto& c : schema.columns)
     out << "  " << yaml_scalar(c.name) << ": " << to_string(c.kind) << "\n";
-  out << "# missing_codes:  # numeric codes that mean missing, e.g. income: [-8]\n";
+  out << "# missing_codes:  # codes that mean missing, e.g. income: [-8], smoke: [DK, Refused]\n";
   out << "metrics: [all]\n";
   out << "# parameters:\n#   ks_distance: {pvalue: true}\n";
   out << "# disclosure:\n#   - keys: ["

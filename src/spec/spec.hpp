@@ -129,7 +129,8 @@ nlohmann::json given_parameters(const EvaluationSpec& spec, const MetricSpec& me
 // --param reads it; the names and values are checked by validate_spec as the spec block's are.
 void add_disclosure_matching(EvaluationSpec& spec, const std::string& assignment);
 
-// Applies one "COLUMN=CODE[,CODE...]" (--missing-codes) to spec.read.missing_codes.
+// Applies one "COLUMN=CODE[,CODE...]" (--missing-codes) to spec.read: codes that read as numbers
+// to missing_codes, others (DK, Refused) to missing_text_codes; replaces the column's codes.
 void add_missing_codes(EvaluationSpec& spec, const std::string& assignment);
 
 // Checks cross-field consistency (at least one candidate, names unique, metric parameters name

@@ -172,8 +172,8 @@ expect_stop "a metric parameter naming a column that does not exist" \
 expect_stop "synthesised_columns naming a column that does not exist" \
   "synthesised_columns: no column 'wage' .*\(did you mean 'wages'\?\)" "${W[@]}" \
   --synthesis partial --synthesised-columns wage
-expect_stop "--missing-codes that is not a number" "--missing-codes: 'x' \(column 'age'\) is not a number" \
-  "${W[@]}" --missing-codes age=x
+expect_stop "--missing-codes with an empty code" "--missing-codes age: an empty code" \
+  "${W[@]}" --missing-codes age=1,,2
 
 # --- undeclared missing codes --------------------------------------------------------------------
 run codes --confidential "$SD/orig.csv" --synthetic cart="$SD/syn.csv" --metrics ks_distance

@@ -344,6 +344,54 @@ check "deeply nested SDV metadata" \
   "^synthaudit: error: deep_meta\.json: JSON nested deeper than 128 levels" \
   "${EVAL[@]}" "${base[@]}" --metadata deep_meta.json
 
+# Stata, SPSS and SAS files that are damaged, and formats synthaudit does not read: one line
+# naming the file and the format (io/format.cpp, io/readstat.cpp), never a CSV parser's complaint.
+SD="$DATA/sd2011"
+gunzip -c "$SD/train.dta.gz" >train.dta
+head -c 3000 train.dta >truncated.dta
+head -c 2000 "$SD/train.zsav" >truncated.sav
+# A header that promises far more variables than the file has, and bytes overwritten mid-file.
+python3 - <<'EOF'
+data = bytearray(open("train.dta", "rb").read())
+i = data.find(b"<K>") + 3
+data[i:i + 4] = (0x7fff).to_bytes(4, "little")
+open("many_columns.dta", "wb").write(data[:len(data) // 2])
+scrambled = bytearray(open("train.dta", "rb").read())
+for k in range(200, len(scrambled), 97):
+    scrambled[k] = (scrambled[k] * 31 + 7) & 0xFF
+open("scrambled.dta", "wb").write(scrambled)
+EOF
+printf '$FL2@(#) SPSS DATA FILE' >header_only.sav
+printf 'PAR1\x15\x04\x15' >data.parquet
+printf 'PK\x03\x04\x14\x00\x06\x00[Content_Types].xml xl/workbook.xml' >book.xlsx
+printf '\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00' >book.xls
+printf 'PAR1\x15\x04' | gzip >data.parquet.gz
+printf 'sex,age\nF,1\n' >not_stata.dta
+check "truncated Stata file" "^synthaudit: error: truncated\.dta: Stata \.dta file: .*(damaged|truncated)" \
+  "${EVAL[@]}" --confidential truncated.dta --synthetic s=syn.csv
+check "truncated SPSS file" "^synthaudit: error: truncated\.sav: SPSS \.sav file: .*(damaged|truncated)" \
+  "${EVAL[@]}" --confidential truncated.sav --synthetic s=syn.csv
+check "SPSS header only" "^synthaudit: error: header_only\.sav: SPSS \.sav file: " \
+  "${EVAL[@]}" --confidential header_only.sav --synthetic s=syn.csv
+check "Stata file with a damaged column count" "^synthaudit: error: many_columns\.dta: Stata \.dta file: " \
+  "${EVAL[@]}" --confidential many_columns.dta --synthetic s=syn.csv
+check "Stata file with scrambled bytes" "^synthaudit: error: scrambled\.dta: " \
+  "${EVAL[@]}" --confidential scrambled.dta --synthetic s=syn.csv
+check "Parquet file" "^synthaudit: error: data\.parquet: this is a Parquet file, which synthaudit cannot read; export the data to CSV" \
+  "${EVAL[@]}" --confidential data.parquet --synthetic s=syn.csv
+check "gzip of a Parquet file" "^synthaudit: error: data\.parquet\.gz: this is a Parquet file" \
+  "${EVAL[@]}" --confidential conf.csv --synthetic s=data.parquet.gz
+check "Excel workbook" "^synthaudit: error: book\.xlsx: this is an Excel workbook \(\.xlsx\)" \
+  "${EVAL[@]}" --confidential book.xlsx --synthetic s=syn.csv
+check "Excel 97-2003 workbook as the holdout" "^synthaudit: error: book\.xls: this is an Excel 97-2003 workbook" \
+  "${EVAL[@]}" --confidential conf.csv --synthetic s=syn.csv --holdout book.xls
+check "text named .dta" "^synthaudit: error: not_stata\.dta: the name says a Stata \.dta file, but the content does not start as one" \
+  "${EVAL[@]}" --confidential not_stata.dta --synthetic s=syn.csv
+check "Stata file over the columns limit" "^synthaudit: error: train\.dta: Stata \.dta file: has 7 columns \(limit columns 5" \
+  "${EVAL[@]}" --confidential train.dta --synthetic s=syn.csv --limit columns=5
+check "Stata file over the input_bytes limit" "^synthaudit: error: train\.dta: .*input_bytes" \
+  "${EVAL[@]}" --confidential train.dta --synthetic s=syn.csv --limit input_bytes=100000
+
 # Control characters and NULs from the data are escaped in every text output.
 python3 - <<'EOF'
 rows = [("a\x00b", "x\ty"), ("a\x00b", "p\x1b[31mq"), ("c", "x\ty"), ("c", "z"), ("d", "z")]

@@ -60,6 +60,7 @@ synthesis: partial
 read:
   delimiter: tab
   missing_values: ["", NA, "-9"]
+  value_labels: codes
 metadata: meta.json
 columns:
   zip: categorical
@@ -69,6 +70,7 @@ columns:
 missing_codes:
   income: [-8, -9]
   wage: -1
+  smoke: [DK, Refused, 99]
 metrics: [general, ks_distance]
 parameters:
   ks_distance: {pvalue: true}
@@ -110,6 +112,10 @@ output: results
   EXPECT_EQ(s.read.kinds.at("weight"), ColumnKind::kNumeric);
   EXPECT_EQ(s.read.missing_codes.at("income"), (std::vector<double>{-8, -9}));
   EXPECT_EQ(s.read.missing_codes.at("wage"), (std::vector<double>{-1}));
+  // Codes that read as numbers match by value; the others as text.
+  EXPECT_EQ(s.read.missing_codes.at("smoke"), (std::vector<double>{99}));
+  EXPECT_EQ(s.read.missing_text_codes.at("smoke"), (std::vector<std::string>{"DK", "Refused"}));
+  EXPECT_EQ(s.read.value_labels, ValueLabels::kCodes);
   EXPECT_EQ(s.metrics, (std::vector<std::string>{"general", "ks_distance"}));
   EXPECT_EQ(s.parameters.at("ks_distance"), nlohmann::json({{"pvalue", true}}));
   EXPECT_EQ(s.parameters.at("total_variation"), nlohmann::json({{"missing", "exclude"}}));
@@ -214,8 +220,14 @@ TEST_F(SpecTest, WrongTypesAndValues) {
   EXPECT_EQ(error(m + "plots: al\n"),
             ": plots: 'al' is not one of first, all, none (did you mean 'all'?)");
   EXPECT_EQ(error(m + "read: {delimiter: ';;'}\n"), ": read.delimiter: expected one character");
-  EXPECT_EQ(error(m + "missing_codes: {income: [a]}\n"),
-            ": missing_codes.income[0]: expected a number");
+  EXPECT_EQ(error(m + "missing_codes: {income: [-8, \"\"]}\n"),
+            ": missing_codes.income[1]: an empty code (blank fields are missing already; see "
+            "read.missing_values)");
+  EXPECT_EQ(error(m + "missing_codes: {income: [[1]]}\n"),
+            ": missing_codes.income[0]: expected a text value");
+  EXPECT_EQ(error(m + "read: {value_labels: code}\n"),
+            ": read.value_labels: 'code' is not a value_labels setting; use labels or codes (did "
+            "you mean 'codes'?)");
   EXPECT_EQ(error(m + "missing_codes: [income]\n"),
             ": missing_codes: expected a mapping column: [codes]");
   EXPECT_EQ(error(m + "columns: {age: number}\n"),

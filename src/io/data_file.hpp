@@ -1,0 +1,62 @@
+#pragma once
+// What the typed decoding (io/load.hpp) reads: a table of text fields with a header, visited
+// row by row on several threads, whatever format the file was in (CSV, io/csv.hpp; Stata, SPSS
+// and SAS files, io/readstat.hpp).
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace synthaudit {
+
+// A field that holds no value at all (a system-missing or file-declared missing value of a
+// Stata, SPSS or SAS file) is a view with no data: it is missing whatever `missing_values`
+// says. A CSV field is never absent (an empty field is a view of length 0 into the text).
+inline bool is_absent(std::string_view field) { return field.data() == nullptr; }
+
+// What a file says about one of its columns beyond the values (Stata, SPSS and SAS files; a
+// CSV file has none of this).
+struct ColumnMetadata {
+  std::string label;  // the variable label
+  // Numeric values the file declares missing (SPSS user-missing values and ranges) that occur
+  // in the data; they are read as values and become the column's missing codes.
+  std::vector<double> declared_missing_codes;
+  // Cells the file declares missing that are read as absent: Stata's and SAS's tagged missing
+  // values (.a to .z), and user-missing values of a column read through its value labels.
+  std::uint64_t declared_missing_absent = 0;
+};
+
+// The threads a reader visits rows on: `requested`, or all cores for 0; bounded like every
+// call's threads (core/threads.hpp), since each costs a dictionary per column.
+int resolve_reader_threads(int requested);
+
+class DataFile {
+ public:
+  virtual ~DataFile() = default;
+  virtual const std::string& path() const = 0;
+  // SHA-256 of the file's bytes as stored (compressed if gzip), lowercase hex.
+  virtual const std::string& sha256() const = 0;
+  virtual const std::vector<std::string>& header() const = 0;
+  virtual std::size_t rows() const = 0;
+  std::size_t columns() const { return header().size(); }
+  virtual int threads() const = 0;
+  // Bytes the fields take in memory (the decompressed text of a CSV file).
+  virtual std::size_t size() const = 0;
+  // The format in words, for messages ("CSV", "Stata .dta").
+  virtual std::string format() const = 0;
+  // One entry per column, or empty when the format carries no metadata.
+  virtual const std::vector<ColumnMetadata>& metadata() const {
+    static const std::vector<ColumnMetadata> none;
+    return none;
+  }
+
+  // Calls visit(thread_index, row, fields) for every data row, rows split into contiguous
+  // ranges over `threads()` threads. thread_index is in [0, threads()). The visitor may throw;
+  // the exception from the lowest row is rethrown after all threads stop.
+  using RowVisitor =
+      std::function<void(int thread_index, std::size_t row, const std::vector<std::string_view>&)>;
+  virtual void visit_rows(const RowVisitor& visit) const = 0;
+};
+
+}  // namespace synthaudit
