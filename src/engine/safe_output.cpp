@@ -92,9 +92,8 @@ class Checker {
     json withheld = json::array();
     for (const auto& [key, times] : withheld_)
       withheld.push_back({{"what", key.first}, {"reason", key.second}, {"times", times}});
-    document["output_check"] = {{"threshold", threshold_},
-                                {"rules", rules()},
-                                {"withheld", std::move(withheld)}};
+    document["output_check"] = {
+        {"threshold", threshold_}, {"rules", rules()}, {"withheld", std::move(withheld)}};
   }
 
  private:
@@ -104,9 +103,7 @@ class Checker {
   std::map<std::string, OutputClass> classes_;
   std::map<std::pair<std::string, std::string>, std::size_t> withheld_;
 
-  std::string below() const {
-    return "fewer than " + std::to_string(threshold_) + " records";
-  }
+  std::string below() const { return "fewer than " + std::to_string(threshold_) + " records"; }
 
   std::vector<std::string> rules() const {
     const std::string n = std::to_string(threshold_);
@@ -120,21 +117,25 @@ class Checker {
         "their points",
         "plot records that stand for fewer than " + n +
             " records, name such a category, or lie below the " + n + "th smallest or above the " +
-            n + "th largest confidential value are dropped; axis positions are rounded to 3 "
-                "significant digits",
+            n +
+            "th largest confidential value are dropped; axis positions are rounded to 2 "
+            "significant digits",
         "details a metric does not declare aggregate (tables of cells, search counts) are "
         "withheld",
         "any other text naming a category with fewer than " + n + " records is withheld"};
   }
 
+  // The log is released too: an item whose description names a rare category is described
+  // without it.
   void withhold(const std::string& what, const std::string& reason) {
-    ++withheld_[{what, reason}];
+    ++withheld_[{names_rare(what) ? "an item naming a rare category" : what, reason}];
   }
 
   void add_rare_levels(const Column& column) {
     const auto counts = stats::level_counts(column);
     for (std::size_t k = 0; k + 1 < counts.size(); ++k)
-      if (counts[k] > 0 && counts[k] < threshold_) rare_.insert(column.dictionary->level(k));
+      if (counts[k] > 0 && counts[k] < threshold_ && !column.dictionary->level(k).empty())
+        rare_.insert(column.dictionary->level(k));
   }
 
   SafeRange safe_range(const Column& column, const Column* also) const {
@@ -156,11 +157,12 @@ class Checker {
   bool is_rare(const std::string& level) const { return rare_.count(level) > 0; }
 
   // Whether `text` names a rare category: as a whole word, or, for a level that is a number (a
-  // coded column), as the whole text or after '=' (a scope "column=level").
-  bool names_rare(const std::string& text) const {
+  // coded column), after '=' (a scope "column=level") or, where `text` is known to be a level
+  // (`is_level`), as the whole text; elsewhere a number is not taken for a level.
+  bool names_rare(const std::string& text, bool is_level = false) const {
     for (const auto& level : rare_) {
-      if (text == level) return true;
       if (looks_numeric(level)) {
+        if (is_level && text == level) return true;
         for (std::size_t at = text.find("=" + level); at != std::string::npos;
              at = text.find("=" + level, at + 1)) {
           const std::size_t end = at + 1 + level.size();
@@ -198,12 +200,15 @@ class Checker {
       if (!entry.is_object() || !entry.contains("value") || entry["value"].is_null()) continue;
       const std::string statistic = entry.value("statistic", "");
       const std::string scope = entry.value("scope", "");
-      const std::string what = spec.name + " " + statistic + " [" + scope + "]";
+      // The log must not name the rare category either.
+      const bool rare_scope = names_rare(scope);
+      const std::string what = spec.name + " " + statistic + " [" +
+                               (rare_scope ? "a scope naming a rare category" : scope) + "]";
       const auto it = classes_.find(statistic);
       const OutputClass output = it == classes_.end() ? OutputClass::kAggregate : it->second;
       const double value = entry["value"].get<double>();
       std::string reason;
-      if (names_rare(scope)) {
+      if (rare_scope) {
         reason = "its scope names a category with " + below();
       } else if (output == OutputClass::kExtreme) {
         reason = "a minimum or maximum is one record's value";
@@ -269,7 +274,7 @@ class Checker {
         drop = count > 0 && count < static_cast<double>(threshold_);
       }
       if (record.contains("level") && record["level"].is_string())
-        drop = drop || names_rare(record["level"].get<std::string>());
+        drop = drop || names_rare(record["level"].get<std::string>(), /*is_level=*/true);
       for (const auto& [field, axis] : axes) {
         if (drop || !record.contains(field) || !record[field].is_number()) continue;
         const SafeRange* range = range_of(axis);
@@ -278,7 +283,7 @@ class Checker {
         if (!range->known || position < range->low || position > range->high) {
           drop = true;
         } else {
-          record[field] = round_significant(position, 3);
+          record[field] = round_significant(position, 2);
         }
       }
       if (drop)
@@ -288,9 +293,9 @@ class Checker {
     }
     if (dropped > 0) {
       plot["data"] = std::move(kept);
-      plot["output_check"] =
-          std::to_string(dropped) + " record(s) withheld: fewer than " +
-          std::to_string(threshold_) + " records, a rare category, or beyond the safe range";
+      plot["output_check"] = std::to_string(dropped) + " record(s) withheld: fewer than " +
+                             std::to_string(threshold_) +
+                             " records, a rare category, or beyond the safe range";
       withhold(what, "plot records of " + below() + ", a rare category or an extreme position");
     }
   }
@@ -301,17 +306,15 @@ class Checker {
     const std::string note = "[withheld by output checking: names a category with " + below() + "]";
     if (node.is_array()) {
       json kept = json::array();
-      bool changed = false;
-      for (auto& item : node) {  // moved into `kept`; `node` is replaced only when one is dropped
+      for (auto& item : node) {
         if (item.is_string() && names_rare(item.get<std::string>())) {
-          changed = true;
           withhold("text in " + where, "names a category with " + below());
           continue;
         }
         scrub_text(item, where);
         kept.push_back(std::move(item));
       }
-      if (changed) node = std::move(kept);
+      node = std::move(kept);
       return;
     }
     if (!node.is_object()) return;

@@ -13,7 +13,7 @@
 //   - plots of individual values (scatter without counts, qq, ecdf) lose their points; plot
 //     records with a "count" below the threshold, naming a rare category, or lying outside the
 //     confidential data's safe range (between the threshold-th smallest and largest values) are
-//     dropped, and the remaining axis positions rounded to three significant digits;
+//     dropped, and the remaining axis positions rounded to two significant digits;
 //   - details members a metric does not declare aggregate are withheld;
 //   - any other text that names a rare category (warnings, level lists, checks, the verdict's
 //     reasons, the spec) is withheld.

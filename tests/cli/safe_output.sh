@@ -9,9 +9,10 @@ set -u
 bin=${SYNTHAUDIT:?set SYNTHAUDIT to the built binary}
 data=${1:?usage: safe_output.sh DATA_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
-scan() { /usr/bin/python3 "$here/safe_output_scan.py" "$@"; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+"$bin" list-metrics --json >"$work/registry.json"
+scan() { local threshold=$1 data=$2; shift 2; /usr/bin/python3 "$here/safe_output_scan.py" "$threshold" "$data" "$work/registry.json" "$@"; }
 passed=0; failed=0
 check() {  # check NAME COMMAND...
   local name=$1; shift
@@ -22,7 +23,7 @@ run() {  # run OUT EXTRA_FLAGS...: every metric, record-level outputs asked for
   local out=$1; shift
   "$bin" evaluate --confidential "$data/train.csv" --synthetic cart="$data/train_syn.csv" \
     --holdout "$data/holdout.csv" --missing-codes income=-8 --keys sex,age,edu,marital \
-    --targets smoke --analysis 'lm: ls ~ age + sex' --metrics all --baseline-draws 1 --quiet \
+    --targets smoke --analysis 'lm: income ~ age + sex' --metrics all --baseline-draws 1 --quiet \
     --param distance_to_closest_record.record_level=true \
     --param correct_attribution_probability.record_level=true \
     --out "$out" "$@" >"$out.summary" 2>"$out.err"
@@ -46,6 +47,7 @@ check "unchecked outputs hold unique values" grep -q 'unique value' "$work/open.
 check "evaluate --safe-output runs" run "$work/safe" --safe-output
 check "records.tsv not written with --safe-output" test ! -e "$work/safe/records.tsv"
 check "output_check.txt written" test -s "$work/safe/output_check.txt"
+check "the summary says the results were checked" grep -q '^Output checking: nothing from fewer than 10 records' "$work/safe.summary"
 check "output_check.txt names the threshold" grep -q 'threshold 10 records' "$work/safe/output_check.txt"
 check "output_check.txt lists withheld extremes" grep -q 'minimum or maximum' "$work/safe/output_check.txt"
 scan 10 "$conf" $(outputs "$work/safe") >"$work/safe.scan"
@@ -59,33 +61,36 @@ mkdir -p "$work/outside"
 cp -L "$work/safe/results.json" "$work/outside/results.json"
 "$bin" report "$work/outside/results.json" >/dev/null 2>"$work/outside.err"
 check "report renders from the checked results.json alone" test -s "$work/outside/report.html"
-check "the rendered report passes the scan" scan 10 "$conf" "$work/outside/report.html"
+check "the rendered report passes the scan" scan 10 "$conf" "$work/outside/results.json" "$work/outside/report.html"
 
 # A higher threshold withholds more: a level count between 10 and 200 is kept at 10, withheld
 # at 200.
 check "evaluate --safe-output-threshold 200 runs" \
   bash -c "'$bin' evaluate --confidential '$data/train.csv' --synthetic cart='$data/train_syn.csv' --missing-codes income=-8 --metrics column_summaries --baseline-draws 0 --quiet --safe-output-threshold 200 --out '$work/t200' >/dev/null 2>&1"
-check "threshold 200 withholds a count that threshold 10 keeps" /usr/bin/python3 - "$work/safe/results.tsv" "$work/t200/results.tsv" <<'PY'
+check "threshold 200 withholds the counts in [10, 200) that threshold 10 keeps" /usr/bin/python3 - "$work/safe/results.tsv" "$work/t200/results.tsv" <<'PY'
 import csv, sys
-def counts(path):
+def counts(path):  # the confidential level counts of the candidate's replicate
     with open(path, newline="") as f:
-        return {(r["scope"], r["replicate"]): r["value"] for r in csv.DictReader(f, delimiter="\t")
-                if r["metric"] == "column_summaries" and r["statistic"] == "conf_count"}
+        return [(r["scope"], r["value"]) for r in csv.DictReader(f, delimiter="\t")
+                if r["metric"] == "column_summaries" and r["statistic"] == "conf_count"
+                and r["candidate"] == "cart" and r["replicate"] == "1"]
 at10, at200 = counts(sys.argv[1]), counts(sys.argv[2])
-middle = [k for k, v in at10.items() if v != "NA" and 10 <= float(v) < 200]
-small = [k for k, v in at10.items() if v != "NA" and float(v) >= 200]
-ok = middle and all(at200.get(k) == "NA" for k in middle) and small and all(at200.get(k) == at10[k] for k in small)
-print(f"{len(middle)} count(s) in [10, 200) withheld at 200, {len(small)} of 200 or more kept")
-sys.exit(0 if ok else 1)
+released = lambda rows: [float(v) for _, v in rows if v != "NA"]
+withheld = lambda rows: sum(1 for scope, _ in rows if scope.startswith("[withheld"))
+middle = [v for v in released(at10) if 10 <= v < 200]
+print(f"threshold 10: {len(middle)} count(s) in [10, 200), {withheld(at10)} scope(s) withheld; "
+      f"threshold 200: smallest released {min(released(at200))}, {withheld(at200)} withheld")
+sys.exit(0 if middle and min(released(at200)) >= 200 and min(released(at10)) >= 10
+         and withheld(at200) == withheld(at10) + len(middle) else 1)
 PY
 check "threshold 200 is in output_check.txt" grep -q 'threshold 200 records' "$work/t200/output_check.txt"
 
 # Bad input: the spec key and the flag are checked.
-printf 'confidential: %s\ncandidates: {a: [%s]}\nsafe_output: {threshold: 0}\n' "$data/train.csv" "$data/train_syn.csv" >"$work/bad.yaml"
+printf 'confidential: %s\ncandidates: [{name: a, replicates: [%s]}]\nsafe_output: {threshold: 0}\n' "$data/train.csv" "$data/train_syn.csv" >"$work/bad.yaml"
 "$bin" evaluate --spec "$work/bad.yaml" --out "$work/bad" >/dev/null 2>"$work/bad.err"
 check "safe_output threshold 0 is exit 2" test $? -eq 2
 check "the error names the key" grep -q 'safe_output.threshold' "$work/bad.err"
-printf 'confidential: %s\ncandidates: {a: [%s]}\nsafe_output: yes please\n' "$data/train.csv" "$data/train_syn.csv" >"$work/bad2.yaml"
+printf 'confidential: %s\ncandidates: [{name: a, replicates: [%s]}]\nsafe_output: yes please\n' "$data/train.csv" "$data/train_syn.csv" >"$work/bad2.yaml"
 "$bin" evaluate --spec "$work/bad2.yaml" --out "$work/bad" >/dev/null 2>"$work/bad2.err"
 check "safe_output: 'yes please' is exit 2" test $? -eq 2
 "$bin" evaluate --confidential "$data/train.csv" --synthetic a="$data/train_syn.csv" --safe-output-threshold -3 --out "$work/bad" >/dev/null 2>&1

@@ -337,10 +337,7 @@ MetricSpec synthpop_disclosure_metric() {
             std::nullopt,
             {kScenario},
             OutputClass::kCount},
-           {"mean_denom",
-            "mean size of a positive DiSCO cell",
-            std::nullopt,
-            {kScenario}},
+           {"mean_denom", "mean size of a positive DiSCO cell", std::nullopt, {kScenario}},
            {"{baseCAPd|CAPd|CAPs}",
             "CAP baselines: target shares alone, and CAP within the confidential and within the "
             "synthetic data (%)",
