@@ -291,8 +291,8 @@ class Checker {
       else
         kept.push_back(std::move(record));
     }
+    plot["data"] = std::move(kept);  // the records were moved out of it, dropped or not
     if (dropped > 0) {
-      plot["data"] = std::move(kept);
       plot["output_check"] = std::to_string(dropped) + " record(s) withheld: fewer than " +
                              std::to_string(threshold_) +
                              " records, a rare category, or beyond the safe range";

@@ -53,6 +53,18 @@ check "output_check.txt lists withheld extremes" grep -q 'minimum or maximum' "$
 scan 10 "$conf" $(outputs "$work/safe") >"$work/safe.scan"
 check "no unique value or rare category in any safe output" test $? -eq 0
 tail -n 1 "$work/safe.scan"; grep -v '^scanned' "$work/safe.scan" | head -n 20
+check "every plot record in results.json is an object (none left empty by the checks)" \
+  /usr/bin/python3 -c "
+import json, sys
+def plots(node):
+    if isinstance(node, dict):
+        if isinstance(node.get('plots'), list):
+            yield from node['plots']
+        for v in node.values(): yield from plots(v)
+    elif isinstance(node, list):
+        for v in node: yield from plots(v)
+found = list(plots(json.load(open('$work/safe/results.json'))))
+sys.exit(0 if found and all(isinstance(r, dict) for p in found for r in p.get('data', [])) else 1)"
 check "results.json carries the output check" \
   /usr/bin/python3 -c "import json,sys; d=json.load(open('$work/safe/results.json')); sys.exit(0 if d['output_check']['threshold']==10 and d['output_check']['withheld'] else 1)"
 

@@ -79,8 +79,11 @@ TEST(SafeOutput, PlotsKeepOnlyPositionsInsideTheSafeRangeAndCountedRecordsAboveT
       {"kind", "scatter"},
       {"scope", "all"},
       {"data", {{{"x", 0.5}, {"y", 0.5}, {"count", 2}}, {{"x", 0.2}, {"y", 0.1}, {"count", 7}}}}};
-  json document = document_with(json::array(),
-                                {{"plots", {histogram, qq, bars, counted}}, {"cells", {{"a", 1}}}});
+  json heatmap = {{"kind", "heatmap"},
+                  {"scope", "all"},
+                  {"data", {{{"row", "x"}, {"column", "group"}, {"value", 0.1}}}}};
+  json document = document_with(
+      json::array(), {{"plots", {histogram, qq, bars, counted, heatmap}}, {"cells", {{"a", 1}}}});
   apply_output_checking(document, t.confidential, nullptr, 3);
   const json& details = document["metrics"][0]["candidates"]["cart"]["replicates"][0]["details"];
   EXPECT_FALSE(details.contains("cells")) << "details not declared aggregate are withheld";
@@ -93,6 +96,7 @@ TEST(SafeOutput, PlotsKeepOnlyPositionsInsideTheSafeRangeAndCountedRecordsAboveT
   EXPECT_EQ(plots[2]["data"][0]["level"], "big");
   ASSERT_EQ(plots[3]["data"].size(), 1u) << "the record standing for 2 records is dropped";
   EXPECT_EQ(plots[3]["data"][0]["count"], 7);
+  EXPECT_EQ(plots[4]["data"], heatmap["data"]) << "a plot with nothing to withhold is unchanged";
 }
 
 TEST(SafeOutput, AThresholdAboveTheDataWithholdsEveryPlotPosition) {
