@@ -14,10 +14,10 @@ namespace {
 
 using nlohmann::json;
 
-// x: 1..12 (one record each); group: "big" 10 times, "rare" twice.
+// x: 1..12 (one record each); group: "big" 10 times, "Zq" twice.
 testing::Tables small_tables() {
   std::string csv = "x,group\n";
-  for (int i = 1; i <= 12; ++i) csv += std::to_string(i) + "," + (i <= 2 ? "rare" : "big") + "\n";
+  for (int i = 1; i <= 12; ++i) csv += std::to_string(i) + "," + (i <= 2 ? "Zq" : "big") + "\n";
   return testing::make_tables(csv, {csv});
 }
 
@@ -29,8 +29,8 @@ json document_with(json values, json details) {
   json replicate = {{"values", std::move(values)}, {"details", std::move(details)}};
   return {{"metrics", json::array({{{"name", "column_summaries"},
                                     {"candidates", {{"cart", {{"replicates", {replicate}}}}}}}})},
-          {"columns", json::array({{{"name", "group"}, {"levels", {"big", "rare"}}}})},
-          {"warnings", {"group has a level 'rare' held by few", "nothing to see"}}};
+          {"columns", json::array({{{"name", "group"}, {"levels", {"big", "Zq"}}}})},
+          {"warnings", {"group has a level 'Zq' held by few", "nothing to see"}}};
 }
 
 const json& first_values(const json& document) {
@@ -40,7 +40,7 @@ const json& first_values(const json& document) {
 TEST(SafeOutput, WithholdsRareScopesSmallCountsAndExtremesAndRoundsQuantiles) {
   const auto t = small_tables();
   json document = document_with(
-      json::array({value("conf_count", "group=rare", 2.0), value("conf_count", "group=big", 10.0),
+      json::array({value("conf_count", "group=Zq", 2.0), value("conf_count", "group=big", 10.0),
                    value("conf_n", "x", 2.0), value("conf_max", "x", 12.0),
                    value("conf_p25", "x", 3.75), value("conf_mean", "x", 6.5)}),
       json::object());
@@ -59,7 +59,7 @@ TEST(SafeOutput, WithholdsRareScopesSmallCountsAndExtremesAndRoundsQuantiles) {
   EXPECT_EQ(document["output_check"]["threshold"], 3);
   const std::string log = output_check_log(document);
   EXPECT_NE(log.find("column_summaries conf_max [x]"), std::string::npos) << log;
-  EXPECT_EQ(log.find("rare"), std::string::npos) << "the log itself names no rare category";
+  EXPECT_EQ(log.find("Zq"), std::string::npos) << "the log itself names no rare category";
 }
 
 TEST(SafeOutput, PlotsKeepOnlyPositionsInsideTheSafeRangeAndCountedRecordsAboveTheThreshold) {
@@ -74,7 +74,7 @@ TEST(SafeOutput, PlotsKeepOnlyPositionsInsideTheSafeRangeAndCountedRecordsAboveT
   json qq = {{"kind", "qq"}, {"scope", "x"}, {"data", {{{"confidential", 5}, {"synthetic", 5}}}}};
   json bars = {{"kind", "bars"},
                {"scope", "group"},
-               {"data", {{{"level", "big"}, {"share", 0.8}}, {{"level", "rare"}, {"share", 0.2}}}}};
+               {"data", {{{"level", "big"}, {"share", 0.8}}, {{"level", "Zq"}, {"share", 0.2}}}}};
   json counted = {
       {"kind", "scatter"},
       {"scope", "all"},
