@@ -4,8 +4,11 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 
 SANITIZE_BUILD_DIR ?= build-sanitize
+# `make install` puts the program and its documentation here; no root needed for a folder of yours.
+PREFIX ?= $(HOME)/.local
+DIST_BUILD_DIR ?= build-dist
 
-.PHONY: all deps build test test-sanitize demo bench fuzz format docs clean
+.PHONY: all deps build test test-sanitize demo bench fuzz format docs clean install dist
 
 all: build
 
@@ -50,6 +53,16 @@ bench: deps
 fuzz: deps
 	./scripts/run-fuzz
 
+# PREFIX/bin/synthaudit and PREFIX/share/doc/synthaudit (README, docs): builds only the program.
+install: deps $(BUILD_DIR)/CMakeCache.txt
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target synthaudit
+	./scripts/install-tree $(PREFIX) $(BUILD_DIR)
+
+# dist/synthaudit-VERSION-linux-ARCH.tar.gz: the program with the shared libraries it needs in
+# lib/ (rpath $$ORIGIN/../lib), the docs and README-offline.md, for a machine without network.
+dist: deps
+	./scripts/make-dist $(DIST_BUILD_DIR) dist
+
 # docs/metrics.md: the generated parameter, statistic and reference tables from the registry.
 docs: deps $(BUILD_DIR)/CMakeCache.txt
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target synthaudit_docgen
@@ -60,4 +73,4 @@ format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp' ':!r/src/RcppExports.cpp')
 
 clean:
-	rm -rf $(BUILD_DIR) $(SANITIZE_BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_BUILD_DIR) $(DIST_BUILD_DIR) dist

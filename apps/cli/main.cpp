@@ -47,6 +47,8 @@ struct EvaluateFlags {
   std::string seed, threads;
   int baseline_draws = -1;
   bool quiet = false;
+  bool safe_output = false;
+  std::size_t safe_output_threshold = 0;  // 0: not given
 };
 
 void add_limit_flags(CLI::App& cmd, std::vector<std::string>& limits) {
@@ -122,6 +124,14 @@ void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
   cmd.add_option("--baseline-draws", f.baseline_draws,
                  "replicate draws of the holdout and resample baselines (default 5, 0 = none)")
       ->check(CLI::Range(0, 1000));
+  cmd.add_flag("--safe-output", f.safe_output,
+               "secure-environment mode: write only aggregates that pass output checking (no "
+               "per-record output, no extremes, nothing from fewer than the threshold's records) "
+               "and the log DIR/output_check.txt");
+  cmd.add_option("--safe-output-threshold", f.safe_output_threshold,
+                 "the fewest records a released number or category may come from (default 10; "
+                 "implies --safe-output)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
   cmd.add_flag("--quiet", f.quiet, "no progress on stderr");
   add_format_flag(cmd, f.format);
 }
@@ -167,6 +177,11 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
   if (!f.plots.empty()) spec.plots = f.plots;
   if (!f.policy.empty()) spec.policy = load_policy(f.policy, spec.context.limits);
   if (f.baseline_draws >= 0) spec.baseline_draws = f.baseline_draws;
+  if (f.safe_output) spec.safe_output = true;
+  if (f.safe_output_threshold > 0) {
+    spec.safe_output = true;
+    spec.safe_output_threshold = f.safe_output_threshold;
+  }
   if (spec.output_dir.empty()) throw InputError("no output folder given (--out DIR)");
   validate_spec(spec);
   if (const std::string warning = cap_threads(spec); !warning.empty())
@@ -178,6 +193,8 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
 const std::vector<std::string> kOutputSetNames = {"results.json", "results.tsv", "report.html"};
 // Per-record nearest distances, when a distance metric is asked for them (record_level).
 const std::string kRecordsFileName = "records.tsv";
+// The output-checking log of a --safe-output run.
+const std::string kOutputCheckFileName = "output_check.txt";
 
 // Every file the evaluation reads: --out may neither be one nor hold one.
 std::vector<std::string> input_files(const EvaluationSpec& spec,
@@ -198,6 +215,7 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
   // Before the work: a folder that cannot take the results is known now, not after minutes.
   std::vector<std::string> names = kOutputSetNames;
   names.push_back(kRecordsFileName);
+  names.push_back(kOutputCheckFileName);
   check_output_folder(spec.output_dir, names, input_files(spec, other_inputs));
   ProgressFn progress;
   if (!quiet)
@@ -209,7 +227,8 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
   std::vector<RecordLevelOutput> records;
   EvaluationSinks sinks;
   sinks.work_progress = quiet ? nullptr : &work_progress;
-  sinks.records = &records;
+  // Safe output writes nothing per record: the records are never collected.
+  sinks.records = spec.safe_output ? nullptr : &records;
   const nlohmann::json document = audit(spec, data, progress, sinks);
   // The checks before the metrics shout even with --quiet: they are mistakes, not progress.
   for (const auto& finding : document.value("data_checks", nlohmann::json::array()))
@@ -229,7 +248,17 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
   // another run's records beside these results.
   const bool records_shown = is_published_output_set(spec.output_dir, {kRecordsFileName});
   if (!records.empty() || records_shown) files.push_back({kRecordsFileName, records_tsv(records)});
+  // Likewise the output-checking log: a run without --safe-output replaces an earlier one's log
+  // with a line saying these results were not checked.
+  if (spec.safe_output || is_published_output_set(spec.output_dir, {kOutputCheckFileName}))
+    files.push_back({kOutputCheckFileName,
+                     spec.safe_output ? output_check_log(document)
+                                      : "These results were written without --safe-output: "
+                                        "nothing was checked or withheld.\n"});
   publish_output_set(spec.output_dir, files);
+  if (spec.safe_output)
+    std::cerr << "output checking log: "
+              << (fs::path(spec.output_dir) / kOutputCheckFileName).string() << "\n";
   if (!records.empty())
     std::cerr << "per-record distances: " << (fs::path(spec.output_dir) / kRecordsFileName).string()
               << "\n";
@@ -269,6 +298,8 @@ int rerender_report(const std::string& input, const std::string& out, const std:
         {"results.json", std::nullopt}, {"results.tsv", std::nullopt}, {"report.html", html}};
     if (is_published_output_set(dir, {kRecordsFileName}))
       files.push_back({kRecordsFileName, std::nullopt});
+    if (is_published_output_set(dir, {kOutputCheckFileName}))
+      files.push_back({kOutputCheckFileName, std::nullopt});
     publish_output_set(dir, files);
   } else {
     std::error_code ec;

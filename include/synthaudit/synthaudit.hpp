@@ -23,6 +23,7 @@
 
 #include "core/error.hpp"
 #include "engine/evaluate.hpp"
+#include "engine/safe_output.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/registry_docs.hpp"
 #include "metrics/registry_json.hpp"
@@ -112,7 +113,9 @@ struct Evaluation {
 nlohmann::json evaluate(Evaluation evaluation, const ProgressFn& progress = {});
 
 // The evaluation proper, for callers that already hold a spec and encoded tables (the command
-// line): the metrics, then the verdict of spec.policy. evaluate(Evaluation) ends here too.
+// line): the metrics, then the verdict of spec.policy, then, with spec.safe_output, output
+// checking (engine/safe_output.hpp; output_check_log() writes its log). evaluate(Evaluation)
+// ends here too.
 // `sinks` receives what is not in the document: done/total of long steps and the per-record
 // outputs (record_level) as a side table (engine/evaluate.hpp; records_tsv() writes it).
 nlohmann::json audit(const EvaluationSpec& spec, const EvaluationData& data,

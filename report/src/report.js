@@ -313,8 +313,10 @@
       cardNode.append(el('div', {class: 'note'}, `plot kind '${plot.kind}' has no template in this report; its data is in results.json`));
       return cardNode;
     }
+    // Output checking (--safe-output) says what it took out of the plot.
+    if (plot.output_check) cardNode.append(el('div', {class: 'note'}, `output checking: ${plot.output_check}`));
     if (records.length === 0) {
-      cardNode.append(el('div', {class: 'note'}, 'no data for this plot'));
+      if (!plot.output_check) cardNode.append(el('div', {class: 'note'}, 'no data for this plot'));
       return cardNode;
     }
     const container = el('div', {class: 'plot', 'data-kind': plot.kind, 'data-title': plot.title || ''});
@@ -335,9 +337,14 @@
       doc.spec && doc.spec.synthesis ? `${doc.spec.synthesis} synthesis` : null,
       typeof doc.wall_seconds === 'number' ? `${fmt(doc.wall_seconds)} s` : null,
     ].filter(Boolean);
+    const check = doc.output_check;
+    const checked = check && typeof check === 'object' ?
+      el('div', {class: 'facts'}, `Output-checked results (--safe-output): nothing from fewer than ${check.threshold} records; ` +
+        `${Array.isArray(check.withheld) ? check.withheld.length : 0} kind(s) of item withheld or rounded (listed in output_check.txt).`) : null;
     return el('header', {class: 'top'},
       el('h1', null, 'Synthetic data audit'),
       el('div', {class: 'facts'}, facts.join(' · ')),
+      checked,
       el('div', {class: 'facts'}, 'Candidates: ' + (cands.length ? cands.join(', ') : 'none')));
   }
 

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "core/text.hpp"
+#include "engine/safe_output.hpp"
 #include "io/csv.hpp"
 #include "metrics/registry.hpp"
 
@@ -273,6 +274,10 @@ nlohmann::json audit(const EvaluationSpec& spec, const EvaluationData& data,
   // Errors about the policy name where it came from: its file, or the spec that holds it.
   const bool inline_policy = spec.policy.source == "spec" || spec.policy.source == "default";
   add_verdict(document, spec.policy, inline_policy ? spec.origin : spec.policy.source);
+  // Last, so that the verdict's reasons and every warning pass the checks too.
+  if (spec.safe_output)
+    apply_output_checking(document, data.confidential, data.holdout ? &*data.holdout : nullptr,
+                          spec.safe_output_threshold);
   return document;
 }
 

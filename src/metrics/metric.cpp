@@ -126,6 +126,20 @@ const char* to_string(Unit unit) {
   return "?";
 }
 
+const char* to_string(OutputClass output) {
+  switch (output) {
+    case OutputClass::kAggregate:
+      return "aggregate";
+    case OutputClass::kCount:
+      return "count";
+    case OutputClass::kQuantile:
+      return "quantile";
+    case OutputClass::kExtreme:
+      return "extreme";
+  }
+  return "aggregate";
+}
+
 const char* to_string(ScopeKind kind) {
   switch (kind) {
     case ScopeKind::kAll:

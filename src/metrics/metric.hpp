@@ -114,7 +114,11 @@ struct MetricValue {
 //   scatter   {x, y}                                     line    {x, y, series}
 //   forest    {estimand, dataset, estimate, lower, upper}
 //   roc_log   {fpr, tpr} with both rates > 0, drawn on log-log axes (low false-positive rates)
-// Keep plots summarised (binned, at most a few thousand records each).
+// Keep plots summarised (binned, at most a few thousand records each). A plot record that stands
+// for several data records carries their number in "count" (output checking drops records with
+// fewer than its threshold); scatter, qq and ecdf records are taken to be individual values, and
+// x/y/bin_start/bin_end/confidential/synthetic positions on the axis of the plot's scope
+// columns to be data values (output checking keeps only those inside the data's safe range).
 nlohmann::json make_plot(const std::string& kind, const std::string& title,
                          const std::string& x_label, const std::string& y_label,
                          const std::string& scope = "all");
@@ -276,11 +280,20 @@ const char* to_string(ScopeKind kind);
 // "{conf|syn}_{mean|sd}"); `expand_statistic_name` lists the names a pattern stands for.
 // `ideal` is empty for a descriptive number that has no better value (an estimate, a count, a
 // fitted parameter): it is reported to be read, not ranked.
+// What output checking (--safe-output, engine/safe_output.hpp) must know about a number: how
+// many records it derives from. An aggregate derives from every record of its scope (a column, a
+// level, the whole data), so only its scope can make it small; a count is itself a number of
+// records; a quantile is one record's value (or two interpolated) deep inside the data; an extreme
+// is one record's value at the edge (a minimum or maximum), which output checkers never release.
+enum class OutputClass { kAggregate, kCount, kQuantile, kExtreme };
+const char* to_string(OutputClass output);
+
 struct StatisticSpec {
   std::string name;
   std::string meaning;  // plain language, one sentence
   std::optional<Ideal> ideal;
   std::vector<ScopeKind> scopes = {ScopeKind::kAll};
+  OutputClass output = OutputClass::kAggregate;
 };
 std::vector<std::string> expand_statistic_name(const std::string& pattern);
 
@@ -319,6 +332,10 @@ struct MetricSpec {
   // report read them from here.
   std::vector<StatisticSpec> statistics;
   std::vector<Reference> references;
+  // The members of MetricResult::details that hold aggregates only (no record's value, no count
+  // below any threshold, no level names beyond those of the scopes): output checking keeps them
+  // (after removing what names a rare level) and withholds every other member but "plots".
+  std::vector<std::string> aggregate_details;
 };
 
 }  // namespace synthaudit

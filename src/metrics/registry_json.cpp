@@ -48,7 +48,8 @@ nlohmann::json statistic_to_json(const MetricSpec& metric, const StatisticSpec& 
           {"headline", is_headline(metric, statistic)},
           {"ideal", ideal_to_json(statistic.ideal)},
           {"ideal_text", describe_ideal(statistic.ideal)},
-          {"scopes", scopes}};
+          {"scopes", scopes},
+          {"output", to_string(statistic.output)}};
 }
 
 nlohmann::json reference_to_json(const Reference& reference) {

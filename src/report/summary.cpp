@@ -422,6 +422,14 @@ std::string render_summary(const json& document, const OutputPaths& paths) {
   else
     out << warnings << " warning(s) (" << view.data_warnings << " about the data, "
         << view.metric_warnings << " from metrics): read them in the report.\n";
+  // A document reduced by output checking (--safe-output, engine/safe_output.hpp) says so.
+  if (const auto check = document.find("output_check");
+      check != document.end() && check->is_object()) {
+    const auto withheld = check->value("withheld", nlohmann::json::array());
+    out << "Output checking: nothing from fewer than " << check->value("threshold", 0)
+        << " records; " << withheld.size()
+        << " kind(s) of item withheld or rounded (output_check.txt beside the results).\n";
+  }
   if (!paths.results_json.empty())
     out << "Results: " << paths.results_json
         << (paths.results_tsv.empty() ? "" : ", " + paths.results_tsv) << "\n";

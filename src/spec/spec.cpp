@@ -398,7 +398,7 @@ EvaluationSpec load_spec_yaml(const std::string& path, const ResourceLimits& lim
                 "weights",        "household", "read",       "metadata",   "columns",
                 "missing_codes",  "metrics",   "parameters", "disclosure", "disclosure_matching",
                 "analyses",       "seed",      "threads",    "output",     "plots",
-                "baseline_draws", "policy",    "limits"});
+                "baseline_draws", "policy",    "limits",     "safe_output"});
   if (const auto given = root["limits"]) {
     if (!given.IsMap()) r.fail("limits", "expected a mapping limit: value (docs/limits.md)");
     for (const auto& item : given) {
@@ -568,6 +568,24 @@ EvaluationSpec load_spec_yaml(const std::string& path, const ResourceLimits& lim
     const auto draws = r.integer(root["baseline_draws"], "baseline_draws");
     if (draws < 0 || draws > 1000) r.fail("baseline_draws", "must be between 0 and 1000");
     spec.baseline_draws = static_cast<int>(draws);
+  }
+  if (const auto safe = root["safe_output"]) {
+    // `safe_output: true`, or a mapping `safe_output: {threshold: 10}` (which turns it on).
+    if (safe.IsMap()) {
+      r.check_keys(safe, "safe_output", {"threshold"});
+      spec.safe_output = true;
+      if (safe["threshold"]) {
+        const auto threshold = r.integer(safe["threshold"], "safe_output.threshold");
+        if (threshold < 1 || threshold > 1000000)
+          r.fail("safe_output.threshold", "must be between 1 and 1000000 records");
+        spec.safe_output_threshold = static_cast<std::size_t>(threshold);
+      }
+    } else {
+      const std::string value = r.string(safe, "safe_output");
+      if (value != "true" && value != "false")
+        r.fail("safe_output", "'" + value + "' is not true, false or a mapping {threshold: N}");
+      spec.safe_output = value == "true";
+    }
   }
   if (root["policy"]) {
     spec.policy = read_policy(r, root["policy"], "policy");
@@ -840,6 +858,7 @@ nlohmann::json spec_to_json(const EvaluationSpec& spec) {
   j["threads"] = spec.context.threads;
   j["plots"] = spec.plots;
   j["baseline_draws"] = spec.baseline_draws;
+  if (spec.safe_output) j["safe_output"] = {{"threshold", spec.safe_output_threshold}};
   j["limits"] = nlohmann::json::object();
   for (const auto& name : limit_names()) j["limits"][name] = limit_value(spec.context.limits, name);
   j["policy"] = policy_to_json(spec.policy);

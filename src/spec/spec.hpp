@@ -76,6 +76,10 @@ struct EvaluationSpec {
   std::string plots = "first";
   // Replicate draws of the holdout and resample baselines (0 = no engine baselines).
   int baseline_draws = 5;
+  // Output checking for secure environments (engine/safe_output.hpp): only aggregates pass, numbers
+  // and categories from fewer than `safe_output_threshold` records are withheld.
+  bool safe_output = false;
+  std::size_t safe_output_threshold = 10;
   ReleasePolicy policy;
   std::string origin = "command line";  // spec file path, for error messages
 };

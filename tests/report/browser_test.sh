@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The report as a person sees it: every metric run on a small simulated sample, and the
-# all-plot-kinds fixture, each opened in Debian's headless Chromium (report/test/browser-test.js);
+# The report as a person sees it: every metric run on a small simulated sample (also with
+# --safe-output), and the all-plot-kinds fixture, each opened in Debian's headless Chromium (report/test/browser-test.js);
 # screenshots are kept in ARTIFACTS (report.png is the evaluation's report).
 # The sample is small and the boosted trees few because this test checks the page, not the
 # numbers: the time goes to drawing, and the test stays quick on a loaded machine.
@@ -17,11 +17,17 @@ if [ ! -d "$src/report/node_modules/playwright-core" ]; then
 fi
 
 mkdir -p "$out"
-rm -rf "$out/data" "$out/evaluation" "$out/fixture"
+rm -rf "$out/data" "$out/evaluation" "$out/fixture" "$out/safe"
 "$bin" simulate --rows 300 --replicates 1 --out "$out/data" >/dev/null
 "$bin" evaluate --spec "$out/data/spec.yaml" --metrics all --quiet --out "$out/evaluation" \
   --param propensity_boosted_trees.rounds=5 >/dev/null
 "$bin" report "$src/tests/data/report/results_fixture.json" --out "$out/fixture/report.html" >/dev/null
+# The same evaluation with output checking: plots whose points were withheld must not break the
+# page, and `report` renders it from the checked results.json alone.
+"$bin" evaluate --spec "$out/data/spec.yaml" --metrics all --quiet --out "$out/safe" --safe-output \
+  --param propensity_boosted_trees.rounds=5 >/dev/null
+"$bin" report "$out/safe/results.json" >/dev/null
 
 exec "$node_bin" "$src/report/test/browser-test.js" "$out" \
-  "report=$out/evaluation/report.html" "report-fixture=$out/fixture/report.html:all-kinds:click"
+  "report=$out/evaluation/report.html" "report-fixture=$out/fixture/report.html:all-kinds:click" \
+  "report-safe-output=$out/safe/report.html"

@@ -211,6 +211,8 @@ MetricSpec coverage_and_validity_metric() {
       .references = {cite(sdmetrics_software(),
                           "MissingValueSimilarity, RangeCoverage, BoundaryAdherence, "
                           "CategoryCoverage and CategoryAdherence (the documented formulas)")},
+      // Levels the synthetic data invent: not in the confidential data at all.
+      .aggregate_details = {"new_categories"},
   };
 }
 

@@ -198,6 +198,8 @@ MetricSpec moments_and_covariance_metric() {
                           "means, variances and the variance–covariance matrix as general utility"),
                      cite(kulik_lecture_notes(),
                           "basic statistics; noise keeps covariances and shrinks correlations")},
+      // Covariance and correlation matrices over the whole data.
+      .aggregate_details = {"pairs"},
   };
 }
 

@@ -159,6 +159,7 @@ MetricSpec propensity_boosted_trees_metric() {
       .compute = compute_propensity_boosted,
       .statistics = std::move(statistics),
       .references = std::move(works),
+      .aggregate_details = {"xgboost_version"},
   };
 }
 

@@ -230,6 +230,8 @@ MetricSpec propensity_logistic_metric() {
       .compute = compute_propensity_logistic,
       .statistics = std::move(statistics),
       .references = std::move(works),
+      // Fitted coefficients of the propensity model and the terms it could not estimate.
+      .aggregate_details = {"coefficients", "aliased_terms"},
   };
 }
 

@@ -924,6 +924,9 @@ MetricSpec analysis_inference_comparison_metric() {
                      cite(snoke_2018(), "signed interval overlap"),
                      cite(barrientos_2024(), "sign, significance and overlap (SSO) match"),
                      cite(statsmodels_software(), "OLS and logistic fits reproduced")},
+      // Estimates, intervals and the rules used: model summaries, no record's value.
+      .aggregate_details = {"synthesis", "rules", "headline_rule", "level", "replicates",
+                            "analyses"},
   };
 }
 
