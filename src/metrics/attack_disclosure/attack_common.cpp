@@ -7,14 +7,10 @@
 
 namespace synthaudit::attacks {
 
-namespace {
-
 bool is_design_column(const std::string& name, const EvaluationContext& context) {
   return (!context.weights.empty() && name == context.weights) ||
          (!context.household.empty() && name == context.household);
 }
-
-}  // namespace
 
 std::vector<std::size_t> attribute_columns(const Table& table, const EvaluationContext& context) {
   std::vector<std::size_t> out;

@@ -12,6 +12,9 @@
 
 namespace synthaudit::attacks {
 
+// Whether `name` is a survey design column (weights or household) of the evaluation.
+bool is_design_column(const std::string& name, const EvaluationContext& context);
+
 // Every column except the survey design columns (weights, household), in table order.
 std::vector<std::size_t> attribute_columns(const Table& table, const EvaluationContext& context);
 

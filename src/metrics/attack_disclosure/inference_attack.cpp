@@ -110,11 +110,20 @@ MetricResult compute_inference(const MetricInput& in, const Params& params) {
          attacks::named_columns(conf, in.context, secret_names, kName, "secrets"))
       plans.emplace_back(secret, given_aux.empty() ? others(secret) : given_aux);
   } else if (!in.context.scenarios.empty()) {
+    // The scenarios serve every key-based family (the sdc-risk measures may name a survey
+    // design column there): a design column is neither a secret nor attacker knowledge here.
+    auto attributes_of = [&](const std::vector<std::string>& names) {
+      std::vector<std::string> kept;
+      for (const auto& name : names)
+        if (!attacks::is_design_column(name, in.context)) kept.push_back(name);
+      return kept;
+    };
     for (const auto& scenario : in.context.scenarios) {
-      const auto keys = attacks::named_columns(conf, in.context, scenario.keys, kName,
-                                               "(disclosure scenario keys)");
-      for (std::size_t secret : attacks::named_columns(conf, in.context, scenario.targets, kName,
-                                                       "(disclosure scenario targets)")) {
+      const auto keys = attacks::named_columns(conf, in.context, attributes_of(scenario.keys),
+                                               kName, "(disclosure scenario keys)");
+      for (std::size_t secret :
+           attacks::named_columns(conf, in.context, attributes_of(scenario.targets), kName,
+                                  "(disclosure scenario targets)")) {
         if (std::any_of(plans.begin(), plans.end(),
                         [&](const auto& p) { return p.first == secret; }))
           continue;  // one attack per secret: the first scenario naming it
