@@ -16,6 +16,8 @@
     ['specific', 'Specific utility', 'Do the analyses users will run give the same inferences?'],
     ['key-disclosure', 'Disclosure risk: key variables', 'Can an intruder who knows some attributes match or learn about people?'],
     ['distance-disclosure', 'Disclosure risk: distances', 'Are synthetic records too close to real ones?'],
+    ['attack-disclosure', 'Disclosure risk: attacks', 'Can an attacker single out, link or infer real people better than from records that were not used?'],
+    ['sdc-risk', 'Disclosure control measures', 'How do the measures agencies apply to anonymised microdata compare between the real and the synthetic data?'],
   ];
   const DATASET_COLORS = {domain: ['confidential', 'synthetic', 'holdout'], range: ['#4c78a8', '#f58518', '#54a24b']};
 

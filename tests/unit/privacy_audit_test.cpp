@@ -208,14 +208,22 @@ TEST(EpsilonIdentifiability, ExactTiesAreNotCloser) {
   EXPECT_EQ(value_of(run_metric("epsilon_identifiability", copy), "n_identifiable", "all"), 1.0);
 }
 
+// A numeric column with missing values has no distance: left out (with a warning) by default,
+// refused when named.
 TEST(EpsilonIdentifiability, RefusesMissingNumericValuesAndBadParameters) {
   const auto t = make_tables("x,y\n1,2\nNA,3\n4,5\n", {"x,y\n1,2\n"});
   try {
-    run_metric("epsilon_identifiability", t);
+    run_metric("epsilon_identifiability", t, {{"columns", {"x", "y"}}});
     ADD_FAILURE() << "expected MetricNotApplicable";
   } catch (const MetricNotApplicable& e) {
     EXPECT_NE(std::string(e.what()).find("(x)"), std::string::npos) << e.what();
   }
+  const auto by_default = run_metric("epsilon_identifiability", t);
+  EXPECT_EQ(value_of(by_default, "n_identifiable", "all"),
+            value_of(run_metric("epsilon_identifiability", t, {{"columns", {"y"}}}),
+                     "n_identifiable", "all"));
+  ASSERT_EQ(by_default.warnings.size(), 1u);
+  EXPECT_NE(by_default.warnings[0].find("left out"), std::string::npos);
   EXPECT_EQ(
       value_of(run_metric("epsilon_identifiability", t, {{"columns", {"y"}}}), "n_records", "all"),
       3.0);

@@ -198,13 +198,32 @@ MetricResult compute_identifiability(const MetricInput& in, const Params& params
         "record");
   std::vector<std::size_t> columns = stats::resolve_columns(
       conf, params.get_string_list("columns"), "parameter epsilon_identifiability.columns");
-  if (columns.empty())
-    for (std::size_t c = 0; c < conf.column_count(); ++c) columns.push_back(c);
+  MetricResult result;
+  if (columns.empty()) {
+    // By default every column the paper's distance can compare: numeric columns with missing
+    // values have no distance rule, and the survey design columns are not attributes.
+    std::string left_out;
+    for (std::size_t c = 0; c < conf.column_count(); ++c) {
+      const Column& a = conf.column(c);
+      if (a.name == in.context.weights || a.name == in.context.household) continue;
+      if (a.is_numeric() && (a.missing_count() > 0 || released.column(c).missing_count() > 0)) {
+        left_out += (left_out.empty() ? "" : ", ") + a.name;
+        continue;
+      }
+      columns.push_back(c);
+    }
+    if (!left_out.empty())
+      result.warnings.push_back(
+          "numeric column(s) with missing values left out (the entropy-weighted distance has no "
+          "rule for them): " +
+          left_out);
+    if (columns.empty())
+      throw MetricNotApplicable("epsilon_identifiability: no column without missing values");
+  }
   const EncodedColumns data = encode(conf, released, columns);
 
   const bool entropy_weights = params.get_string("weights") == "entropy";
   std::vector<double> weights(columns.size(), 1.0);
-  MetricResult result;
   auto weight_table = nlohmann::json::array();
   for (std::size_t c = 0; c < columns.size(); ++c) {
     const double entropy = rounded_entropy(data.raw_confidential[c]);
@@ -292,8 +311,9 @@ MetricSpec epsilon_identifiability_metric() {
           "released code; uniform: w_c = 1, which is what synthcity 0.2.12 computes (its "
           "identifiability_score overwrites the entropy weights with ones). synthcity also "
           "label-encodes numeric columns with fewer than 15 distinct values, which this metric "
-          "does not. Numeric columns with missing values have no distance rule in the paper: "
-          "the metric is not applicable until they are left out (parameter columns). Distances "
+          "does not. Numeric columns with missing values have no distance rule in the paper: by "
+          "default they are left out with a warning (as are the survey design columns); named "
+          "in the parameter columns, the metric is not applicable. Distances "
           "are computed so that exact ties compare equal: a numeric column whose values have at "
           "most 6 decimal places (and at most 2^24 units of the last one) counts in integer "
           "units of its last decimal, so differences are exact decimal amounts, and squared "
@@ -308,7 +328,8 @@ MetricSpec epsilon_identifiability_metric() {
       .params = {{.name = "columns",
                   .type = ParamType::kStringList,
                   .default_value = std::vector<std::string>{},
-                  .doc = "columns to compare (empty = all)"},
+                  .doc = "columns to compare (empty = every column but numeric ones with missing "
+                         "values and the survey design columns)"},
                  {.name = "weights",
                   .type = ParamType::kString,
                   .default_value = std::string("entropy"),
