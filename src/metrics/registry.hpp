@@ -13,8 +13,8 @@ const std::vector<MetricSpec>& all_metrics();
 const MetricSpec* find_metric(std::string_view name);
 
 // Resolves a --metrics selection: metric names and family names (general, propensity, specific,
-// key-disclosure, distance-disclosure, attack-disclosure, sdc-risk) and "all". Throws InputError naming `where` for an
-// unknown name, with a did-you-mean hint.
+// key-disclosure, distance-disclosure, attack-disclosure, sdc-risk) and "all". Throws InputError
+// naming `where` for an unknown name, with a did-you-mean hint.
 std::vector<const MetricSpec*> select_metrics(const std::vector<std::string>& selection,
                                               const std::string& where);
 
