@@ -25,6 +25,45 @@ struct Exclusions {
 
 double percent(double count, double n) { return n > 0 ? count / n * 100 : std::nan(""); }
 
+// The counts behind synthpop's measures for one key set and target, in records (identity and
+// attribute counts over N_d or N_s), whichever way they were counted.
+struct DisclosureCounts {
+  double uio = 0, uis = 0, uiois = 0, repu = 0, dorig = 0, dsyn = 0, is = 0, dis = 0, disco = 0,
+         disdio = 0, capd = 0, caps = 0, dcap = 0;
+  double max_denom = 0, positive_denom_sum = 0, positive_denoms = 0;
+  double base_cap_share = 0;    // baseCAPd as a share
+  double tcap_denominator = 0;  // confidential records whose key occurs in the synthetic data
+  double excluded_original = 0, excluded_synthetic = 0;
+};
+
+// The statistics of one key set and target, in percent of N_d or N_s.
+void report_measures(const DisclosureCounts& c, double Nd, double Ns, const std::string& scope,
+                     MetricResult& result, double& worst_repu, double& worst_disco) {
+  result.add("UiO", scope, percent(c.uio, Nd));
+  result.add("UiS", scope, percent(c.uis, Ns));
+  result.add("UiOiS", scope, percent(c.uiois, Nd));
+  result.add("repU", scope, percent(c.repu, Nd));
+  result.add("Dorig", scope, percent(c.dorig, Nd));
+  result.add("Dsyn", scope, percent(c.dsyn, Ns));
+  result.add("iS", scope, percent(c.is, Nd));
+  result.add("DiS", scope, percent(c.dis, Nd));
+  result.add("DiSCO", scope, percent(c.disco, Nd));
+  result.add("DiSDiO", scope, percent(c.disdio, Nd));
+  result.add("max_denom", scope, c.max_denom);
+  result.add("mean_denom", scope,
+             c.positive_denoms > 0 ? c.positive_denom_sum / c.positive_denoms : std::nan(""));
+  result.add("baseCAPd", scope, c.base_cap_share * 100);
+  result.add("CAPd", scope, percent(c.capd, Nd));
+  result.add("CAPs", scope, percent(c.caps, Ns));
+  result.add("DCAP", scope, percent(c.dcap, Nd));
+  result.add("TCAP", scope,
+             c.tcap_denominator > 0 ? c.disco / c.tcap_denominator * 100 : std::nan(""));
+  result.add("excluded_original", scope, c.excluded_original);
+  result.add("excluded_synthetic", scope, c.excluded_synthetic);
+  worst_repu = std::max(worst_repu, percent(c.repu, Nd));
+  worst_disco = std::max(worst_disco, percent(c.disco, Nd));
+}
+
 void disclosure_one(const Table& conf, const Table& syn, const keydisc::ScenarioCodes& s,
                     std::size_t target_index, const stats::CodingOptions& coding,
                     const Exclusions& ex, MetricResult& result, double& worst_repu,
@@ -144,28 +183,28 @@ void disclosure_one(const Table& conf, const Table& syn, const keydisc::Scenario
   double base = 0;
   for (double t : base_td) base += (t / Nd) * (t / Nd);
 
-  const std::string scope = keydisc::scope_of(s.key_names, s.target_names[target_index]);
-  result.add("UiO", scope, percent(uio, Nd));
-  result.add("UiS", scope, percent(uis, Ns));
-  result.add("UiOiS", scope, percent(uiois, Nd));
-  result.add("repU", scope, percent(repu, Nd));
-  result.add("Dorig", scope, percent(dorig, Nd));
-  result.add("Dsyn", scope, percent(dsyn, Ns));
-  result.add("iS", scope, percent(is, Nd));
-  result.add("DiS", scope, percent(dis_, Nd));
-  result.add("DiSCO", scope, percent(disco, Nd));
-  result.add("DiSDiO", scope, percent(disdio, Nd));
-  result.add("max_denom", scope, max_denom);
-  result.add("mean_denom", scope, pos_n > 0 ? pos_sum / static_cast<double>(pos_n) : std::nan(""));
-  result.add("baseCAPd", scope, base * 100);
-  result.add("CAPd", scope, percent(capd, Nd));
-  result.add("CAPs", scope, percent(caps, Ns));
-  result.add("DCAP", scope, percent(dcap, Nd));
-  result.add("TCAP", scope, tcap_den > 0 ? disco / tcap_den * 100 : std::nan(""));
-  result.add("excluded_original", scope, excl_d);
-  result.add("excluded_synthetic", scope, excl_s);
-  worst_repu = std::max(worst_repu, percent(repu, Nd));
-  worst_disco = std::max(worst_disco, percent(disco, Nd));
+  const DisclosureCounts counts{.uio = uio,
+                                .uis = uis,
+                                .uiois = uiois,
+                                .repu = repu,
+                                .dorig = dorig,
+                                .dsyn = dsyn,
+                                .is = is,
+                                .dis = dis_,
+                                .disco = disco,
+                                .disdio = disdio,
+                                .capd = capd,
+                                .caps = caps,
+                                .dcap = dcap,
+                                .max_denom = max_denom,
+                                .positive_denom_sum = pos_sum,
+                                .positive_denoms = static_cast<double>(pos_n),
+                                .base_cap_share = base,
+                                .tcap_denominator = tcap_den,
+                                .excluded_original = excl_d,
+                                .excluded_synthetic = excl_s};
+  report_measures(counts, Nd, Ns, keydisc::scope_of(s.key_names, s.target_names[target_index]),
+                  result, worst_repu, worst_disco);
 }
 
 // The same measures record by record under a matching rule that is not synthpop's (a numeric
@@ -275,28 +314,26 @@ void disclosure_by_rule(const Table& conf, const Table& syn, const keydisc::Scen
   double base = 0;
   for (double v : values[0]) base += keydisc::count_matching(everyone, 0, v, target_rule);
 
-  const std::string scope = keydisc::scope_of(s.key_names, s.target_names[target_index]);
-  result.add("UiO", scope, percent(uio, Nd));
-  result.add("UiS", scope, percent(uis, Ns));
-  result.add("UiOiS", scope, percent(uiois, Nd));
-  result.add("repU", scope, percent(repu, Nd));
-  result.add("Dorig", scope, percent(dorig, Nd));
-  result.add("Dsyn", scope, percent(dsyn, Ns));
-  result.add("iS", scope, percent(is, Nd));
-  result.add("DiS", scope, percent(dis, Nd));
-  result.add("DiSCO", scope, percent(disco, Nd));
-  result.add("DiSDiO", scope, percent(disdio, Nd));
-  result.add("max_denom", scope, max_denom);
-  result.add("mean_denom", scope, pos_n > 0 ? pos_sum / static_cast<double>(pos_n) : std::nan(""));
-  result.add("baseCAPd", scope, Nd > 0 ? base / (Nd * Nd) * 100 : std::nan(""));
-  result.add("CAPd", scope, percent(capd, Nd));
-  result.add("CAPs", scope, percent(caps, Ns));
-  result.add("DCAP", scope, percent(dcap, Nd));
-  result.add("TCAP", scope, found > 0 ? disco / found * 100 : std::nan(""));
-  result.add("excluded_original", scope, 0.0);
-  result.add("excluded_synthetic", scope, 0.0);
-  worst_repu = std::max(worst_repu, percent(repu, Nd));
-  worst_disco = std::max(worst_disco, percent(disco, Nd));
+  const DisclosureCounts counts{.uio = uio,
+                                .uis = uis,
+                                .uiois = uiois,
+                                .repu = repu,
+                                .dorig = dorig,
+                                .dsyn = dsyn,
+                                .is = is,
+                                .dis = dis,
+                                .disco = disco,
+                                .disdio = disdio,
+                                .capd = capd,
+                                .caps = caps,
+                                .dcap = dcap,
+                                .max_denom = max_denom,
+                                .positive_denom_sum = pos_sum,
+                                .positive_denoms = static_cast<double>(pos_n),
+                                .base_cap_share = Nd > 0 ? base / (Nd * Nd) : std::nan(""),
+                                .tcap_denominator = found};
+  report_measures(counts, Nd, Ns, keydisc::scope_of(s.key_names, s.target_names[target_index]),
+                  result, worst_repu, worst_disco);
 }
 
 MetricResult compute_synthpop_disclosure(const MetricInput& in, const Params& params) {
