@@ -49,6 +49,9 @@ struct EvaluateFlags {
   bool quiet = false;
   bool safe_output = false;
   std::size_t safe_output_threshold = 0;  // 0: not given
+  std::string by;
+  CLI::Option* by_option = nullptr;  // given (even empty, which is an error)
+  std::size_t by_min_rows = 0;       // 0: not given
 };
 
 void add_limit_flags(CLI::App& cmd, std::vector<std::string>& limits) {
@@ -132,6 +135,15 @@ void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
                  "the fewest records a released number or category may come from (default 10; "
                  "implies --safe-output)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  f.by_option = cmd.add_option(
+      "--by", f.by,
+      "subgroups: categorical columns, comma-separated; the general, specific and key-disclosure "
+      "metrics run again within each level and each combination of levels (overrides the "
+      "spec's by:)");
+  cmd.add_option("--by-min-rows", f.by_min_rows,
+                 "the fewest confidential and synthetic rows a subgroup needs to be computed "
+                 "(default 50; smaller subgroups are reported as suppressed)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000000}));
   cmd.add_flag("--quiet", f.quiet, "no progress on stderr");
   add_format_flag(cmd, f.format);
 }
@@ -182,6 +194,11 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
     spec.safe_output = true;
     spec.safe_output_threshold = f.safe_output_threshold;
   }
+  if (f.by_option != nullptr && f.by_option->count() > 0) {
+    spec.by = split(f.by, ',');
+    if (f.by.empty()) throw InputError("--by: expected at least one categorical column");
+  }
+  if (f.by_min_rows > 0) spec.by_min_rows = f.by_min_rows;
   if (spec.output_dir.empty()) throw InputError("no output folder given (--out DIR)");
   validate_spec(spec);
   if (const std::string warning = cap_threads(spec); !warning.empty())

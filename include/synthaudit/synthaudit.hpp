@@ -95,6 +95,10 @@ struct Evaluation {
   // Survey design columns of the confidential table (empty = none), as --weights/--household.
   std::string weights;
   std::string household;
+  // Subgroups, as --by/--by-min-rows: categorical columns within whose levels (and each
+  // combination of them) the general, specific and key-disclosure metrics run again.
+  std::vector<std::string> by;
+  std::size_t by_min_rows = kDefaultByMinRows;
   std::uint64_t seed = 1;
   std::string plots = "first";  // replicates whose plot data the document keeps: first|all|none
   // The release policy the verdict applies (docs/config.md); the default record-level risk rule

@@ -722,6 +722,52 @@
     return el('div', null, el('div', {class: 'note'}, `Values: ${source}.`), pagedTable(head, rows, {className: 'values'}));
   }
 
+  // Values of one metric within the subgroups of `by:` (results.json metrics[].subgroups): one
+  // row per (subgroup, statistic, scope), one column per candidate; a suppressed subgroup or
+  // candidate says so instead of a number. Collapsed: they are reported, not headlined.
+  function subgroupsBlock(metric) {
+    const groups = metric.subgroups || [];
+    if (!groups.length) return null;
+    const names = metric.candidates.filter((c) => !c.baseline).map((c) => c.name);
+    const rows = [];
+    let suppressed = 0;
+    for (const g of groups) {
+      if (g.suppressed) {
+        suppressed += 1;
+        rows.push(row([g.label, 'suppressed', g.suppressed].concat(names.map(() => '')), g.label));
+        continue;
+      }
+      const keys = [], seen = new Set(), byCandidate = new Map();
+      for (const c of g.candidates || []) {
+        const map = new Map();
+        if (c.suppressed) { byCandidate.set(c.name, c.suppressed); continue; }
+        const src = c.combined || c.mean || (c.replicates && c.replicates.length === 1 ? c.replicates[0] : null);
+        for (const v of (src && src.values) || []) {
+          const k = v.statistic + '\u0000' + v.scope;
+          if (!seen.has(k)) { seen.add(k); keys.push([v.statistic, v.scope]); }
+          map.set(k, v.value);
+        }
+        byCandidate.set(c.name, map);
+      }
+      if (!keys.length) keys.push(['suppressed', 'all']);
+      for (const [s, sc] of keys) {
+        const k = s + '\u0000' + sc;
+        rows.push({text: g.label + ' ' + s + ' ' + sc, node: () => el('tr', null, el('td', null, g.label), el('td', null, s), el('td', null, sc),
+          names.map((n) => {
+            const m = byCandidate.get(n);
+            if (typeof m === 'string') return el('td', {class: 'muted', title: m}, 'suppressed');
+            return el('td', {class: 'num'}, fmt(m && m.has(k) ? m.get(k) : null));
+          }))});
+      }
+    }
+    const info = doc.subgroups || {};
+    const summary = `Subgroups: ${groups.length}` + (info.by ? ` (by ${info.by.join(', ')})` : '') +
+      (suppressed ? `, ${suppressed} suppressed` : '');
+    return el('details', {class: 'definition subgroups'}, el('summary', null, summary),
+      info.note ? el('div', {class: 'note'}, info.note) : null,
+      pagedTable(['Subgroup', 'Statistic', 'Scope'].concat(names), rows, {className: 'values'}));
+  }
+
   // Any JSON value as people read it, never as JSON: scalars as text, lists of scalars joined,
   // objects as a two-column table, lists of records as a table.
   function valueText(v) {
@@ -812,6 +858,8 @@
       if (all.length > 10) sec.append(el('div', {class: 'warning'}, `${c.name} — and ${all.length - 10} more warning(s) in results.json`));
     }
     sec.append(valuesTable(metric));
+    const subgroups = subgroupsBlock(metric);
+    if (subgroups) sec.append(subgroups);
 
     // Plots and detail tables of one candidate and replicate at a time.
     const hasDetails = metric.candidates.some((c) => (c.replicates || []).concat(c.combined ? [c.combined] : [])

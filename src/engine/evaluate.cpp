@@ -17,6 +17,7 @@
 #include "core/text.hpp"
 #include "core/threads.hpp"
 #include "engine/data_checks.hpp"
+#include "engine/subgroups.hpp"
 #include "metrics/registry.hpp"
 #include "metrics/registry_json.hpp"
 #include "stats/formula.hpp"
@@ -56,37 +57,6 @@ nlohmann::json fingerprint(const Table& table) {
           {"sha256", table.source().sha256},
           {"rows", table.rows()},
           {"columns", table.column_count()}};
-}
-
-nlohmann::json values_to_json(const std::vector<MetricValue>& values) {
-  auto out = nlohmann::json::array();
-  for (const auto& v : values) {
-    out.push_back(
-        {{"statistic", v.statistic},
-         {"scope", v.scope},
-         {"value", std::isfinite(v.value) ? nlohmann::json(v.value) : nlohmann::json(nullptr)}});
-  }
-  return out;
-}
-
-// Mean over replicates of each (statistic, scope) that every replicate reports; NaN when any
-// replicate's value is NaN (a mean over fewer replicates would silently change its meaning).
-std::vector<MetricValue> mean_over_replicates(const std::vector<MetricResult>& results) {
-  std::vector<MetricValue> mean;
-  if (results.empty()) return mean;
-  std::map<std::pair<std::string, std::string>, std::pair<double, std::size_t>> sums;
-  for (const auto& r : results)
-    for (const auto& v : r.values) {
-      auto& s = sums[{v.statistic, v.scope}];
-      s.first += v.value;
-      s.second += 1;
-    }
-  for (const auto& v : results.front().values) {
-    const auto& s = sums[{v.statistic, v.scope}];
-    if (s.second == results.size())
-      mean.push_back({v.statistic, v.scope, s.first / static_cast<double>(results.size())});
-  }
-  return mean;
 }
 
 // A baseline's data: draws of row numbers from a pool table (the holdout or the confidential
@@ -258,6 +228,37 @@ std::uint64_t derive_seed(std::uint64_t seed, const std::string& metric,
   return splitmix64(seed ^ splitmix64(fnv1a(metric) ^ splitmix64(fnv1a(candidate) + replicate)));
 }
 
+nlohmann::json values_to_json(const std::vector<MetricValue>& values) {
+  auto out = nlohmann::json::array();
+  for (const auto& v : values) {
+    out.push_back(
+        {{"statistic", v.statistic},
+         {"scope", v.scope},
+         {"value", std::isfinite(v.value) ? nlohmann::json(v.value) : nlohmann::json(nullptr)}});
+  }
+  return out;
+}
+
+// Mean over replicates of each (statistic, scope) that every replicate reports; NaN when any
+// replicate's value is NaN (a mean over fewer replicates would silently change its meaning).
+std::vector<MetricValue> mean_over_replicates(const std::vector<MetricResult>& results) {
+  std::vector<MetricValue> mean;
+  if (results.empty()) return mean;
+  std::map<std::pair<std::string, std::string>, std::pair<double, std::size_t>> sums;
+  for (const auto& r : results)
+    for (const auto& v : r.values) {
+      auto& s = sums[{v.statistic, v.scope}];
+      s.first += v.value;
+      s.second += 1;
+    }
+  for (const auto& v : results.front().values) {
+    const auto& s = sums[{v.statistic, v.scope}];
+    if (s.second == results.size())
+      mean.push_back({v.statistic, v.scope, s.first / static_cast<double>(results.size())});
+  }
+  return mean;
+}
+
 namespace {
 
 // Bytes of a table once encoded: 8 per cell (doubles; codes take 4, so this errs high).
@@ -372,7 +373,9 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
   }
   if (spec.holdout) data.holdout = load_other(*spec.holdout, "holdout");
   finish_evaluation_data(data, spec.context.synthesis, limits);
-  for (const auto& [column, where] : columns_in_use(spec.context))
+  auto named = columns_in_use(spec.context);
+  for (const auto& column : spec.by) named.emplace_back(column, "by");
+  for (const auto& [column, where] : named)
     for (const auto& [excluded, levels] : data.identifiers)
       if (column == excluded)
         throw InputError(spec.origin + ": " + where + ": column '" + column + "' has " +
@@ -516,6 +519,11 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
   // Mistakes that make every number meaningless stop here, before any metric runs; the others
   // become findings (warnings, summary lines, a fail in the verdict for copies).
   check_named_columns(spec, data.confidential);
+  std::optional<Subgroups> subgroups;
+  if (!spec.by.empty()) subgroups.emplace(spec, data);
+  // Under output checking no subgroup smaller than its threshold is computed at all.
+  const std::size_t subgroup_min_rows =
+      spec.safe_output ? std::max(spec.by_min_rows, spec.safe_output_threshold) : spec.by_min_rows;
   const std::vector<std::string> not_synthesised = check_partial_synthesis(spec, data);
   std::vector<DataFinding> findings = check_copies(data, spec.context.synthesis);
   for (auto& f : check_missing_code_spikes(data.confidential)) findings.push_back(std::move(f));
@@ -586,6 +594,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                                 "row alike (no weighted form here): " +
                                 join(unweighted, ", "));
   }
+  if (subgroups) doc["subgroups"] = subgroups->summary(subgroup_min_rows);
   doc["metrics"] = nlohmann::json::array();
 
   // Baselines are drawn once and shared by every metric that asks for them.
@@ -764,6 +773,9 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
       }
       entry["candidates"].push_back(cand);
     }
+    if (subgroups && runs_in_subgroups(metric->family))
+      entry["subgroups"] = run_in_subgroups(*metric, params, spec, data, *subgroups,
+                                            subgroup_min_rows, progress, sinks.work_progress);
     for (const auto& baseline : baselines) {
       const BaselineKind kind =
           baseline.name == "holdout" ? BaselineKind::kHoldout : BaselineKind::kResample;

@@ -79,6 +79,13 @@ std::string records_tsv(const std::vector<RecordLevelOutput>& records);
 nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                         const ProgressFn& progress = {}, const EvaluationSinks& sinks = {});
 
+// A result's values as the document's `values` array (NaN as null).
+nlohmann::json values_to_json(const std::vector<MetricValue>& values);
+
+// Mean over replicates of each (statistic, scope) that every replicate reports; NaN when any
+// replicate's value is NaN.
+std::vector<MetricValue> mean_over_replicates(const std::vector<MetricResult>& results);
+
 // Seed for one (metric, candidate, replicate), independent of run order and thread count.
 std::uint64_t derive_seed(std::uint64_t seed, const std::string& metric,
                           const std::string& candidate, std::size_t replicate);

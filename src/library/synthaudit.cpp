@@ -224,6 +224,8 @@ EvaluationSpec make_spec(const Evaluation& evaluation) {
   spec.synthesised_columns = evaluation.synthesised_columns;
   spec.context.weights = evaluation.weights;
   spec.context.household = evaluation.household;
+  spec.by = evaluation.by;
+  spec.by_min_rows = evaluation.by_min_rows;
   spec.context.seed = evaluation.seed;
   if (evaluation.threads < 0)
     throw InputError(evaluation.origin + ": threads must be 0 (all cores) or more");

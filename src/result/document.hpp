@@ -34,6 +34,12 @@ std::vector<ResultRow> result_rows(const nlohmann::json& document);
 
 // results.tsv: header `candidate replicate metric statistic scope value`, one row per number;
 // replicate is 1..m, `mean` or `combined`; value with 17 significant digits or NA.
+// Subgroup values (the `subgroups` of a metric, engine/subgroups.hpp) follow the metric's own,
+// their scope prefixed "by:LABEL;" (subgroup_scope); a suppressed subgroup is one row per
+// candidate with replicate `none`, statistic `suppressed`, scope "by:LABEL;all" and value NA.
+
+// "by:LABEL;SCOPE", e.g. "by:sex=female,region=north;age": a subgroup value's scope.
+std::string subgroup_scope(const std::string& label, const std::string& scope);
 std::string results_tsv(const nlohmann::json& document);
 
 }  // namespace synthaudit

@@ -394,11 +394,12 @@ EvaluationSpec load_spec_yaml(const std::string& path, const ResourceLimits& lim
   spec.context.limits = limits;
   if (root.IsNull()) r.fail("top level", "the spec is empty");
   r.check_keys(root, "",
-               {"confidential",   "holdout",   "candidates", "synthesis",  "synthesised_columns",
-                "weights",        "household", "read",       "metadata",   "columns",
-                "missing_codes",  "metrics",   "parameters", "disclosure", "disclosure_matching",
-                "analyses",       "seed",      "threads",    "output",     "plots",
-                "baseline_draws", "policy",    "limits",     "safe_output"});
+               {"confidential",   "holdout",   "candidates", "synthesis",   "synthesised_columns",
+                "weights",        "household", "read",       "metadata",    "columns",
+                "missing_codes",  "metrics",   "parameters", "disclosure",  "disclosure_matching",
+                "analyses",       "seed",      "threads",    "output",      "plots",
+                "baseline_draws", "policy",    "limits",     "safe_output", "by",
+                "by_min_rows"});
   if (const auto given = root["limits"]) {
     if (!given.IsMap()) r.fail("limits", "expected a mapping limit: value (docs/limits.md)");
     for (const auto& item : given) {
@@ -568,6 +569,15 @@ EvaluationSpec load_spec_yaml(const std::string& path, const ResourceLimits& lim
     const auto draws = r.integer(root["baseline_draws"], "baseline_draws");
     if (draws < 0 || draws > 1000) r.fail("baseline_draws", "must be between 0 and 1000");
     spec.baseline_draws = static_cast<int>(draws);
+  }
+  if (const auto by = root["by"]) {
+    spec.by = r.strings(by, "by");
+    if (spec.by.empty()) r.fail("by", "expected at least one categorical column");
+  }
+  if (root["by_min_rows"]) {
+    const auto rows = r.integer(root["by_min_rows"], "by_min_rows");
+    if (rows < 1 || rows > 1000000000) r.fail("by_min_rows", "must be between 1 and 1000000000");
+    spec.by_min_rows = static_cast<std::size_t>(rows);
   }
   if (const auto safe = root["safe_output"]) {
     // `safe_output: true`, or a mapping `safe_output: {threshold: 10}` (which turns it on).
@@ -771,6 +781,13 @@ void validate_spec(const EvaluationSpec& spec) {
       throw InputError(where + ": disclosure[" + std::to_string(i) + "] needs keys and targets");
   }
   if (spec.baseline_draws < 0) throw InputError(where + ": baseline_draws must be 0 or more");
+  for (std::size_t i = 0; i < spec.by.size(); ++i) {
+    if (spec.by[i].empty()) throw InputError(where + ": by: an empty column name");
+    for (std::size_t j = 0; j < i; ++j)
+      if (spec.by[j] == spec.by[i])
+        throw InputError(where + ": by: column '" + spec.by[i] + "' is named twice");
+  }
+  if (spec.by_min_rows < 1) throw InputError(where + ": by_min_rows must be 1 or more");
   if (!spec.synthesised_columns.empty() && spec.context.synthesis != SynthesisType::kPartial)
     throw InputError(where +
                      ": synthesised_columns: only a partial synthesis names its synthesised "
@@ -859,6 +876,10 @@ nlohmann::json spec_to_json(const EvaluationSpec& spec) {
   j["plots"] = spec.plots;
   j["baseline_draws"] = spec.baseline_draws;
   if (spec.safe_output) j["safe_output"] = {{"threshold", spec.safe_output_threshold}};
+  if (!spec.by.empty()) {
+    j["by"] = spec.by;
+    j["by_min_rows"] = spec.by_min_rows;
+  }
   j["limits"] = nlohmann::json::object();
   for (const auto& name : limit_names()) j["limits"][name] = limit_value(spec.context.limits, name);
   j["policy"] = policy_to_json(spec.policy);

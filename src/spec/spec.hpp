@@ -50,6 +50,10 @@ struct ReleasePolicy {
   std::vector<PolicyCriterion> criteria;
 };
 
+// The default smallest subgroup computed: below about 50 records the sampling noise of a share
+// (a standard error of up to 0.07) is as large as the differences the utility metrics look for.
+inline constexpr std::size_t kDefaultByMinRows = 50;
+
 // The reserved candidate names of the baselines (a user candidate may not use them).
 inline const std::vector<std::string> kBaselineNames = {"holdout", "resample"};
 
@@ -80,6 +84,12 @@ struct EvaluationSpec {
   // and categories from fewer than `safe_output_threshold` records are withheld.
   bool safe_output = false;
   std::size_t safe_output_threshold = 10;
+  // Subgroups (`by:`): categorical columns within whose levels, and each combination of their
+  // levels, the general, specific and key-disclosure metrics run again as extra scopes
+  // (engine/subgroups.hpp). A subgroup with fewer than `by_min_rows` confidential or synthetic
+  // rows is reported as suppressed, not computed.
+  std::vector<std::string> by;
+  std::size_t by_min_rows = kDefaultByMinRows;
   ReleasePolicy policy;
   std::string origin = "command line";  // spec file path, for error messages
 };

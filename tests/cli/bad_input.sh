@@ -317,6 +317,23 @@ check "no output folder" \
   "$BIN" evaluate --quiet --confidential conf.csv --synthetic s=syn.csv
 
 : >"$WORK/a_file"
+# Subgroups (by:): the columns must exist and be categorical, and the list must not be empty.
+check "by: a column not in the data (did you mean)" \
+  "^synthaudit: error: command line: by: no column 'regoin' in the confidential data \(conf\.csv\).*did you mean 'region'" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --metrics general --by regoin
+check "by: a numeric column" \
+  "^synthaudit: error: command line: by: column 'age' is numeric; subgroups need a categorical column" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --metrics general --by sex,age
+check "--by with no column" \
+  "^synthaudit: error: --by: expected at least one categorical column$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --by ''
+check "by: an empty list in the spec" \
+  "^synthaudit: error: spec_empty_by\.yaml: by: expected at least one categorical column$" \
+  run_eval --spec spec_empty_by.yaml
+check "by_min_rows below 1" \
+  "^synthaudit: error: --by-min-rows: .*" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --by sex --by-min-rows 0
+
 check "--out is a file" \
   "^synthaudit: error: .*a_file: cannot create output folder" \
   "$BIN" evaluate --quiet --out "$WORK/a_file" --confidential conf.csv --synthetic s=syn.csv

@@ -1,0 +1,251 @@
+#include "engine/subgroups.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <map>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+
+namespace synthaudit {
+
+namespace {
+
+constexpr MetricFamily kSubgroupFamilies[] = {MetricFamily::kGeneral, MetricFamily::kSpecific,
+                                              MetricFamily::kKeyDisclosure};
+
+}  // namespace
+
+bool runs_in_subgroups(MetricFamily family) {
+  return std::find(std::begin(kSubgroupFamilies), std::end(kSubgroupFamilies), family) !=
+         std::end(kSubgroupFamilies);
+}
+
+namespace {
+
+// Each row's codes in the columns of one subset.
+std::vector<std::uint32_t> row_codes(const Table& table, const std::vector<std::size_t>& columns,
+                                     std::size_t row) {
+  std::vector<std::uint32_t> codes;
+  codes.reserve(columns.size());
+  for (std::size_t col : columns) codes.push_back(table.column(col).codes[row]);
+  return codes;
+}
+
+std::vector<std::size_t> rows_with(const Table& table, const std::vector<std::size_t>& columns,
+                                   const std::vector<std::uint32_t>& codes) {
+  std::vector<std::size_t> rows;
+  for (std::size_t row = 0; row < table.rows(); ++row) {
+    bool match = true;
+    for (std::size_t i = 0; i < columns.size() && match; ++i)
+      match = table.column(columns[i]).codes[row] == codes[i];
+    if (match) rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace
+
+Subgroups::Subgroups(const EvaluationSpec& spec, const EvaluationData& data)
+    : data_(data), by_(spec.by), partial_(spec.context.synthesis == SynthesisType::kPartial) {
+  const Table& confidential = data.confidential;
+  std::vector<std::size_t> by;
+  for (const auto& name : spec.by) {
+    const auto index = confidential.find(name);
+    if (!index)
+      throw InputError(spec.origin + ": by: no column '" + name + "' in the confidential data (" +
+                       confidential.source().path + ")" +
+                       did_you_mean(name, confidential.column_names()));
+    const Column& column = confidential.column(*index);
+    if (!column.is_categorical())
+      throw InputError(spec.origin + ": by: column '" + name +
+                       "' is numeric; subgroups need a categorical column (declare it "
+                       "categorical under columns:, or group its values into a new column)");
+    if (confidential.rows() > 0 && column.missing_count() == confidential.rows())
+      throw InputError(spec.origin + ": by: column '" + name +
+                       "' has no value in the confidential data (every row is missing)");
+    by.push_back(*index);
+  }
+  // Subsets in the order of their size, then of the by-list: bit i of `mask` is by[i].
+  const std::size_t k = by.size();
+  std::vector<unsigned> masks;
+  for (unsigned mask = 1; mask < (1u << k); ++mask) masks.push_back(mask);
+  std::stable_sort(masks.begin(), masks.end(), [](unsigned a, unsigned b) {
+    const int pa = __builtin_popcount(a), pb = __builtin_popcount(b);
+    if (pa != pb) return pa < pb;
+    // Lower bits first: {c1, c2} before {c1, c3} before {c2, c3}.
+    for (unsigned bit = 1; bit != 0; bit <<= 1)
+      if ((a & bit) != (b & bit)) return (a & bit) != 0;
+    return false;
+  });
+  for (unsigned mask : masks) {
+    std::vector<std::size_t> columns;
+    for (std::size_t i = 0; i < k; ++i)
+      if (mask & (1u << i)) columns.push_back(by[i]);
+    // Codes sort with missing (the largest code) last, and dictionaries are sorted.
+    std::map<std::vector<std::uint32_t>, std::size_t> found;
+    for (std::size_t row = 0; row < confidential.rows(); ++row)
+      ++found[row_codes(confidential, columns, row)];
+    for (const auto& [codes, count] : found) {
+      Subgroup group;
+      std::vector<std::string> parts;
+      for (std::size_t i = 0; i < columns.size(); ++i) {
+        const Column& column = confidential.column(columns[i]);
+        group.columns.push_back(column.name);
+        group.levels.push_back(is_missing(codes[i]) ? "NA" : column.dictionary->level(codes[i]));
+        parts.push_back(group.columns.back() + "=" + group.levels.back());
+      }
+      group.label = join(parts, ",");
+      groups_.push_back(std::move(group));
+      set_of_group_.push_back(column_sets_.size());
+      codes_of_group_.push_back(codes);
+    }
+    column_sets_.push_back(std::move(columns));
+  }
+}
+
+SubgroupRows Subgroups::rows(std::size_t index) const {
+  const auto& columns = column_sets_[set_of_group_[index]];
+  const auto& codes = codes_of_group_[index];
+  SubgroupRows out;
+  out.confidential = rows_with(data_.confidential, columns, codes);
+  if (data_.holdout) out.holdout = rows_with(*data_.holdout, columns, codes);
+  for (const auto& candidate : data_.candidates) {
+    out.synthetic.emplace_back();
+    for (const auto& replicate : candidate.replicates)
+      out.synthetic.back().push_back(partial_ ? out.confidential
+                                              : rows_with(replicate, columns, codes));
+  }
+  return out;
+}
+
+nlohmann::json Subgroups::summary(std::size_t min_rows) const {
+  auto groups = nlohmann::json::array();
+  for (const auto& g : groups_)
+    groups.push_back({{"label", g.label}, {"by", g.columns}, {"levels", g.levels}});
+  auto families = nlohmann::json::array();
+  for (MetricFamily family : kSubgroupFamilies) families.push_back(to_string(family));
+  return {{"by", by_},
+          {"min_rows", min_rows},
+          {"families", std::move(families)},
+          {"groups", std::move(groups)},
+          {"note",
+           "Each subgroup is the rows of the confidential data, of every synthetic replicate and "
+           "of the holdout with these levels (missing values form the level NA). A subgroup with "
+           "fewer than " +
+               std::to_string(min_rows) +
+               " confidential or synthetic rows is suppressed, not computed. Subgroup values are "
+               "reported, not headlined: the verdict reads the whole data. The other families "
+               "score the release as a whole (propensity models, nearest records, attacks, SDC "
+               "risk per key combination) and are not run in subgroups."}};
+}
+
+nlohmann::json run_in_subgroups(const MetricSpec& metric, const Params& params,
+                                const EvaluationSpec& spec, const EvaluationData& data,
+                                const Subgroups& subgroups, std::size_t min_rows,
+                                const ProgressFn& progress, ProgressSink* work_progress) {
+  nlohmann::json out = nlohmann::json::array();
+  const std::string below = "fewer than " + std::to_string(min_rows) + " rows";
+  for (std::size_t g = 0; g < subgroups.groups().size(); ++g) {
+    const Subgroup& group = subgroups.groups()[g];
+    nlohmann::json entry = {{"label", group.label},
+                            {"by", group.columns},
+                            {"levels", group.levels},
+                            {"candidates", nlohmann::json::array()}};
+    const SubgroupRows rows = subgroups.rows(g);
+    if (rows.confidential.size() < min_rows) {
+      entry["suppressed"] = "the confidential data have " + below + " in this subgroup";
+      out.push_back(std::move(entry));
+      continue;
+    }
+    entry["rows"] = {{"confidential", rows.confidential.size()}};
+    if (rows.holdout && rows.holdout->size() >= min_rows)
+      entry["rows"]["holdout"] = rows.holdout->size();
+    if (metric.needs_holdout && rows.holdout && rows.holdout->size() < min_rows) {
+      entry["suppressed"] = "the holdout has " + below + " in this subgroup";
+      out.push_back(std::move(entry));
+      continue;
+    }
+    auto source_of = [&](const Table& table) {
+      TableSource source = table.source();
+      source.path += " (subgroup " + group.label + ")";
+      return source;
+    };
+    const Table confidential =
+        select_rows(data.confidential, rows.confidential, source_of(data.confidential));
+    std::optional<Table> holdout;
+    if (rows.holdout) holdout = select_rows(*data.holdout, *rows.holdout, source_of(*data.holdout));
+
+    for (std::size_t c = 0; c < data.candidates.size(); ++c) {
+      const auto& candidate = data.candidates[c];
+      nlohmann::json cand = {{"name", candidate.name}};
+      const auto& replicate_rows = rows.synthetic[c];
+      const bool small =
+          std::any_of(replicate_rows.begin(), replicate_rows.end(),
+                      [&](const std::vector<std::size_t>& r) { return r.size() < min_rows; });
+      if (small) {
+        cand["suppressed"] =
+            "the synthetic data have " + below + " in this subgroup" +
+            (candidate.replicates.size() > 1 ? " (in at least one replicate)" : "");
+        entry["candidates"].push_back(std::move(cand));
+        continue;
+      }
+      std::vector<Table> replicates;
+      for (std::size_t r = 0; r < candidate.replicates.size(); ++r)
+        replicates.push_back(select_rows(candidate.replicates[r], replicate_rows[r],
+                                         source_of(candidate.replicates[r])));
+      auto run_one = [&](std::vector<const Table*> tables, std::size_t replicate) {
+        if (progress)
+          progress("running " + metric.name + " on " + candidate.name + " in subgroup " +
+                   group.label);
+        MetricInput input{confidential,
+                          std::move(tables),
+                          holdout ? &*holdout : nullptr,
+                          spec.context,
+                          candidate.name,
+                          derive_seed(spec.context.seed, metric.name, candidate.name, replicate),
+                          nullptr,
+                          work_progress};
+        MetricResult result;
+        // Within a small group an analysis can lose a level or a key set its matches; that
+        // group's value is then not available, which the whole evaluation must survive.
+        try {
+          result = metric.compute(input, params);
+        } catch (const MetricNotApplicable& e) {
+          result = MetricResult{};
+          result.warnings.push_back(std::string("not applicable in this subgroup: ") + e.what());
+        } catch (const InputError& e) {
+          result = MetricResult{};
+          result.warnings.push_back(std::string("not computed in this subgroup: ") + e.what());
+        }
+        result.records.clear();
+        return result;
+      };
+      if (metric.granularity == MetricGranularity::kPerReplicate) {
+        cand["replicates"] = nlohmann::json::array();
+        std::vector<MetricResult> results;
+        for (std::size_t r = 0; r < replicates.size(); ++r) {
+          MetricResult result = run_one({&replicates[r]}, r + 1);
+          cand["replicates"].push_back({{"replicate", r + 1},
+                                        {"rows", replicates[r].rows()},
+                                        {"values", values_to_json(result.values)},
+                                        {"warnings", result.warnings}});
+          results.push_back(std::move(result));
+        }
+        if (results.size() > 1)
+          cand["mean"] = {{"values", values_to_json(mean_over_replicates(results))}};
+      } else {
+        std::vector<const Table*> tables;
+        for (const auto& t : replicates) tables.push_back(&t);
+        MetricResult result = run_one(tables, 0);
+        cand["combined"] = {{"values", values_to_json(result.values)},
+                            {"warnings", result.warnings}};
+      }
+      entry["candidates"].push_back(std::move(cand));
+    }
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+}  // namespace synthaudit
