@@ -32,16 +32,26 @@ std::vector<std::uint32_t> row_codes(const Table& table, const std::vector<std::
   return codes;
 }
 
-std::vector<std::size_t> rows_with(const Table& table, const std::vector<std::size_t>& columns,
-                                   const std::vector<std::uint32_t>& codes) {
-  std::vector<std::size_t> rows;
+// The rows of `table` grouped by their codes in `columns`: the rows of group g (numbered as in
+// `groups`) are rows[start[g] .. start[g + 1]); rows whose codes are in no group are left out.
+Subgroups::Buckets bucket_rows(const Table& table, const std::vector<std::size_t>& columns,
+                               const std::map<std::vector<std::uint32_t>, std::size_t>& groups) {
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> group_of(table.rows(), kNone);
+  Subgroups::Buckets out;
+  out.start.assign(groups.size() + 1, 0);
   for (std::size_t row = 0; row < table.rows(); ++row) {
-    bool match = true;
-    for (std::size_t i = 0; i < columns.size() && match; ++i)
-      match = table.column(columns[i]).codes[row] == codes[i];
-    if (match) rows.push_back(row);
+    const auto it = groups.find(row_codes(table, columns, row));
+    if (it == groups.end()) continue;
+    group_of[row] = it->second;
+    ++out.start[it->second + 1];
   }
-  return rows;
+  for (std::size_t g = 0; g < groups.size(); ++g) out.start[g + 1] += out.start[g];
+  out.rows.resize(out.start.back());
+  std::vector<std::size_t> next(out.start.begin(), out.start.end() - 1);
+  for (std::size_t row = 0; row < table.rows(); ++row)
+    if (group_of[row] != kNone) out.rows[next[group_of[row]]++] = row;
+  return out;
 }
 
 }  // namespace
@@ -85,8 +95,10 @@ Subgroups::Subgroups(const EvaluationSpec& spec, const EvaluationData& data)
     // Codes sort with missing (the largest code) last, and dictionaries are sorted.
     std::map<std::vector<std::uint32_t>, std::size_t> found;
     for (std::size_t row = 0; row < confidential.rows(); ++row)
-      ++found[row_codes(confidential, columns, row)];
-    for (const auto& [codes, count] : found) {
+      found.emplace(row_codes(confidential, columns, row), 0);
+    std::size_t local = 0;
+    for (auto& [codes, number] : found) {
+      number = local++;
       Subgroup group;
       std::vector<std::string> parts;
       for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -97,24 +109,37 @@ Subgroups::Subgroups(const EvaluationSpec& spec, const EvaluationData& data)
       }
       group.label = join(parts, ",");
       groups_.push_back(std::move(group));
-      set_of_group_.push_back(column_sets_.size());
-      codes_of_group_.push_back(codes);
+      place_.emplace_back(sets_.size(), number);
     }
-    column_sets_.push_back(std::move(columns));
+    // Each table's rows, bucketed once: a subgroup's rows are then a slice, whichever metric asks.
+    ColumnSet set;
+    set.confidential = bucket_rows(confidential, columns, found);
+    if (data.holdout) set.holdout = bucket_rows(*data.holdout, columns, found);
+    if (!partial_)
+      for (const auto& candidate : data.candidates) {
+        set.synthetic.emplace_back();
+        for (const auto& replicate : candidate.replicates)
+          set.synthetic.back().push_back(bucket_rows(replicate, columns, found));
+      }
+    sets_.push_back(std::move(set));
   }
 }
 
 SubgroupRows Subgroups::rows(std::size_t index) const {
-  const auto& columns = column_sets_[set_of_group_[index]];
-  const auto& codes = codes_of_group_[index];
+  const auto [set_index, local] = place_[index];
+  const ColumnSet& set = sets_[set_index];
+  auto slice = [local = local](const Buckets& buckets) {
+    return std::vector<std::size_t>(
+        buckets.rows.begin() + static_cast<std::ptrdiff_t>(buckets.start[local]),
+        buckets.rows.begin() + static_cast<std::ptrdiff_t>(buckets.start[local + 1]));
+  };
   SubgroupRows out;
-  out.confidential = rows_with(data_.confidential, columns, codes);
-  if (data_.holdout) out.holdout = rows_with(*data_.holdout, columns, codes);
-  for (const auto& candidate : data_.candidates) {
+  out.confidential = slice(set.confidential);
+  if (set.holdout) out.holdout = slice(*set.holdout);
+  for (std::size_t c = 0; c < data_.candidates.size(); ++c) {
     out.synthetic.emplace_back();
-    for (const auto& replicate : candidate.replicates)
-      out.synthetic.back().push_back(partial_ ? out.confidential
-                                              : rows_with(replicate, columns, codes));
+    for (std::size_t r = 0; r < data_.candidates[c].replicates.size(); ++r)
+      out.synthetic.back().push_back(partial_ ? out.confidential : slice(set.synthetic[c][r]));
   }
   return out;
 }
@@ -190,10 +215,12 @@ nlohmann::json run_in_subgroups(const MetricSpec& metric, const Params& params,
         entry["candidates"].push_back(std::move(cand));
         continue;
       }
-      std::vector<Table> replicates;
-      for (std::size_t r = 0; r < candidate.replicates.size(); ++r)
-        replicates.push_back(select_rows(candidate.replicates[r], replicate_rows[r],
-                                         source_of(candidate.replicates[r])));
+      // One replicate's rows at a time where the metric takes one (the copies are the memory a
+      // subgroup adds to the run).
+      auto replicate_subset = [&](std::size_t r) {
+        return select_rows(candidate.replicates[r], replicate_rows[r],
+                           source_of(candidate.replicates[r]));
+      };
       auto run_one = [&](std::vector<const Table*> tables, std::size_t replicate) {
         if (progress)
           progress("running " + metric.name + " on " + candidate.name + " in subgroup " +
@@ -224,10 +251,11 @@ nlohmann::json run_in_subgroups(const MetricSpec& metric, const Params& params,
       if (metric.granularity == MetricGranularity::kPerReplicate) {
         cand["replicates"] = nlohmann::json::array();
         std::vector<MetricResult> results;
-        for (std::size_t r = 0; r < replicates.size(); ++r) {
-          MetricResult result = run_one({&replicates[r]}, r + 1);
+        for (std::size_t r = 0; r < candidate.replicates.size(); ++r) {
+          const Table replicate = replicate_subset(r);
+          MetricResult result = run_one({&replicate}, r + 1);
           cand["replicates"].push_back({{"replicate", r + 1},
-                                        {"rows", replicates[r].rows()},
+                                        {"rows", replicate.rows()},
                                         {"values", values_to_json(result.values)},
                                         {"warnings", result.warnings}});
           results.push_back(std::move(result));
@@ -235,6 +263,9 @@ nlohmann::json run_in_subgroups(const MetricSpec& metric, const Params& params,
         if (results.size() > 1)
           cand["mean"] = {{"values", values_to_json(mean_over_replicates(results))}};
       } else {
+        std::vector<Table> replicates;
+        for (std::size_t r = 0; r < candidate.replicates.size(); ++r)
+          replicates.push_back(replicate_subset(r));
         std::vector<const Table*> tables;
         for (const auto& t : replicates) tables.push_back(&t);
         MetricResult result = run_one(tables, 0);

@@ -60,14 +60,25 @@ class Subgroups {
   // note}.
   nlohmann::json summary(std::size_t min_rows) const;
 
+  // A table's rows grouped by subgroup: those of the subset's group g are
+  // rows[start[g] .. start[g + 1]).
+  struct Buckets {
+    std::vector<std::size_t> rows;
+    std::vector<std::size_t> start;
+  };
+
  private:
+  struct ColumnSet {
+    Buckets confidential;
+    std::optional<Buckets> holdout;
+    std::vector<std::vector<Buckets>> synthetic;  // [candidate][replicate]; empty for partial
+  };
   const EvaluationData& data_;
   std::vector<std::string> by_;
   bool partial_ = false;
-  std::vector<std::vector<std::size_t>> column_sets_;  // by-column indices of each subset
+  std::vector<ColumnSet> sets_;  // one per non-empty subset of the by-columns
   std::vector<Subgroup> groups_;
-  std::vector<std::size_t> set_of_group_;
-  std::vector<std::vector<std::uint32_t>> codes_of_group_;
+  std::vector<std::pair<std::size_t, std::size_t>> place_;  // group -> (set, group in the set)
 };
 
 // Runs one metric in every subgroup and returns the document's `subgroups` member of its entry:

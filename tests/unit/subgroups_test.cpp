@@ -51,8 +51,9 @@ EvaluationSpec sd2011_spec(const std::string& train, const std::vector<std::stri
   spec.read.missing_codes["income"] = {-8};
   spec.metrics = {"general", "specific", "key-disclosure"};
   spec.context.scenarios = {{{"age", "edu", "marital"}, {"ls"}}};
-  spec.context.analyses = {parse_analysis("wage=lm: log(income) ~ age + factor(edu)", 0, "test"),
-                           parse_analysis("mean: age", 1, "test")};
+  spec.context.analyses = {parse_analysis("wage=lm: income ~ age + factor(edu)", 0, "test"),
+                           parse_analysis("mean: age", 1, "test"),
+                           parse_analysis("proportion: smoke", 2, "test")};
   spec.baseline_draws = 0;
   spec.context.threads = 1;
   return spec;
@@ -65,6 +66,17 @@ Values values_of(const nlohmann::json& values) {
     out[{v["statistic"].get<std::string>(), v["scope"].get<std::string>()}] =
         v["value"].is_null() ? NAN : v["value"].get<double>();
   return out;
+}
+
+// A document part without its wall times, which differ between runs.
+nlohmann::json without_times(nlohmann::json node) {
+  if (node.is_object()) {
+    node.erase("wall_seconds");
+    for (auto& [key, value] : node.items()) value = without_times(value);
+  } else if (node.is_array()) {
+    for (auto& item : node) item = without_times(item);
+  }
+  return node;
 }
 
 const nlohmann::json* subgroup(const nlohmann::json& metric, const std::string& label) {
@@ -137,7 +149,8 @@ TEST(Subgroups, ValuesEqualTheMetricsOnPreFilteredFiles) {
   EvaluationSpec plain = sd2011_spec(train, synthetic, holdout);
   const auto without = evaluate(plain, load_evaluation_data(plain));
   for (std::size_t m = 0; m < whole["metrics"].size(); ++m)
-    EXPECT_EQ(whole["metrics"][m]["candidates"], without["metrics"][m]["candidates"]);
+    EXPECT_EQ(without_times(whole["metrics"][m]["candidates"]),
+              without_times(without["metrics"][m]["candidates"]));
   fs::remove_all(dir);
 }
 
@@ -247,7 +260,7 @@ TEST(Subgroups, VerdictReadsTheWholeDataOnly) {
   const auto a = evaluate(std::move(with));
   const auto b = evaluate(std::move(without));
   ASSERT_TRUE(a.contains("verdict"));
-  EXPECT_EQ(a["verdict"], b["verdict"]);
+  EXPECT_EQ(without_times(a["verdict"]), without_times(b["verdict"]));
 }
 
 // The same numbers at every thread count.
@@ -261,7 +274,8 @@ TEST(Subgroups, IndependentOfThreadCount) {
   const auto b = evaluate(std::move(two));
   ASSERT_EQ(a["metrics"].size(), b["metrics"].size());
   for (std::size_t m = 0; m < a["metrics"].size(); ++m)
-    EXPECT_EQ(a["metrics"][m]["subgroups"], b["metrics"][m]["subgroups"])
+    EXPECT_EQ(without_times(a["metrics"][m]["subgroups"]),
+              without_times(b["metrics"][m]["subgroups"]))
         << a["metrics"][m]["name"];
 }
 
