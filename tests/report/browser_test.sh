@@ -23,9 +23,10 @@ rm -rf "$out/data" "$out/evaluation" "$out/fixture" "$out/safe"
   --param propensity_boosted_trees.rounds=5 >/dev/null
 "$bin" report "$src/tests/data/report/results_fixture.json" --out "$out/fixture/report.html" >/dev/null
 # The same evaluation with output checking: plots whose points were withheld must not break the
-# page, and `report` renders it from the checked results.json alone.
+# page, and `report` renders it from the checked results.json alone. With subgroups (by sex), so
+# the subgroup tables are drawn too.
 "$bin" evaluate --spec "$out/data/spec.yaml" --metrics all --quiet --out "$out/safe" --safe-output \
-  --param propensity_boosted_trees.rounds=5 >/dev/null
+  --param propensity_boosted_trees.rounds=5 --by sex >/dev/null
 "$bin" report "$out/safe/results.json" >/dev/null
 
 exec "$node_bin" "$src/report/test/browser-test.js" "$out" \
