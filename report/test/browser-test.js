@@ -98,7 +98,8 @@ async function checkReport(context, name, file, options, outDir) {
       const t = n.textContent.trim();
       if (/^(\{"|\[\{|\[\[|\[")/.test(t) || t.includes('[object Object]')) rawJson.push(t.slice(0, 80));
     }
-    return {doc, card, plots, scorecardCandidates, recommendation, statuses, sections, firstSection, rawJson,
+    const subgroupTables = [...document.querySelectorAll('details.subgroups')].map((d) => d.querySelectorAll('tbody tr').length);
+    return {doc, card, plots, scorecardCandidates, recommendation, statuses, sections, firstSection, rawJson, subgroupTables,
       injected: window.__fixtureInjected === 1};
   });
   const expected = expectedPlots(facts.doc, facts.card);
@@ -123,6 +124,11 @@ async function checkReport(context, name, file, options, outDir) {
   if (!facts.sections.length) problems.push('no collapsible detail sections');
   for (const d of facts.sections) if (d.open) problems.push(`detail section '${d.id}' is open on load`);
   for (const t of facts.rawJson) problems.push(`raw JSON shown on the page: ${t}`);
+  // With by: each metric that ran in subgroups has one subgroup table, none of them empty.
+  const withSubgroups = facts.doc.metrics.filter((m) => !m.skipped && (m.subgroups || []).length).length;
+  if (facts.subgroupTables.length !== withSubgroups)
+    problems.push(`expected ${withSubgroups} subgroup tables, found ${facts.subgroupTables.length}`);
+  if (facts.subgroupTables.some((rows) => rows === 0)) problems.push('a subgroup table has no rows');
   // The committee paper: in print layout the executive page fits one A4 page (210 x 297 mm less
   // 12 mm margins, at 96 px per inch).
   await page.emulateMedia({media: 'print'});
