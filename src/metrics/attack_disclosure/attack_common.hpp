@@ -3,6 +3,7 @@
 // may know by default, the confidence-level parameter, and how one attack's counts become
 // results under the statistic names of stats::attack_statistics.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,16 +28,22 @@ std::vector<std::size_t> named_columns(const Table& table, const EvaluationConte
 ParamSpec confidence_level_param();
 
 // The sum of `success(target, state)` over targets 0..n-1 on the evaluation's threads, each thread
-// with its own `State` (buffers) made by `make_state()`. The per-target values are added in target
-// order afterwards, so the sum does not depend on the thread count. `success` must not throw.
+// with its own `State` (buffers) made by `make_state()`, visiting the targets in `order` when
+// given (a neighbour search's preferred order). The per-target values are added in target order
+// afterwards, so the sum does not depend on the thread count or the order. `success` must not
+// throw.
 template <class MakeState, class Success>
-double sum_over_targets(std::size_t n_targets, MakeState make_state, Success success) {
+double sum_over_targets(std::size_t n_targets, MakeState make_state, Success success,
+                        const std::vector<std::uint32_t>* order = nullptr) {
   std::vector<double> per_target(n_targets, 0.0);
 #pragma omp parallel num_threads(parallel_threads())
   {
     auto state = make_state();
-#pragma omp for schedule(dynamic, 16)
-    for (std::size_t t = 0; t < n_targets; ++t) per_target[t] = success(t, state);
+#pragma omp for schedule(dynamic, 64)
+    for (std::size_t i = 0; i < n_targets; ++i) {
+      const std::size_t t = order ? (*order)[i] : i;
+      per_target[t] = success(t, state);
+    }
   }
   double total = 0.0;
   for (double v : per_target) total += v;
