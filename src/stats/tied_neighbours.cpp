@@ -203,6 +203,19 @@ TiedNeighbourSearch::TiedNeighbourSearch(const AttackDistance& distance, TiedSea
     group_low_[g] = reference_projection_[first];
     group_high_[g] = reference_projection_[end - 1];
   }
+  const auto& numeric = distance.numeric_columns();
+  reference_numeric_.resize(numeric.size() * n);
+  for (std::size_t i = 0; i < numeric.size(); ++i) {
+    const auto& values = distance.reference().column(numeric[i]).numeric;
+    for (std::size_t pos = 0; pos < n; ++pos)
+      reference_numeric_[i * n + pos] = values[groups_.order[pos]];
+  }
+  reference_codes_.resize(categorical.size() * n);
+  for (std::size_t i = 0; i < categorical.size(); ++i) {
+    const auto& codes = distance.reference().column(categorical[i]).codes;
+    for (std::size_t pos = 0; pos < n; ++pos)
+      reference_codes_[i * n + pos] = codes[groups_.order[pos]];
+  }
   query_codes_ = code_columns(distance.query(), signature);
   query_projection_.resize(m);
   for (std::size_t q = 0; q < m; ++q)
@@ -250,11 +263,34 @@ TiedNeighbours TiedNeighbourSearch::nearest(std::size_t q, std::size_t k,
   }
   s.heap.clear();
   s.candidates.clear();
+  const auto& numeric = distance_.numeric_columns();
+  const auto& categorical = distance_.categorical_columns();
+  const auto& ranges = distance_.ranges();
+  s.query_numeric.resize(numeric.size());
+  for (std::size_t i = 0; i < numeric.size(); ++i)
+    s.query_numeric[i] = distance_.query().column(numeric[i]).numeric[q];
+  s.query_codes.resize(categorical.size());
+  for (std::size_t i = 0; i < categorical.size(); ++i)
+    s.query_codes[i] = distance_.query().column(categorical[i]).codes[q];
+  // AttackDistance::operator() on the position-ordered copy: the same operations in the same
+  // order, so the same double.
+  auto distance_at = [&](std::size_t pos) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < numeric.size(); ++i) {
+      const double x = s.query_numeric[i], y = reference_numeric_[i * n + pos];
+      const bool mx = is_missing(x), my = is_missing(y);
+      sum += (mx || my) ? (mx && my ? 0.0 : 1.0) : std::fabs(x - y) / ranges[i];
+    }
+    std::uint32_t mismatches = 0;
+    for (std::size_t i = 0; i < categorical.size(); ++i)
+      mismatches += s.query_codes[i] != reference_codes_[i * n + pos];
+    return sum + static_cast<double>(mismatches);
+  };
   double kth = INFINITY;  // k-th smallest distance so far
-  auto consider = [&](std::uint32_t row) {
-    const double d = distance_(q, row);
+  auto consider = [&](std::size_t pos) {
+    const double d = distance_at(pos);
     if (d > kth) return;
-    s.candidates.emplace_back(d, row);
+    s.candidates.emplace_back(d, groups_.order[pos]);
     if (s.heap.size() < k) {
       s.heap.push_back(d);
       std::push_heap(s.heap.begin(), s.heap.end());
@@ -278,11 +314,11 @@ TiedNeighbours TiedNeighbourSearch::nearest(std::size_t q, std::size_t k,
         static_cast<std::size_t>(std::lower_bound(proj + first, proj + end, qp) - proj);
     for (std::size_t pos = middle; pos < end; ++pos) {
       if (mismatches + (proj[pos] - qp) - margin_ > kth) break;
-      consider(groups_.order[pos]);
+      consider(pos);
     }
     for (std::size_t pos = middle; pos > first; --pos) {
       if (mismatches + (qp - proj[pos - 1]) - margin_ > kth) break;
-      consider(groups_.order[pos - 1]);
+      consider(pos - 1);
     }
   }
   s.sure.clear();

@@ -85,6 +85,8 @@ struct TiedNeighbourScratch {
   std::vector<std::int32_t> signature;
   std::vector<std::uint32_t> bound, visit;
   std::vector<std::size_t> count;
+  std::vector<double> query_numeric;
+  std::vector<std::uint32_t> query_codes;
   const void* signature_of = nullptr;  // the search whose visit order is held
 };
 
@@ -131,6 +133,10 @@ class TiedNeighbourSearch {
   std::vector<std::int32_t> group_signature_;   // groups × signature columns
   std::vector<double> group_low_, group_high_;  // projection range per group
   std::vector<double> reference_projection_;    // by position in groups_.order
+  // The reference's attacker columns by position in groups_.order, column-major, so that a
+  // scan outwards from a projection reads memory in order (AttackDistance's column order).
+  std::vector<double> reference_numeric_;
+  std::vector<std::uint32_t> reference_codes_;
   std::vector<double> query_projection_;
   std::vector<std::uint32_t> query_order_;
   double margin_ = 0;
