@@ -1,6 +1,8 @@
 #include "metrics/attack_disclosure/attack_common.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <cmath>
 
 #include "core/error.hpp"
 #include "stats/column_lookup.hpp"
@@ -44,17 +46,30 @@ ParamSpec confidence_level_param() {
           .max = 0.999};
 }
 
-void add_attack(MetricResult& result, const std::string& metric, const std::string& scope,
-                const stats::AttackCounts& counts, double confidence_level) {
+AttackRisk add_attack(MetricResult& result, const std::string& metric, const std::string& scope,
+                      const stats::AttackCounts& counts, double confidence_level) {
   const auto summary = stats::summarize_attack(counts, confidence_level);
   for (const auto& [name, value] : stats::attack_statistics(summary))
     result.add(name, scope, value);
+  AttackRisk residual{NAN, NAN};
+  if (counts.n_control_attacks > 0) {
+    // The risk interval's half-width is z standard deviations of the unclipped estimate.
+    const double z = boost::math::quantile(boost::math::normal_distribution<double>(),
+                                           0.5 * (1.0 + confidence_level));
+    const auto unclipped = stats::residual_success(
+        stats::wilson_success_rate(counts.n_attacks, counts.n_success, confidence_level),
+        stats::wilson_success_rate(counts.n_control_attacks, counts.n_control, confidence_level));
+    residual = {summary.risk, unclipped.error / z};
+  }
+  result.add("residual_risk", scope, residual.risk);
+  result.add("residual_risk_sd", scope, residual.sd);
   if (counts.n_control_attacks == 0)
     result.warnings.push_back(
         metric + " " + scope +
         ": no holdout, so no control set: risk is the attack's success rate itself (as "
         "anonymeter reports it), to be read against baseline_rate, the random guess's rate; "
         "it does not separate what the synthesis leaked from what any sample would teach");
+  return residual;
 }
 
 std::vector<StatisticSpec> attack_statistic_specs(const std::vector<ScopeKind>& scopes,
@@ -82,7 +97,30 @@ std::vector<StatisticSpec> attack_statistic_specs(const std::vector<ScopeKind>& 
        scopes},
       {"{attack_fraction|baseline_fraction|control_fraction}",
        "raw success fraction: expected successes / targets", std::nullopt, scopes},
+      {"residual_risk",
+       "risk against the control set (NA without a holdout): what a fresh real sample scores "
+       "is 0 in expectation, since the control set's success rate is subtracted",
+       Ideal::lower(), scopes},
+      {"residual_risk_sd",
+       "standard deviation of the unclipped risk estimate, from the two Wilson intervals "
+       "(half-width of the risk interval / z; NA without a holdout)",
+       std::nullopt, scopes},
   };
+}
+
+Headline residual_risk_headline(const std::string& statistic, const std::string& sd_statistic,
+                                const std::string& reading) {
+  return {.statistic = statistic,
+          .ideal = Ideal::lower(),
+          .reading = reading,
+          .axis = "risk",
+          .baseline = Baseline::analytic(
+              0.0, sd_statistic,
+              "0: the attack's success against the control set (holdout records that were not "
+              "used to synthesise) is already subtracted, so a fresh real sample of the "
+              "population scores 0 in expectation; noise from the Wilson intervals of the two "
+              "success rates"),
+          .unit = Unit::kShare};
 }
 
 const char* const kAttackRiskDoc =

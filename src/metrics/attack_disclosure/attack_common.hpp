@@ -50,14 +50,25 @@ double sum_over_targets(std::size_t n_targets, MakeState make_state, Success suc
   return total;
 }
 
+// The risk against the control set (clipped to [0, 1]) and the standard deviation of its unclipped
+// estimate; NaN without a control set.
+struct AttackRisk {
+  double risk, sd;
+};
+
 // Adds the statistics of one attack under `scope`, and the note saying which comparison the
 // risk makes when there is no control set.
-void add_attack(MetricResult& result, const std::string& metric, const std::string& scope,
-                const stats::AttackCounts& counts, double confidence_level);
+AttackRisk add_attack(MetricResult& result, const std::string& metric, const std::string& scope,
+                      const stats::AttackCounts& counts, double confidence_level);
 
 // The statistics every attack emits, for the metric's declaration.
 std::vector<StatisticSpec> attack_statistic_specs(const std::vector<ScopeKind>& scopes,
                                                   const std::string& success_meaning);
+
+// The headline of an attack's residual risk `statistic` (scope all): ideal 0, read against 0 with
+// the noise `sd_statistic`.
+Headline residual_risk_headline(const std::string& statistic, const std::string& sd_statistic,
+                                const std::string& reading);
 
 // The doc paragraph on rates, risk and the control set, shared by the attacks.
 extern const char* const kAttackRiskDoc;

@@ -243,6 +243,7 @@ MetricResult compute_inference(const MetricInput& in, const Params& params) {
         "targets)");
   }
   MetricResult result;
+  attacks::AttackRisk worst{NAN, NAN};  // the secret with the largest residual risk
   for (const auto& [secret, aux] : plans) {
     const std::string& secret_name = conf.column(secret).name;
     if (std::find(aux.begin(), aux.end(), secret) != aux.end())
@@ -264,13 +265,17 @@ MetricResult compute_inference(const MetricInput& in, const Params& params) {
       counts.n_control =
           expected_guesses(in, *in.holdout, syn, aux, control_right, "holdout records");
     }
-    attacks::add_attack(result, kName, secret_name, counts, params.get_double("confidence_level"));
+    const auto residual = attacks::add_attack(result, kName, secret_name, counts,
+                                              params.get_double("confidence_level"));
+    if (!std::isnan(residual.risk) && !(residual.risk <= worst.risk)) worst = residual;
     std::string aux_list;
     for (std::size_t i = 0; i < aux.size(); ++i)
       aux_list += (i ? "," : "") + conf.column(aux[i]).name;
     result.details["aux"][secret_name] = aux_list;
   }
   if (result.values.empty()) throw MetricNotApplicable("no secret column could be attacked");
+  result.add("residual_risk_max", "all", worst.risk);
+  result.add("residual_risk_max_sd", "all", worst.sd);
   return result;
 }
 
@@ -333,9 +338,22 @@ MetricSpec inference_attack_metric() {
           attacks::kAttackRiskDoc,
       .params = std::move(params),
       .granularity = MetricGranularity::kPerReplicate,
+      .headlines = {attacks::residual_risk_headline(
+          "residual_risk_max", "residual_risk_max_sd",
+          "inference risk, worst secret: share of records whose secret the closest synthetic "
+          "record gives away, beyond what it gives away for records not used to synthesise")},
       .compute = compute_inference,
-      .statistics = attacks::attack_statistic_specs(
-          {ScopeKind::kColumn}, "the nearest synthetic record's secret is right"),
+      .statistics =
+          [] {
+            auto specs = attacks::attack_statistic_specs(
+                {ScopeKind::kColumn}, "the nearest synthetic record's secret is right");
+            specs.push_back({"residual_risk_max",
+                             "largest residual_risk over the secrets (NA without a holdout)",
+                             Ideal::lower()});
+            specs.push_back(
+                {"residual_risk_max_sd", "residual_risk_sd of that secret", std::nullopt});
+            return specs;
+          }(),
       .references = {cite(giomi_2023(),
                           "the inference attack, its random-guess baseline and the control set"),
                      cite(article29_2014(), "inference as a criterion of anonymisation"),

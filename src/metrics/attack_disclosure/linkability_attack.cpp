@@ -150,6 +150,10 @@ MetricSpec linkability_attack_metric() {
                   .max = 100},
                  attacks::confidence_level_param()},
       .granularity = MetricGranularity::kPerReplicate,
+      .headlines = {attacks::residual_risk_headline(
+          "residual_risk", "residual_risk_sd",
+          "linkability risk: share of records whose two parts the synthetic data link, beyond "
+          "what they link for records not used to synthesise")},
       .compute = compute_linkability,
       .statistics = attacks::attack_statistic_specs(
           {ScopeKind::kAll}, "a synthetic record among the k nearest on both sets"),
