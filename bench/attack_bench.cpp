@@ -7,7 +7,8 @@
 // fails on any difference. Then both metrics run end to end, sharing searches through one
 // NeighbourCache. Prints CPU seconds (user + system of the process, the fair measure on a shared
 // machine), pairs per CPU-second and the load average.
-//   attack_bench [rows] [columns] [threads] [candidate: ideal|leaky] [oracle targets]
+//   attack_bench [rows] [columns] [threads] [candidate: ideal|leaky] [oracle targets; 0: only
+//                the two metrics]
 #include <omp.h>
 #include <sys/resource.h>
 
@@ -142,9 +143,11 @@ int run(int argc, char** argv) {
     if (c + 1 < p) all_but_last.push_back(c);
   }
   int failures = 0;
-  failures += search(conf, syn, first_half, oracle, "linkability aux_a");
-  failures += search(conf, syn, second_half, oracle, "linkability aux_b");
-  failures += search(conf, syn, all_but_last, oracle, "inference aux");
+  if (oracle > 0) {
+    failures += search(conf, syn, first_half, oracle, "linkability aux_a");
+    failures += search(conf, syn, second_half, oracle, "linkability aux_b");
+    failures += search(conf, syn, all_but_last, oracle, "inference aux");
+  }
   stats::NeighbourCache cache;
   for (const Table* t : {&conf, &syn, &hold}) cache.keep(*t);
   attack("linkability_attack", nlohmann::json::object(), conf, syn, hold, cache);

@@ -131,7 +131,11 @@ const char* const kAttackRiskDoc =
     "propagated from the two Wilson half-widths, point and bounds clipped to [0, 1], as "
     "anonymeter reports it. Without a holdout there is no control set: risk is then the attack "
     "rate itself (anonymeter's convention), to be read against baseline_rate, and a warning "
-    "says so. The random-guess baseline is counted at its exact expected value, so it needs no "
+    "says so. residual_risk is risk when there is a control set and NA otherwise, with "
+    "residual_risk_sd, the standard deviation of its unclipped estimate (the risk interval's "
+    "half-width / z); it is the headline, read against 0, the value a fresh real sample scores "
+    "in expectation because the control set's rate is subtracted. The random-guess baseline is "
+    "counted at its exact expected value, so it needs no "
     "seed. Distances (anonymeter's mixed-type distance): d = C + Σ |x − y| / R over the "
     "attacker's columns, C = number of categorical columns that differ (missing equals "
     "missing), R = range of the numeric column over the targets and the synthetic data "
@@ -144,6 +148,11 @@ const char* const kAttackRiskDoc =
     "first and its rounding splits some ties). Ties among equidistant synthetic records are "
     "resolved by expectation: each target counts the exact probability of success when the "
     "attacker breaks ties uniformly at random (a fraction between 0 and 1), so results do not "
-    "depend on row order or thread count.";
+    "depend on row order or thread count. The nearest synthetic records are found by an exact "
+    "search pruned by categorical signature and a numeric projection bound, equal to computing "
+    "every distance (ties included), and shared within an evaluation between attacks on the "
+    "same targets with the same attacker columns and k (inference attacks on several secrets "
+    "with the same aux columns search once); the distance family's searches are not shared "
+    "with them, since the two distances differ.";
 
 }  // namespace synthaudit::attacks
