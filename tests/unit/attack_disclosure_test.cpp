@@ -228,6 +228,9 @@ void expect_same(const stats::TiedNeighbours& a, const stats::TiedNeighbours& b)
   ASSERT_EQ(a.kth_distance, b.kth_distance);  // bit-equal
 }
 
+// Every target's sets from the pruned search at 1 and 2 threads, and every 25th against the brute
+// force (all of them would take a minute), on 20k x 20k with categorical, few-valued numeric and
+// continuous columns, missing values and 10 % exact copies.
 TEST(TiedNeighbours, PrunedSearchEqualsTheBruteForceOnMixedDataWithTiesAndCopies) {
   const auto t = mixed_tied_tables(20000, 20000, 11);
   const Table& q = t.confidential;
@@ -253,7 +256,7 @@ TEST(TiedNeighbours, PrunedSearchEqualsTheBruteForceOnMixedDataWithTiesAndCopies
       stats::TiedNeighbourScratch s1, s2, s3;
       for (std::size_t i = 0; i < q.rows(); ++i) {
         expect_same(runs[0]->of(i, s1), runs[1]->of(i, s2));
-        if (i % 10 == 0) expect_same(runs[0]->of(i, s1), stats::tied_nearest(distance, i, k, s3));
+        if (i % 25 == 0) expect_same(runs[0]->of(i, s1), stats::tied_nearest(distance, i, k, s3));
       }
     }
   }
