@@ -14,6 +14,7 @@
 #include <random>
 
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "core/threads.hpp"
 #include "metrics/registry.hpp"
 #include "stats/neighbour_cache.hpp"
@@ -277,6 +278,27 @@ TEST(TiedNeighbours, ListsOverTheirBudgetSearchAgainWithTheSameResult) {
     expect_same(kept.of(i, s1), searched.of(i, s2));
     expect_same(kept.of(i, s1), stats::tied_nearest(distance, i, 2, s3));
   }
+}
+
+TEST(TiedNeighbours, ListsReportTheirProgress) {
+  struct Recording : ProgressSink {
+    std::string task;
+    std::size_t done = 0, total = 0;
+    bool finished = false;
+    void report(const std::string& t, std::size_t d, std::size_t n, double, bool f) override {
+      task = t;
+      done = d;
+      total = n;
+      finished = finished || f;
+    }
+  } sink;
+  const auto t = mixed_tied_tables(3000, 2000, 13);
+  const stats::TiedNeighbourLists lists(t.confidential, t.synthetic[0], {0, 4}, 1,
+                                        std::size_t{1} << 30, &sink, "nearest of the targets");
+  EXPECT_TRUE(sink.finished);
+  EXPECT_EQ(sink.task, "nearest of the targets");
+  EXPECT_EQ(sink.done, 3000u);
+  EXPECT_EQ(sink.total, 3000u);
 }
 
 TEST(AttackDisclosure, InferenceAttacksWithTheSameAuxiliaryColumnsShareTheirSearches) {
