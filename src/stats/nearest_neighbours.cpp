@@ -14,6 +14,7 @@
 
 #include "core/error.hpp"
 #include "core/threads.hpp"
+#include "stats/signature_groups.hpp"
 
 // Why a hand-written kernel: the libraries at hand either do not support mixed Gower distances
 // (faiss, Eigen), or build an n × m matrix / run one task per query with a full sort (sklearn,
@@ -463,20 +464,10 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
 
   // Code columns ordered by their number of distinct reference values, fewest first; the
   // signature groups use the longest prefix of them that keeps the groups large (at least 64 rows
-  // each on average): a signature over every column (a 241-level occupation, a region) makes so
-  // many small groups that bounding them costs more than scanning. The other code columns are
-  // counted in the fast pass.
+  // each on average). The other code columns are counted in the fast pass.
   std::size_t group_cols = 0;
   if (nc > 0 && (opt.mode == SearchMode::kAuto || opt.mode == SearchMode::kGrouped)) {
-    std::vector<std::size_t> distinct(nc), perm(nc);
-    for (std::size_t c = 0; c < nc; ++c) {
-      std::vector<std::int32_t> v = rcodes_cols[c];
-      std::sort(v.begin(), v.end());
-      distinct[c] = static_cast<std::size_t>(std::unique(v.begin(), v.end()) - v.begin());
-    }
-    std::iota(perm.begin(), perm.end(), std::size_t{0});
-    std::stable_sort(perm.begin(), perm.end(),
-                     [&](std::size_t a, std::size_t b) { return distinct[a] < distinct[b]; });
+    const auto perm = columns_by_distinct_values(rcodes_cols);
     auto permute = [&](auto& v) {
       auto copy = v;
       for (std::size_t c = 0; c < nc; ++c) v[c] = std::move(copy[perm[c]]);
@@ -484,20 +475,7 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
     permute(g.code_cols);
     permute(qcodes_cols);
     permute(rcodes_cols);
-    // Distinct prefixes by hashing (a collision only undercounts: the choice is a heuristic, the
-    // grouping itself compares codes).
-    std::vector<std::uint64_t> key(g.n, 0x9e3779b97f4a7c15ULL), sorted;
-    for (std::size_t c = 0; c < nc; ++c) {
-      for (std::size_t j = 0; j < g.n; ++j)
-        key[j] =
-            (key[j] ^ static_cast<std::uint32_t>(rcodes_cols[c][j])) * 0xff51afd7ed558ccdULL + c;
-      sorted = key;
-      std::sort(sorted.begin(), sorted.end());
-      const auto prefix_groups =
-          static_cast<std::size_t>(std::unique(sorted.begin(), sorted.end()) - sorted.begin());
-      if (prefix_groups * 64 > g.n) break;
-      group_cols = c + 1;
-    }
+    group_cols = signature_prefix_length(rcodes_cols, g.n, 64);
     if (opt.mode == SearchMode::kGrouped) group_cols = std::max<std::size_t>(group_cols, 1);
   }
   const std::size_t ng = group_cols;
@@ -540,26 +518,17 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
   for (std::size_t q = 0; q < m; ++q) g.qproj[q] = project(qnum_raw, q);
 
   // Categorical signature groups of the reference, each sorted by projection.
-  std::vector<std::uint32_t> by_sig(g.n);
-  std::iota(by_sig.begin(), by_sig.end(), 0u);
-  auto sig_less = [&](std::uint32_t a, std::uint32_t b) {
-    for (std::size_t c = 0; c < ng; ++c)
-      if (rcodes_cols[c][a] != rcodes_cols[c][b]) return rcodes_cols[c][a] < rcodes_cols[c][b];
-    if (rproj[a] != rproj[b]) return rproj[a] < rproj[b];
-    return a < b;
-  };
-  auto sig_equal = [&](std::uint32_t a, std::uint32_t b) {
-    for (std::size_t c = 0; c < ng; ++c)
-      if (rcodes_cols[c][a] != rcodes_cols[c][b]) return false;
-    return true;
-  };
+  std::vector<std::uint32_t> by_sig;
   std::vector<std::size_t> group_start;
   if (ng > 0) {
-    std::sort(by_sig.begin(), by_sig.end(), sig_less);
-    for (std::size_t i = 0; i < g.n; ++i)
-      if (i == 0 || !sig_equal(by_sig[i - 1], by_sig[i])) group_start.push_back(i);
+    SignatureGroups signature_groups = group_by_signature(rcodes_cols, ng, g.n, rproj);
+    by_sig = std::move(signature_groups.order);
+    group_start = std::move(signature_groups.start);
+  } else {
+    by_sig.resize(g.n);
+    std::iota(by_sig.begin(), by_sig.end(), 0u);
+    group_start.push_back(g.n);
   }
-  group_start.push_back(g.n);
   const std::size_t groups = group_start.size() - 1;
 
   RowHash hasher;

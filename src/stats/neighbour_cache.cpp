@@ -75,6 +75,36 @@ Neighbours NeighbourCache::search(const Table& query, const Table& reference,
   return result;
 }
 
+std::shared_ptr<const TiedNeighbourLists> NeighbourCache::tied_search(
+    const Table& query, const Table& reference, const std::vector<std::size_t>& columns,
+    std::size_t k, ProgressSink* progress, const std::string& task) {
+  const TiedKey key{&query, &reference, columns, k};
+  std::size_t budget_left = 0;
+  bool storable = false;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    storable = kept_.count(&query) && kept_.count(&reference);
+    if (storable) {
+      const auto it = tied_stored_.find(key);
+      if (it != tied_stored_.end()) {
+        ++reused_;
+        return it->second;
+      }
+    }
+    ++run_;
+    budget_left = byte_budget_ > bytes_ ? byte_budget_ - bytes_ : 0;
+  }
+  auto lists = std::make_shared<const TiedNeighbourLists>(query, reference, columns, k, budget_left,
+                                                          progress, task);
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (storable && lists->stored() && bytes_ + lists->bytes() <= byte_budget_ &&
+      !tied_stored_.count(key)) {
+    bytes_ += lists->bytes();
+    tied_stored_.emplace(key, lists);
+  }
+  return lists;
+}
+
 std::size_t NeighbourCache::searches_run() const {
   const std::lock_guard<std::mutex> lock(mutex_);
   return run_;
@@ -89,6 +119,15 @@ Neighbours search_neighbours(NeighbourCache* cache, const Table& query, const Ta
                              const NeighbourOptions& options) {
   return cache ? cache->search(query, reference, options)
                : nearest_neighbours(query, reference, options);
+}
+
+std::shared_ptr<const TiedNeighbourLists> tied_neighbour_lists(
+    NeighbourCache* cache, const Table& query, const Table& reference,
+    const std::vector<std::size_t>& columns, std::size_t k, ProgressSink* progress,
+    const std::string& task) {
+  if (cache) return cache->tied_search(query, reference, columns, k, progress, task);
+  return std::make_shared<const TiedNeighbourLists>(query, reference, columns, k,
+                                                    std::size_t{1} << 30, progress, task);
 }
 
 }  // namespace synthaudit::stats

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "stats/nearest_neighbours.hpp"
+#include "stats/tied_neighbours.hpp"
 #include "table/table.hpp"
 
 namespace synthaudit::stats {
@@ -36,6 +37,17 @@ class NeighbourCache {
   // Exactly nearest_neighbours(query, reference, options).
   Neighbours search(const Table& query, const Table& reference, const NeighbourOptions& options);
 
+  // Every query's k nearest reference rows with ties kept, under the attacks' distance
+  // (tied_neighbours.hpp): computed once per (query, reference, columns, k) and shared. The
+  // attacks and the Gower searches above never share a result: their distances differ (no
+  // division by the column count, no cap at 1, ranges over both tables) and so do their
+  // neighbours. Lists that do not fit the remaining budget are not stored (each caller then gets
+  // its own, which searches on demand when it exceeds the budget too).
+  std::shared_ptr<const TiedNeighbourLists> tied_search(const Table& query, const Table& reference,
+                                                        const std::vector<std::size_t>& columns,
+                                                        std::size_t k, ProgressSink* progress,
+                                                        const std::string& task);
+
   std::size_t searches_run() const;
   std::size_t searches_reused() const;
 
@@ -48,10 +60,18 @@ class NeighbourCache {
   mutable std::mutex mutex_;
   std::set<const Table*> kept_;
   std::map<Key, std::shared_ptr<const Neighbours>> stored_;
+  using TiedKey = std::tuple<const Table*, const Table*, std::vector<std::size_t>, std::size_t>;
+  std::map<TiedKey, std::shared_ptr<const TiedNeighbourLists>> tied_stored_;
 };
 
 // A search through `cache` when there is one, else directly.
 Neighbours search_neighbours(NeighbourCache* cache, const Table& query, const Table& reference,
                              const NeighbourOptions& options);
+
+// tied_search through `cache` when there is one, else directly (held in memory up to 1 GiB).
+std::shared_ptr<const TiedNeighbourLists> tied_neighbour_lists(
+    NeighbourCache* cache, const Table& query, const Table& reference,
+    const std::vector<std::size_t>& columns, std::size_t k, ProgressSink* progress,
+    const std::string& task);
 
 }  // namespace synthaudit::stats

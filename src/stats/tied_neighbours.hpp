@@ -30,9 +30,13 @@
 // by a rounding.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "core/progress.hpp"
+#include "stats/signature_groups.hpp"
 #include "table/table.hpp"
 
 namespace synthaudit::stats {
@@ -46,14 +50,20 @@ class AttackDistance {
   // Distances from one query row to every reference row, in reference order.
   void to_all(std::size_t query_row, std::vector<double>& out) const;
 
+  std::size_t query_rows() const { return query_.rows(); }
   std::size_t reference_rows() const { return reference_.rows(); }
-  const std::vector<double>& ranges() const { return range_; }  // numeric columns only, else 0
+  const Table& query() const { return query_; }
+  const Table& reference() const { return reference_; }
+  const std::vector<std::size_t>& numeric_columns() const { return numeric_; }
+  const std::vector<std::size_t>& categorical_columns() const { return categorical_; }
+  const std::vector<double>& ranges() const { return range_; }  // per numeric column
+  const std::vector<double>& lows() const { return low_; }      // per numeric column
 
  private:
   const Table& query_;
   const Table& reference_;
   std::vector<std::size_t> numeric_, categorical_;
-  std::vector<double> range_;  // per entry of numeric_
+  std::vector<double> range_, low_;  // per entry of numeric_
 };
 
 // The k nearest reference rows of one query, ties kept.
@@ -68,12 +78,97 @@ struct TiedNeighbours {
 struct TiedNeighbourScratch {
   std::vector<double> distances, sorted;
   std::vector<std::uint32_t> sure, tied;
+  // Pruned search: the k smallest distances so far (a max-heap), the rows that were within the
+  // running k-th distance when visited, and the group visit order of the last query signature.
+  std::vector<double> heap;
+  std::vector<std::pair<double, std::uint32_t>> candidates;
+  std::vector<std::int32_t> signature;
+  std::vector<std::uint32_t> bound, visit;
+  std::vector<std::size_t> count;
+  std::vector<double> query_numeric;
+  std::vector<std::uint32_t> query_codes;
+  const void* signature_of = nullptr;  // the search whose visit order is held
 };
 
-// The sure and tied rows of `query_row` (k >= 1). With k or fewer reference rows every row is
-// sure (picks = 0). Exact: the k-th distance is the k-th smallest of all computed distances.
+// The sure and tied rows of `query_row` (k >= 1) by computing every distance: the oracle of the
+// pruned search below. With k or fewer reference rows every row is sure (picks = 0). Exact: the
+// k-th distance is the k-th smallest of all computed distances.
 TiedNeighbours tied_nearest(const AttackDistance& distance, std::size_t query_row, std::size_t k,
                             TiedNeighbourScratch& scratch);
+
+// The same sure and tied sets, bit for bit, without computing every distance. Reference rows are
+// grouped by their values on the categorical columns with the fewest values (signature_groups.hpp;
+// as many columns as keep 64+ rows per group on average), each group sorted by the projection
+// P(y) = Σ_numeric (y_j − lo_j)/R_j (missing: 0.5). A query differs from every row of a group on
+// the same number M of signature columns, and |P(x) − P(y)| is at most the numeric part of the
+// distance (each scaled value lies in [0, 1] because R_j spans both tables; a missing value's 0.5
+// is within 1 of any value and equal to another missing one), so M + |P(x) − P(y)| bounds the
+// distance from below. Groups are visited by increasing M, rows inside a group outwards from the
+// query's projection, and a group or a direction is left only when its bound exceeds the current
+// k-th smallest distance STRICTLY (less a rounding margin far above the few ulps of error in P),
+// so every row at exactly the final k-th distance is still visited and kept. Each visited row's
+// distance is AttackDistance::operator(), bit-equal to the brute force's.
+enum class TiedSearchMode { kPruned, kFullScan };
+
+class TiedNeighbourSearch {
+ public:
+  // `distance` must outlive the search.
+  explicit TiedNeighbourSearch(const AttackDistance& distance,
+                               TiedSearchMode mode = TiedSearchMode::kPruned);
+
+  TiedNeighbours nearest(std::size_t query_row, std::size_t k, TiedNeighbourScratch& scratch) const;
+
+  // The queries sorted by signature and projection: consecutive queries with the same signature
+  // reuse the group visit order, so loops over every query should follow this order.
+  const std::vector<std::uint32_t>& query_order() const { return query_order_; }
+  const AttackDistance& distance() const { return distance_; }
+  std::size_t signature_columns() const { return groups_.signature_columns; }
+  std::size_t groups() const { return groups_.groups(); }
+
+ private:
+  const AttackDistance& distance_;
+  TiedSearchMode mode_;
+  CodeColumns query_codes_;  // signature columns only
+  SignatureGroups groups_;
+  std::vector<std::int32_t> group_signature_;   // groups × signature columns
+  std::vector<double> group_low_, group_high_;  // projection range per group
+  std::vector<double> reference_projection_;    // by position in groups_.order
+  // The reference's attacker columns by position in groups_.order, column-major, so that a
+  // scan outwards from a projection reads memory in order (AttackDistance's column order).
+  std::vector<double> reference_numeric_;
+  std::vector<std::uint32_t> reference_codes_;
+  std::vector<double> query_projection_;
+  std::vector<std::uint32_t> query_order_;
+  double margin_ = 0;
+};
+
+// Every query's sure and tied sets, computed once on the evaluation's threads (with progress
+// reported as `task`) and kept in compact form when they fit `byte_budget`; otherwise each is
+// searched again when asked for (an all-categorical attacker's few dozen cells can tie tens of
+// thousands of rows to every query). Shared through the evaluation's NeighbourCache
+// (neighbour_cache.hpp) between the attacks that ask for the same (query table, reference table,
+// columns, k).
+class TiedNeighbourLists {
+ public:
+  // `query` and `reference` must outlive the lists.
+  TiedNeighbourLists(const Table& query, const Table& reference, std::vector<std::size_t> columns,
+                     std::size_t k, std::size_t byte_budget, ProgressSink* progress,
+                     const std::string& task);
+  TiedNeighbours of(std::size_t query_row, TiedNeighbourScratch& scratch) const;
+  const std::vector<std::uint32_t>& query_order() const { return search_.query_order(); }
+  bool stored() const { return stored_; }
+  std::size_t bytes() const;
+
+ private:
+  std::unique_ptr<AttackDistance> distance_;  // owned: cached lists outlive the caller
+  TiedNeighbourSearch search_;
+  std::size_t k_;
+  bool stored_ = false;
+  std::vector<std::size_t> offset_;  // queries + 1; rows of query q: [offset_[q], offset_[q+1])
+  std::vector<std::uint32_t> rows_;  // sure rows then tied rows, each ascending
+  std::vector<std::uint32_t> sure_count_, picks_;
+  std::vector<double> kth_;
+};
 
 // Probability that two independent uniform tie-breaks, of `a` and of `b` (two searches over the
 // same reference rows), pick at least one common row: the expected success of a linkability

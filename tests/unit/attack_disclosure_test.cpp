@@ -14,7 +14,10 @@
 #include <random>
 
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "core/threads.hpp"
+#include "metrics/registry.hpp"
+#include "stats/neighbour_cache.hpp"
 #include "stats/tied_neighbours.hpp"
 #include "test_support.hpp"
 
@@ -185,6 +188,240 @@ TEST(TiedNeighbours, SharedPickProbabilityOfFullyTiedSetsIsTheHypergeometricMiss
     for (std::size_t i = 0; i < k; ++i) miss *= double(10 - k - i) / double(10 - i);
     EXPECT_NEAR(stats::shared_pick_probability(a, a), 1.0 - miss, 1e-15) << k;
   }
+}
+
+// ---- the pruned search against the brute force -------------------------------------------------
+
+// Mixed tables with few distinct values (many ties at every k-th distance), missing values, and
+// synthetic rows that copy training rows exactly.
+Tables mixed_tied_tables(std::size_t train_count, std::size_t synthetic_rows, unsigned seed) {
+  std::mt19937 rng(seed);
+  auto row = [&]() {
+    std::string line;
+    line += std::string(1, static_cast<char>('a' + rng() % 3)) + ",";
+    const auto c5 = rng() % 6;
+    line += (c5 == 5 ? std::string("NA") : std::string(1, static_cast<char>('p' + c5))) + ",";
+    line += "L" + std::to_string(rng() % 40) + ",";
+    line += std::to_string(rng() % 10) + ",";
+    line += std::to_string(18 + rng() % 80) + ",";
+    const auto u = rng() % 1000;
+    line += u < 50 ? std::string("NA") : std::to_string(static_cast<double>(u) * 37.25) + "";
+    return line + "\n";
+  };
+  const std::string header = "c3,c5,c40,n10,age,income\n";
+  std::string train = header, synthetic = header;
+  std::vector<std::string> train_rows;
+  for (std::size_t i = 0; i < train_count; ++i) {
+    train_rows.push_back(row());
+    train += train_rows.back();
+  }
+  for (std::size_t i = 0; i < synthetic_rows; ++i)
+    synthetic += rng() % 10 == 0 ? train_rows[rng() % train_rows.size()] : row();
+  return make_tables(train, {synthetic});
+}
+
+void expect_same(const stats::TiedNeighbours& a, const stats::TiedNeighbours& b) {
+  ASSERT_EQ(std::vector<std::uint32_t>(a.sure.begin(), a.sure.end()),
+            std::vector<std::uint32_t>(b.sure.begin(), b.sure.end()));
+  ASSERT_EQ(std::vector<std::uint32_t>(a.tied.begin(), a.tied.end()),
+            std::vector<std::uint32_t>(b.tied.begin(), b.tied.end()));
+  ASSERT_EQ(a.picks, b.picks);
+  ASSERT_EQ(a.kth_distance, b.kth_distance);  // bit-equal
+}
+
+// Every target's sets from the pruned search at 1 and 2 threads, and every 25th against the brute
+// force (all of them would take a minute), on 20k x 20k with categorical, few-valued numeric and
+// continuous columns, missing values and 10 % exact copies.
+TEST(TiedNeighbours, PrunedSearchEqualsTheBruteForceOnMixedDataWithTiesAndCopies) {
+  const auto t = mixed_tied_tables(20000, 20000, 11);
+  const Table& q = t.confidential;
+  const Table& r = t.synthetic[0];
+  const std::vector<std::vector<std::size_t>> column_sets = {
+      {0, 1, 2}, {0, 3}, {1, 2, 3, 4}, {0, 1, 2, 3, 4, 5}, {5}, {3, 4}};
+  for (const auto& columns : column_sets) {
+    for (std::size_t k : {1u, 3u}) {
+      SCOPED_TRACE("columns " + std::to_string(columns.size()) + " from " +
+                   std::to_string(columns[0]) + ", k " + std::to_string(k));
+      std::vector<std::unique_ptr<stats::TiedNeighbourLists>> runs;
+      for (int threads : {1, 2}) {
+        const ThreadCountScope scope(threads);
+        runs.push_back(std::make_unique<stats::TiedNeighbourLists>(
+            q, r, columns, k, std::size_t{1} << 30, nullptr, ""));
+        ASSERT_TRUE(runs.back()->stored());
+      }
+      const stats::AttackDistance distance(q, r, columns);
+      const stats::TiedNeighbourSearch search(distance);
+      if (!distance.categorical_columns().empty()) {
+        EXPECT_GT(search.signature_columns(), 0u);
+      }
+      stats::TiedNeighbourScratch s1, s2, s3;
+      for (std::size_t i = 0; i < q.rows(); ++i) {
+        expect_same(runs[0]->of(i, s1), runs[1]->of(i, s2));
+        if (i % 25 == 0) expect_same(runs[0]->of(i, s1), stats::tied_nearest(distance, i, k, s3));
+      }
+    }
+  }
+}
+
+TEST(TiedNeighbours, ListsOverTheirBudgetSearchAgainWithTheSameResult) {
+  const auto t = mixed_tied_tables(600, 900, 12);
+  const std::vector<std::size_t> columns = {0, 1, 4};
+  const stats::TiedNeighbourLists kept(t.confidential, t.synthetic[0], columns, 2,
+                                       std::size_t{1} << 30, nullptr, "");
+  const stats::TiedNeighbourLists searched(t.confidential, t.synthetic[0], columns, 2, 100, nullptr,
+                                           "");
+  EXPECT_TRUE(kept.stored());
+  EXPECT_FALSE(searched.stored());
+  const stats::AttackDistance distance(t.confidential, t.synthetic[0], columns);
+  stats::TiedNeighbourScratch s1, s2, s3;
+  for (std::size_t i = 0; i < t.confidential.rows(); ++i) {
+    expect_same(kept.of(i, s1), searched.of(i, s2));
+    expect_same(kept.of(i, s1), stats::tied_nearest(distance, i, 2, s3));
+  }
+}
+
+TEST(TiedNeighbours, ListsReportTheirProgress) {
+  struct Recording : ProgressSink {
+    std::string task;
+    std::size_t done = 0, total = 0;
+    bool finished = false;
+    void report(const std::string& t, std::size_t d, std::size_t n, double, bool f) override {
+      task = t;
+      done = d;
+      total = n;
+      finished = finished || f;
+    }
+  } sink;
+  const auto t = mixed_tied_tables(3000, 2000, 13);
+  const stats::TiedNeighbourLists lists(t.confidential, t.synthetic[0], {0, 4}, 1,
+                                        std::size_t{1} << 30, &sink, "nearest of the targets");
+  EXPECT_TRUE(sink.finished);
+  EXPECT_EQ(sink.task, "nearest of the targets");
+  EXPECT_EQ(sink.done, 3000u);
+  EXPECT_EQ(sink.total, 3000u);
+}
+
+TEST(AttackDisclosure, InferenceAttacksWithTheSameAuxiliaryColumnsShareTheirSearches) {
+  const auto t = make_tables(
+      [] {
+        std::string csv = "a,b,x,s,u\n";
+        for (int i = 0; i < 300; ++i)
+          csv += std::to_string(i % 3) + "," + std::to_string(i % 7) + "," +
+                 std::to_string(i % 11) + "," + std::to_string(i % 5) + "," +
+                 std::to_string((i * 7) % 13) + "\n";
+        return csv;
+      }(),
+      {[] {
+        std::string csv = "a,b,x,s,u\n";
+        for (int i = 0; i < 250; ++i)
+          csv += std::to_string(i % 4) + "," + std::to_string(i % 6) + "," + std::to_string(i % 9) +
+                 "," + std::to_string(i % 5) + "," + std::to_string((i * 5) % 13) + "\n";
+        return csv;
+      }()},
+      [] {
+        std::string csv = "a,b,x,s,u\n";
+        for (int i = 0; i < 200; ++i)
+          csv += std::to_string(i % 5) + "," + std::to_string(i % 7) + "," + std::to_string(i % 8) +
+                 "," + std::to_string(i % 3) + "," + std::to_string((i * 3) % 13) + "\n";
+        return csv;
+      }());
+  stats::NeighbourCache cache;
+  cache.keep(t.confidential);
+  cache.keep(t.synthetic[0]);
+  cache.keep(*t.holdout);
+  const MetricSpec* metric = find_metric("inference_attack");
+  ASSERT_NE(metric, nullptr);
+  const Params p = Params::resolve("inference_attack", metric->params,
+                                   {{"secrets", {"s", "u"}}, {"aux", {"a", "b", "x"}}}, "test");
+  const EvaluationContext context;
+  MetricInput direct{t.confidential, {&t.synthetic[0]}, &*t.holdout, context, "c", 7};
+  MetricInput shared = direct;
+  shared.neighbours = &cache;
+  const MetricResult a = metric->compute(direct, p);
+  const MetricResult b = metric->compute(shared, p);
+  ASSERT_EQ(a.values.size(), b.values.size());
+  for (std::size_t i = 0; i < a.values.size(); ++i)
+    EXPECT_TRUE(a.values[i].value == b.values[i].value ||
+                (std::isnan(a.values[i].value) && std::isnan(b.values[i].value)))
+        << a.values[i].statistic;
+  // Training and holdout searched once each for secret s, reused for secret u.
+  EXPECT_EQ(cache.searches_run(), 2u);
+  EXPECT_EQ(cache.searches_reused(), 2u);
+}
+
+// anonymeter's rule and the family rule for one (secret, guess) pair, as the doc states them.
+bool anonymeter_right(double s, double g, double tolerance) {
+  if (std::isnan(s) || std::isnan(g)) return std::isnan(s) && std::isnan(g);
+  return std::fabs(g - s) / (std::fabs(g) + 1e-12) <= tolerance;
+}
+bool family_right(double s, double g, double absolute, double relative) {
+  if (std::isnan(s) || std::isnan(g)) return false;
+  return std::fabs(g - s) <= std::max(absolute, relative * std::fabs(s));
+}
+
+TEST(AttackDisclosure, RandomGuessBaselineEqualsTestingEverySyntheticRecord) {
+  // Values on grids that put many guesses exactly on the rules' boundaries (secret 95, guess 100:
+  // |100 − 95| = 0.05 × 100), signs, zeros, tiny values and missing ones.
+  std::mt19937 rng(5);
+  auto value = [&]() -> std::string {
+    switch (rng() % 8) {
+      case 0:
+        return "NA";
+      case 1:
+        return "0";
+      case 2:
+        return "-" + std::to_string(rng() % 60);
+      case 3:
+        return std::to_string(static_cast<double>(rng() % 400) / 4.0);
+      case 4:
+        return "1e-" + std::to_string(5 + rng() % 6);
+      default:
+        return std::to_string(80 + rng() % 40);
+    }
+  };
+  auto table = [&](int n) {
+    std::string csv = "k,s,c\n";
+    for (int i = 0; i < n; ++i)
+      csv += std::to_string(rng() % 4) + "," + value() + "," +
+             (rng() % 9 == 0 ? std::string("NA") : "v" + std::to_string(rng() % 6)) + "\n";
+    return csv;
+  };
+  const auto t = make_tables(table(700), {table(900)});
+  const auto& truth = t.confidential.column(1).numeric;
+  const auto& guesses = t.synthetic[0].column(1).numeric;
+  auto brute = [&](auto right) {
+    double hits = 0;
+    for (double s : truth)
+      for (double g : guesses) hits += right(s, g);
+    return hits / static_cast<double>(guesses.size());
+  };
+  auto baseline = [&](const nlohmann::json& extra, const std::string& secret) {
+    nlohmann::json p = extra;
+    p["secrets"] = {secret};
+    p["aux"] = {"k"};
+    return value_of(run_metric("inference_attack", t, p), "n_baseline", secret);
+  };
+  for (double tolerance : {0.05, 0.2, 0.0, 0.9}) {
+    SCOPED_TRACE(tolerance);
+    EXPECT_EQ(baseline({{"tolerance", tolerance}}, "s"),
+              brute([&](double s, double g) { return anonymeter_right(s, g, tolerance); }));
+  }
+  for (const auto& [absolute, relative] :
+       std::vector<std::pair<double, double>>{{0.0, 0.05}, {2.0, 0.0}, {0.5, 0.1}, {0.0, 0.0}}) {
+    SCOPED_TRACE(std::to_string(absolute) + " " + std::to_string(relative));
+    EXPECT_EQ(baseline({{"secret_match", "disclosure_matching"},
+                        {"numeric_tolerance", absolute},
+                        {"relative_tolerance", relative}},
+                       "s"),
+              brute([&](double s, double g) { return family_right(s, g, absolute, relative); }));
+  }
+  // A categorical secret: equal levels, missing equal to missing under anonymeter's rule.
+  const auto& ct = t.confidential.column(2).codes;
+  const auto& cg = t.synthetic[0].column(2).codes;
+  double hits = 0;
+  for (auto s : ct)
+    for (auto g : cg) hits += s == g;
+  EXPECT_EQ(baseline({}, "c"), hits / static_cast<double>(cg.size()));
 }
 
 // ---- anonymeter parity without ties ----------------------------------------------------------

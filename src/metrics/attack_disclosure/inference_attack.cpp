@@ -11,6 +11,7 @@
 #include "metrics/key_disclosure/key_scenarios.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
+#include "stats/neighbour_cache.hpp"
 #include "stats/tied_neighbours.hpp"
 
 namespace synthaudit {
@@ -30,19 +31,47 @@ class SecretMatch {
   }
 
   bool operator()(std::size_t target, std::size_t guess_row) const {
-    if (truth_.is_categorical()) {
-      const std::uint32_t t = truth_.codes[target], g = guesses_.codes[guess_row];
-      if (is_missing(t) || is_missing(g))
-        return is_missing(t) && is_missing(g) && (anonymeter_ || rule_.missing_matches);
-      return t == g;
-    }
-    const double t = truth_.numeric[target], g = guesses_.numeric[guess_row];
+    if (truth_.is_categorical())
+      return codes_match(truth_.codes[target], guesses_.codes[guess_row]);
+    return values_match(truth_.numeric[target], guesses_.numeric[guess_row]);
+  }
+
+  bool codes_match(std::uint32_t t, std::uint32_t g) const {
+    if (is_missing(t) || is_missing(g))
+      return is_missing(t) && is_missing(g) && (anonymeter_ || rule_.missing_matches);
+    return t == g;
+  }
+
+  bool values_match(double t, double g) const {
     if (!anonymeter_) return rule_.matches(t, g);
     // anonymeter's rule: relative to the guess, missing matches missing. anonymeter divides by
     // g + 1e-12, which makes every negative guess right; the absolute value keeps the rule
     // symmetric in sign and equal to it for guesses >= 0.
     if (is_missing(t) || is_missing(g)) return is_missing(t) && is_missing(g);
     return std::fabs(g - t) / (std::fabs(g) + 1e-12) <= tolerance_;
+  }
+
+  // An interval [lo, hi] of guesses, in exact arithmetic, outside which no guess of a secret `t`
+  // is right and inside which every guess is (within the rounding of the comparison); false when
+  // there is none to give (missing t, or a tolerance whose set is not one narrow interval).
+  bool right_interval(double t, double& lo, double& hi) const {
+    if (is_missing(t) || !std::isfinite(t)) return false;
+    if (!anonymeter_) {
+      const double r = rule_.radius(t);
+      lo = t - r;
+      hi = t + r;
+      return std::isfinite(r);
+    }
+    // |g − t| ≤ tol (|g| + ε) with 1e-6 ≤ tol ≤ 0.5 and |t| ≥ 1e-6 (far above tol ε): g has t's
+    // sign, and for t > 0 the set is [(t − tol ε)/(1 + tol), (t + tol ε)/(1 − tol)].
+    constexpr double kEpsilon = 1e-12;
+    if (tolerance_ < 1e-6 || tolerance_ > 0.5 || std::fabs(t) < 1e-6) return false;
+    const double a = std::fabs(t);
+    const double low = (a - tolerance_ * kEpsilon) / (1 + tolerance_);
+    const double high = (a + tolerance_ * kEpsilon) / (1 - tolerance_);
+    lo = t > 0 ? low : -high;
+    hi = t > 0 ? high : -low;
+    return true;
   }
 
  private:
@@ -53,39 +82,117 @@ class SecretMatch {
   keydisc::MatchingRule rule_;
 };
 
-struct Outcome {
-  double success = 0, baseline = 0;
-};
+// The random guesser's expected right guesses for every target: the number of synthetic records
+// whose secret is right for the target, added over targets (whole counts add exactly), divided
+// by the number of synthetic records once. Counted per target without visiting every synthetic
+// record: by level for a categorical secret; for a numeric one, the sorted distinct synthetic
+// values inside the rule's interval shrunk by a margin are right, those outside it widened by
+// the margin wrong, and only the few in the two bands between are tested by the rule itself (the
+// margin, 1e-7 relative, is far above the comparison's rounding), so the count equals testing
+// every synthetic record.
+double baseline_guesses(const Table& targets, const Table& synthetic, std::size_t secret,
+                        const SecretMatch& right) {
+  const Column& truth = targets.column(secret);
+  const Column& guesses = synthetic.column(secret);
+  const std::size_t m = synthetic.rows();
+  if (truth.is_categorical()) {
+    std::uint32_t max_code = 0;
+    std::size_t missing = 0;
+    for (std::uint32_t g : guesses.codes)
+      if (is_missing(g)) {
+        ++missing;
+      } else {
+        max_code = std::max(max_code, g);
+      }
+    std::vector<std::size_t> per_code(static_cast<std::size_t>(max_code) + 1, 0);
+    for (std::uint32_t g : guesses.codes)
+      if (!is_missing(g)) ++per_code[g];
+    double total = 0.0;
+    for (std::uint32_t t : truth.codes) {
+      if (is_missing(t)) {
+        total += right.codes_match(t, kMissingCode) ? static_cast<double>(missing) : 0.0;
+      } else if (t < per_code.size()) {
+        total += static_cast<double>(per_code[t]);
+      }
+    }
+    return total / static_cast<double>(m);
+  }
+  std::vector<double> sorted;
+  std::size_t missing = 0;
+  for (double g : guesses.numeric)
+    if (is_missing(g)) {
+      ++missing;
+    } else {
+      sorted.push_back(g == 0.0 ? 0.0 : g);
+    }
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<double> value;          // distinct
+  std::vector<std::size_t> below{0};  // below[i]: values before value[i]
+  for (std::size_t i = 0; i < sorted.size(); ++i)
+    if (i == 0 || sorted[i] != sorted[i - 1]) {
+      if (i > 0) below.push_back(i);
+      value.push_back(sorted[i]);
+    }
+  if (!value.empty()) below.push_back(sorted.size());
+  auto first_at_least = [&](double x) {
+    return static_cast<std::size_t>(std::lower_bound(value.begin(), value.end(), x) -
+                                    value.begin());
+  };
+  auto first_above = [&](double x) {
+    return static_cast<std::size_t>(std::upper_bound(value.begin(), value.end(), x) -
+                                    value.begin());
+  };
+  auto tested = [&](double t, std::size_t from, std::size_t to) {
+    std::size_t hits = 0;
+    for (std::size_t i = from; i < to; ++i)
+      if (right.values_match(t, value[i])) hits += below[i + 1] - below[i];
+    return hits;
+  };
+  std::vector<double> per_target(targets.rows(), 0.0);
+#pragma omp parallel for schedule(dynamic, 256) num_threads(parallel_threads())
+  for (std::size_t r = 0; r < targets.rows(); ++r) {
+    const double t = truth.numeric[r];
+    std::size_t hits = 0;
+    if (is_missing(t)) {
+      hits = right.values_match(t, NAN) ? missing : 0;
+    } else {
+      double lo = 0, hi = 0;
+      if (!right.right_interval(t, lo, hi)) {
+        hits = tested(t, 0, value.size());
+      } else {
+        const double margin = 1e-7 * (std::fabs(lo) + std::fabs(hi)) + 1e-300;
+        const std::size_t out_lo = first_at_least(lo - margin), out_hi = first_above(hi + margin);
+        const std::size_t in_lo = std::max(out_lo, first_above(lo + margin));
+        const std::size_t in_hi = std::max(in_lo, std::min(out_hi, first_at_least(hi - margin)));
+        hits = below[in_hi] - below[in_lo] + tested(t, out_lo, in_lo) + tested(t, in_hi, out_hi);
+      }
+    }
+    per_target[r] = static_cast<double>(hits);
+  }
+  double total = 0.0;
+  for (double v : per_target) total += v;
+  return total / static_cast<double>(m);
+}
 
 // Expected right guesses among `targets` from the nearest synthetic record on `aux` (a tie: the
-// share of the tied records whose secret is right), and those of the random guess (a uniformly
-// drawn synthetic record: the share of all synthetic records whose secret is right).
-Outcome expected_guesses(const Table& targets, const Table& synthetic,
-                         const std::vector<std::size_t>& aux, std::size_t secret,
-                         const Params& params) {
-  const stats::AttackDistance distance(targets, synthetic, aux);
-  const SecretMatch right(targets.column(secret), synthetic.column(secret), params);
-  const double m = static_cast<double>(synthetic.rows());
-  Outcome out;
-  out.success = attacks::sum_over_targets(
+// share of the tied records whose secret is right).
+double expected_guesses(const MetricInput& in, const Table& targets, const Table& synthetic,
+                        const std::vector<std::size_t>& aux, const SecretMatch& right,
+                        const std::string& side) {
+  const auto nearest = stats::tied_neighbour_lists(
+      in.neighbours, targets, synthetic, aux, 1, in.progress,
+      std::string(kName) + ": nearest synthetic records of the " + side);
+  return attacks::sum_over_targets(
       targets.rows(), [] { return stats::TiedNeighbourScratch{}; },
       [&](std::size_t target, stats::TiedNeighbourScratch& scratch) {
-        const auto nearest = stats::tied_nearest(distance, target, 1, scratch);
+        const auto found = nearest->of(target, scratch);
         std::size_t hits = 0;
-        for (auto r : nearest.sure) hits += right(target, r);
-        for (auto r : nearest.tied) hits += right(target, r);
+        for (auto r : found.sure) hits += right(target, r);
+        for (auto r : found.tied) hits += right(target, r);
         return static_cast<double>(hits) /
-               static_cast<double>(nearest.sure.size() + nearest.tied.size());
-      });
-  out.baseline = attacks::sum_over_targets(
-                     targets.rows(), [] { return 0; },
-                     [&](std::size_t target, int&) {
-                       std::size_t hits = 0;
-                       for (std::size_t r = 0; r < synthetic.rows(); ++r) hits += right(target, r);
-                       return static_cast<double>(hits);
-                     }) /
-                 m;  // whole counts add exactly; one division at the end
-  return out;
+               static_cast<double>(found.sure.size() + found.tied.size());
+      },
+      &nearest->query_order());
 }
 
 MetricResult compute_inference(const MetricInput& in, const Params& params) {
@@ -136,6 +243,7 @@ MetricResult compute_inference(const MetricInput& in, const Params& params) {
         "targets)");
   }
   MetricResult result;
+  attacks::AttackRisk worst{NAN, NAN};  // the secret with the largest residual risk
   for (const auto& [secret, aux] : plans) {
     const std::string& secret_name = conf.column(secret).name;
     if (std::find(aux.begin(), aux.end(), secret) != aux.end())
@@ -146,22 +254,28 @@ MetricResult compute_inference(const MetricInput& in, const Params& params) {
                                 ": no other column for the attacker to know; not attacked");
       continue;
     }
-    const Outcome train = expected_guesses(conf, syn, aux, secret, params);
+    const SecretMatch right(conf.column(secret), syn.column(secret), params);
     stats::AttackCounts counts;
     counts.n_attacks = static_cast<double>(conf.rows());
-    counts.n_success = train.success;
-    counts.n_baseline = train.baseline;
+    counts.n_success = expected_guesses(in, conf, syn, aux, right, "training records");
+    counts.n_baseline = baseline_guesses(conf, syn, secret, right);
     if (in.holdout != nullptr && in.holdout->rows() > 0) {
+      const SecretMatch control_right(in.holdout->column(secret), syn.column(secret), params);
       counts.n_control_attacks = static_cast<double>(in.holdout->rows());
-      counts.n_control = expected_guesses(*in.holdout, syn, aux, secret, params).success;
+      counts.n_control =
+          expected_guesses(in, *in.holdout, syn, aux, control_right, "holdout records");
     }
-    attacks::add_attack(result, kName, secret_name, counts, params.get_double("confidence_level"));
+    const auto residual = attacks::add_attack(result, kName, secret_name, counts,
+                                              params.get_double("confidence_level"));
+    if (!std::isnan(residual.risk) && !(residual.risk <= worst.risk)) worst = residual;
     std::string aux_list;
     for (std::size_t i = 0; i < aux.size(); ++i)
       aux_list += (i ? "," : "") + conf.column(aux[i]).name;
     result.details["aux"][secret_name] = aux_list;
   }
   if (result.values.empty()) throw MetricNotApplicable("no secret column could be attacked");
+  result.add("residual_risk_max", "all", worst.risk);
+  result.add("residual_risk_max_sd", "all", worst.sd);
   return result;
 }
 
@@ -224,9 +338,22 @@ MetricSpec inference_attack_metric() {
           attacks::kAttackRiskDoc,
       .params = std::move(params),
       .granularity = MetricGranularity::kPerReplicate,
+      .headlines = {attacks::residual_risk_headline(
+          "residual_risk_max", "residual_risk_max_sd",
+          "inference risk, worst secret: share of records whose secret the closest synthetic "
+          "record gives away, beyond what it gives away for records not used to synthesise")},
       .compute = compute_inference,
-      .statistics = attacks::attack_statistic_specs(
-          {ScopeKind::kColumn}, "the nearest synthetic record's secret is right"),
+      .statistics =
+          [] {
+            auto specs = attacks::attack_statistic_specs(
+                {ScopeKind::kColumn}, "the nearest synthetic record's secret is right");
+            specs.push_back({"residual_risk_max",
+                             "largest residual_risk over the secrets (NA without a holdout)",
+                             Ideal::lower()});
+            specs.push_back(
+                {"residual_risk_max_sd", "residual_risk_sd of that secret", std::nullopt});
+            return specs;
+          }(),
       .references = {cite(giomi_2023(),
                           "the inference attack, its random-guess baseline and the control set"),
                      cite(article29_2014(), "inference as a criterion of anonymisation"),

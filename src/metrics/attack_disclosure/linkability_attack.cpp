@@ -8,6 +8,7 @@
 #include "metrics/attack_disclosure/attack_common.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
+#include "stats/neighbour_cache.hpp"
 #include "stats/tied_neighbours.hpp"
 
 namespace synthaudit {
@@ -23,22 +24,26 @@ std::string joined(const Table& table, const std::vector<std::size_t>& columns) 
   return out;
 }
 
-// Expected number of linked targets among the rows of `targets`.
-double expected_links(const Table& targets, const Table& synthetic,
+// Expected number of linked targets among the rows of `targets` (`side` names them in progress).
+double expected_links(const MetricInput& in, const Table& targets, const Table& synthetic,
                       const std::vector<std::size_t>& aux_a, const std::vector<std::size_t>& aux_b,
-                      std::size_t k) {
-  const stats::AttackDistance distance_a(targets, synthetic, aux_a);
-  const stats::AttackDistance distance_b(targets, synthetic, aux_b);
+                      std::size_t k, const std::string& side) {
+  const auto near_a = stats::tied_neighbour_lists(
+      in.neighbours, targets, synthetic, aux_a, k, in.progress,
+      std::string(kName) + ": nearest synthetic records of the " + side + " on aux_a");
+  const auto near_b = stats::tied_neighbour_lists(
+      in.neighbours, targets, synthetic, aux_b, k, in.progress,
+      std::string(kName) + ": nearest synthetic records of the " + side + " on aux_b");
   struct Buffers {
     stats::TiedNeighbourScratch a, b;
   };
   return attacks::sum_over_targets(
       targets.rows(), [] { return Buffers{}; },
       [&](std::size_t target, Buffers& buffers) {
-        const auto near_a = stats::tied_nearest(distance_a, target, k, buffers.a);
-        const auto near_b = stats::tied_nearest(distance_b, target, k, buffers.b);
-        return stats::shared_pick_probability(near_a, near_b);
-      });
+        return stats::shared_pick_probability(near_a->of(target, buffers.a),
+                                              near_b->of(target, buffers.b));
+      },
+      &near_a->query_order());
 }
 
 // The random-guess attacker picks k distinct synthetic rows uniformly for each part
@@ -82,11 +87,11 @@ MetricResult compute_linkability(const MetricInput& in, const Params& params) {
 
   stats::AttackCounts counts;
   counts.n_attacks = static_cast<double>(conf.rows());
-  counts.n_success = expected_links(conf, syn, aux_a, aux_b, k);
+  counts.n_success = expected_links(in, conf, syn, aux_a, aux_b, k, "training records");
   counts.n_baseline = counts.n_attacks * random_link_probability(syn.rows(), k);
   if (in.holdout != nullptr && in.holdout->rows() > 0) {
     counts.n_control_attacks = static_cast<double>(in.holdout->rows());
-    counts.n_control = expected_links(*in.holdout, syn, aux_a, aux_b, k);
+    counts.n_control = expected_links(in, *in.holdout, syn, aux_a, aux_b, k, "holdout records");
   }
   MetricResult result;
   attacks::add_attack(result, kName, "all", counts, params.get_double("confidence_level"));
@@ -145,6 +150,10 @@ MetricSpec linkability_attack_metric() {
                   .max = 100},
                  attacks::confidence_level_param()},
       .granularity = MetricGranularity::kPerReplicate,
+      .headlines = {attacks::residual_risk_headline(
+          "residual_risk", "residual_risk_sd",
+          "linkability risk: share of records whose two parts the synthetic data link, beyond "
+          "what they link for records not used to synthesise")},
       .compute = compute_linkability,
       .statistics = attacks::attack_statistic_specs(
           {ScopeKind::kAll}, "a synthetic record among the k nearest on both sets"),
