@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/error.hpp"
 #include "test_support.hpp"
 
 using namespace synthaudit;

@@ -2,6 +2,7 @@
 // two-way table that are empty in one dataset and not in the other.
 #include <cmath>
 
+#include "core/error.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 
