@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "core/error.hpp"
 #include "test_support.hpp"
 
 using namespace synthaudit;
@@ -50,6 +51,12 @@ Tables api_pair() {
 EvaluationContext weighted() {
   EvaluationContext context;
   context.weights = "pw";
+  return context;
+}
+
+EvaluationContext weighted_context_w() {
+  EvaluationContext context;
+  context.weights = "w";
   return context;
 }
 
@@ -162,4 +169,24 @@ TEST(WeightedGeneralMetrics, UnweightedSyntheticSideIsThePlainSample) {
         << v;
     expect_close(value_of(weighted_run, "conf_mean", v), expected("general.svymean." + v), v);
   }
+}
+
+// synthetic_weights = own with a synthetic weight column that cannot serve as weights: a one-line
+// input error naming the column and the row, for every metric that reads the parameter.
+TEST(WeightedGeneralMetrics, UnusableOwnSyntheticWeightsAreAnInputError) {
+  const auto t = make_tables("g,x,w\na,1,1\nb,2,2\na,3,1\n", {"g,x,w\na,1,1\nb,2,-1\na,3,1\n"});
+  for (const std::string metric :
+       {"moments_and_covariance", "column_summaries", "ratio_of_counts", "table_utility"}) {
+    try {
+      run_metric(metric, t, {{"synthetic_weights", "own"}}, weighted_context_w());
+      ADD_FAILURE() << metric << " accepted a negative synthetic weight";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("'w'"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("row 2"), std::string::npos) << e.what();
+    }
+  }
+  // auto: the same column falls back to unweighted with a warning.
+  const auto r = run_metric("moments_and_covariance", t, {}, weighted_context_w());
+  ASSERT_FALSE(r.warnings.empty());
+  EXPECT_DOUBLE_EQ(value_of(r, "syn_mean", "x"), 2.0);
 }
