@@ -190,3 +190,19 @@ TEST(WeightedGeneralMetrics, UnusableOwnSyntheticWeightsAreAnInputError) {
   ASSERT_FALSE(r.warnings.empty());
   EXPECT_DOUBLE_EQ(value_of(r, "syn_mean", "x"), 2.0);
 }
+
+TEST(WeightedGeneralMetrics, TailAgreementUsesSvyquantileAndWeightedShares) {
+  const auto r = run_metric("tail_agreement", api_pair(), {}, weighted());
+  expect_weight_column_not_compared(r);
+  const std::vector<std::pair<std::string, std::string>> tails = {
+      {"bottom_1pct", "0.01"}, {"bottom_5pct", "0.05"}, {"top_5pct", "0.95"}, {"top_1pct", "0.99"}};
+  for (const auto& v : kNumeric)
+    for (const auto& [tail, p] : tails) {
+      expect_close(value_of(r, "threshold_" + tail, v),
+                   expected("general.svyquantile." + v + "." + p), v + " " + tail);
+      for (const std::string side : {"conf", "syn"})
+        expect_close(value_of(r, side + "_share_" + tail, v),
+                     expected("general.tail." + side + "_share_" + tail + "." + v),
+                     side + " " + v + " " + tail);
+    }
+}

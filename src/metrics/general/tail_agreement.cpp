@@ -9,6 +9,7 @@
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/quantile.hpp"
+#include "stats/survey.hpp"
 
 namespace synthaudit {
 
@@ -39,15 +40,31 @@ std::size_t in_tail(const std::vector<double>& values, double threshold, bool lo
   }));
 }
 
-MetricResult compute_tail_agreement(const MetricInput& in, const Params&) {
+// Share of the present values in the tail: of the rows, or with survey weights of the weight of
+// the rows with a value (svymean of the tail indicator).
+double tail_share(const Column& column, const std::vector<double>& weights, double threshold,
+                  bool lower, std::size_t count, std::size_t present) {
+  if (weights.empty()) return static_cast<double>(count) / static_cast<double>(present);
+  double inside = 0, total = 0;
+  for (std::size_t r = 0; r < column.numeric.size(); ++r) {
+    const double v = column.numeric[r];
+    if (std::isnan(v)) continue;
+    total += weights[r];
+    if (lower ? v <= threshold : v >= threshold) inside += weights[r];
+  }
+  return total > 0 ? inside / total : std::nan("");
+}
+
+MetricResult compute_tail_agreement(const MetricInput& in, const Params& params) {
   MetricResult result;
   const Table& conf = in.confidential;
   const Table& syn = in.first_synthetic();
+  const DesignWeights weights = design_weights(in, syn, params, result.warnings);
   double sum = 0;
   std::size_t counted = 0;
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
     if (!conf.column(c).is_numeric()) continue;
-    if (!in.context.weights.empty() && conf.column(c).name == in.context.weights) continue;
+    if (weights.is_weight_column(c)) continue;
     const std::string& name = conf.column(c).name;
     std::vector<double> x = non_missing(conf.column(c));
     const std::vector<double> y = non_missing(syn.column(c));
@@ -58,11 +75,17 @@ MetricResult compute_tail_agreement(const MetricInput& in, const Params&) {
     }
     std::sort(x.begin(), x.end());
     for (const Tail& tail : kTails) {
-      const double threshold = stats::quantile_type7(x, tail.probability);
+      const double threshold =
+          weights.confidential.empty()
+              ? stats::quantile_type7(x, tail.probability)
+              : stats::weighted_quantile_hf7(conf.column(c).numeric, weights.confidential,
+                                             tail.probability);
       const std::size_t nx = in_tail(x, threshold, tail.lower);
       const std::size_t ny = in_tail(y, threshold, tail.lower);
-      const double px = static_cast<double>(nx) / static_cast<double>(x.size());
-      const double py = static_cast<double>(ny) / static_cast<double>(y.size());
+      const double px =
+          tail_share(conf.column(c), weights.confidential, threshold, tail.lower, nx, x.size());
+      const double py =
+          tail_share(syn.column(c), weights.synthetic, threshold, tail.lower, ny, y.size());
       const std::string suffix = std::string("_") + tail.name;
       result.add("threshold" + suffix, name, threshold);
       result.add("conf_count" + suffix, name, static_cast<double>(nx));
@@ -105,9 +128,12 @@ MetricSpec tail_agreement_metric() {
           "never reaches it, above 1 = it piles values there). Summary: "
           "mean_abs_tail_share_difference, the mean |synthetic share − confidential share| over "
           "the columns and four tails. Its holdout baseline (the metric run with the holdout in "
-          "place of the synthetic data) is what a fresh real sample scores. Rows are counted "
-          "alike; the weight column, when weights are declared, is left out.",
-      .params = {},
+          "place of the synthetic data) is what a fresh real sample scores. With weights: "
+          "declared the percentiles are svyquantile(qrule = \"hf7\") and the shares are "
+          "shares of the weight of the rows with a value (svymean of the tail indicator); the "
+          "counts stay numbers of rows." +
+          std::string(kWeightsDoc),
+      .params = {synthetic_weights_param()},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "mean_abs_tail_share_difference",
                      .ideal = Ideal::lower(),
@@ -140,7 +166,8 @@ MetricSpec tail_agreement_metric() {
             "mean |synthetic − confidential share| over the numeric columns and the four tails",
             Ideal::lower(),
             {kAll}}},
-      .references = {cite(hyndman_fan_1996(), "type-7 percentiles bounding the tails")},
+      .references = {cite(hyndman_fan_1996(), "type-7 percentiles bounding the tails"),
+                     cite(lumley_2004(), "weighted percentiles and shares with survey weights")},
   };
 }
 

@@ -109,4 +109,23 @@ roc <- function(x_conf, x_syn) {
 }
 for (v in c("stype", "sch_wide", "ell", "acs_k3"))
   put(paste0("general.ratio_of_counts.", v), roc(d[[v]], s[[v]]))
+# tail_agreement: the confidential svyquantile (hf7) bounds each tail; shares are the weight of
+# the present values at or beyond it over the weight of the present values, each dataset with its
+# own weights.
+des <- svydesign(ids = ~1, weights = ~pw, data = d)
+for (v in c("api00", "api99", "ell", "meals", "enroll", "acs_k3")) {
+  for (tail in list(list("bottom_1pct", 0.01, TRUE), list("bottom_5pct", 0.05, TRUE),
+                    list("top_5pct", 0.95, FALSE), list("top_1pct", 0.99, FALSE))) {
+    q <- svyquantile(as.formula(paste0("~", v)), des, tail[[2]], qrule = "hf7",
+                     na.rm = TRUE)[[1]][1, "quantile"]
+    share <- function(data) {
+      ok <- !is.na(data[[v]])
+      x <- data[[v]][ok]; w <- data$pw[ok]
+      inside <- if (tail[[3]]) x <= q else x >= q
+      sum(w[inside]) / sum(w)
+    }
+    put(paste0("general.tail.conf_share_", tail[[1]], ".", v), share(d))
+    put(paste0("general.tail.syn_share_", tail[[1]], ".", v), share(s))
+  }
+}
 writeLines(out, "golden.tsv")
