@@ -6,6 +6,7 @@
 #include <limits>
 #include <numbers>
 #include <numeric>
+#include <stdexcept>
 
 #include "core/error.hpp"
 
@@ -93,7 +94,8 @@ CodedColumn code_column(const std::vector<const Column*>& datasets, const Binnin
 }
 
 std::vector<double> joint_counts(const std::vector<const CodedColumn*>& columns,
-                                 std::size_t dataset, std::size_t max_cells) {
+                                 std::size_t dataset, std::size_t max_cells,
+                                 std::span<const double> row_weights) {
   std::size_t cells = 1;
   for (const auto* c : columns) {
     if (c->levels() == 0) return {};
@@ -105,7 +107,16 @@ std::vector<double> joint_counts(const std::vector<const CodedColumn*>& columns,
   std::vector<double> counts(cells, 0.0);
   if (columns.empty()) return counts;
   const std::size_t rows = columns.front()->codes[dataset].size();
-  if (columns.size() == 1) {
+  if (!row_weights.empty()) {
+    if (row_weights.size() != rows)
+      throw std::invalid_argument("joint_counts: one weight per row expected");
+    for (std::size_t r = 0; r < rows; ++r) {
+      std::size_t index = 0;
+      for (std::size_t k = columns.size(); k-- > 0;)
+        index = index * columns[k]->levels() + columns[k]->codes[dataset][r];
+      counts[index] += row_weights[r];
+    }
+  } else if (columns.size() == 1) {
     for (auto code : columns[0]->codes[dataset]) counts[code] += 1.0;
   } else if (columns.size() == 2) {
     const auto& a = columns[0]->codes[dataset];

@@ -36,8 +36,11 @@ CodedColumn code_column(const std::vector<const Column*>& datasets, const Binnin
 // Joint counts of several coded columns of one dataset (`dataset` indexes CodedColumn::codes).
 // Cell index with the first column varying fastest (R's table order):
 // c_0 + L_0·(c_1 + L_1·(c_2 + ...)). Throws InputError when the table would exceed max_cells.
+// With `row_weights` (one per row) each row adds its weight instead of 1 (svytable's weighted
+// counts).
 std::vector<double> joint_counts(const std::vector<const CodedColumn*>& columns,
-                                 std::size_t dataset, std::size_t max_cells = std::size_t{1} << 26);
+                                 std::size_t dataset, std::size_t max_cells = std::size_t{1} << 26,
+                                 std::span<const double> row_weights = {});
 
 // Mixed-radix key of each row over several coded columns (same cell index as joint_counts), for
 // group-by passes; throws InputError when the product of levels does not fit in 63 bits.

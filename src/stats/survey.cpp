@@ -131,6 +131,55 @@ void finish(SurveyRegressionFit& fit, const Eigen::MatrixXd& x, const Eigen::Vec
 
 }  // namespace
 
+SurveyMoments survey_moments(std::span<const double> x, std::span<const double> w) {
+  return survey_moments(x, x, w);
+}
+
+SurveyMoments survey_moments(std::span<const double> x, std::span<const double> y,
+                             std::span<const double> w) {
+  check_lengths(x, w);
+  check_lengths(y, w);
+  SurveyMoments m;
+  double weight_sum = 0, sum_x = 0, sum_y = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(x[i]) || std::isnan(y[i]) || !(w[i] > 0)) continue;
+    ++m.n;
+    weight_sum += w[i];
+    sum_x += w[i] * x[i];
+    sum_y += w[i] * y[i];
+  }
+  if (m.n == 0) {
+    m.mean_x = m.mean_y = m.variance_x = m.variance_y = m.covariance = m.correlation = kNaN;
+    m.central2 = m.central3 = m.central4 = kNaN;
+    return m;
+  }
+  m.mean_x = sum_x / weight_sum;
+  m.mean_y = sum_y / weight_sum;
+  double sxx = 0, syy = 0, sxy = 0, s3 = 0, s4 = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(x[i]) || std::isnan(y[i]) || !(w[i] > 0)) continue;
+    const double dx = x[i] - m.mean_x, dy = y[i] - m.mean_y;
+    sxx += w[i] * dx * dx;
+    syy += w[i] * dy * dy;
+    sxy += w[i] * dx * dy;
+    s3 += w[i] * dx * dx * dx;
+    s4 += w[i] * dx * dx * dx * dx;
+  }
+  m.central2 = sxx / weight_sum;
+  m.central3 = s3 / weight_sum;
+  m.central4 = s4 / weight_sum;
+  if (m.n < 2) {
+    m.variance_x = m.variance_y = m.covariance = m.correlation = kNaN;
+    return m;
+  }
+  const double factor = static_cast<double>(m.n) / static_cast<double>(m.n - 1) / weight_sum;
+  m.variance_x = factor * sxx;
+  m.variance_y = factor * syy;
+  m.covariance = factor * sxy;
+  m.correlation = sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : kNaN;
+  return m;
+}
+
 SurveyEstimate survey_mean(std::span<const double> x, std::span<const double> w) {
   const DesignRows rows = design_rows(x, w);
   SurveyEstimate result = design_mean(rows.x, rows.w);

@@ -28,6 +28,23 @@ SurveyEstimate survey_mean(std::span<const double> x, std::span<const double> w)
 // Weighted total Σwx (svytotal).
 SurveyEstimate survey_total(std::span<const double> x, std::span<const double> w);
 
+// Design-weighted second moments of the rows where x (and y) are present, as
+// survey::svyvar(~x + y, subset(design, !is.na(x) & !is.na(y))): with m the rows of positive
+// weight among them, var = m/(m − 1)·Σw(x − x̄)²/Σw and cov = m/(m − 1)·Σw(x − x̄)(y − ȳ)/Σw
+// (x̄, ȳ the weighted means over the same rows); correlation = cov/√(var_x var_y). Equal weights
+// give the sample variance and covariance (divisor m − 1). NaN where m < 2 (correlation: also a
+// zero variance). Also the weighted central moments Σw(x − x̄)^k/Σw (k = 2, 3, 4) of x, for the
+// weighted skewness and kurtosis (1/Σw, no m/(m − 1)).
+struct SurveyMoments {
+  std::size_t n = 0;  // rows with the values present and positive weight
+  double mean_x = 0, mean_y = 0;
+  double variance_x = 0, variance_y = 0, covariance = 0, correlation = 0;
+  double central2 = 0, central3 = 0, central4 = 0;  // of x
+};
+SurveyMoments survey_moments(std::span<const double> x, std::span<const double> w);
+SurveyMoments survey_moments(std::span<const double> x, std::span<const double> y,
+                             std::span<const double> w);
+
 // Weighted quantile of probability p by survey's qrule "hf7": with the rows of positive weight
 // sorted by value and cumulative weights C_k, the value at plotting position 0 for the first, and
 // C_{k−1}/C_{n−1} for the k-th, interpolated linearly in p. With equal weights this is

@@ -4,12 +4,14 @@
 #include <cstdio>
 
 #include "core/error.hpp"
+#include "metrics/design_weights.hpp"
 #include "metrics/general/marginal_plots.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/level_counts.hpp"
 #include "stats/quantile.hpp"
 #include "stats/summary.hpp"
+#include "stats/survey.hpp"
 
 namespace synthaudit {
 
@@ -31,6 +33,55 @@ NumericSummary summarise(const Column& column, const std::vector<double>& sorted
     s.percentile[k] =
         stats::quantile_type7(sorted, kPercentiles[k] / 100.0, stats::QuantileArithmetic::kNumpy);
   return s;
+}
+
+// With survey weights: mean, sd, skewness and kurtosis from the weighted moments (svymean,
+// svyvar; g1 and g2 from the weighted central moments Σw(x − x̄)^k/Σw), the percentiles by
+// svyquantile(qrule = "hf7"). Counts (n, missing, zeros), min and max stay those of the rows.
+NumericSummary summarise_weighted(const Column& column, const std::vector<double>& sorted,
+                                  const std::vector<double>& weights) {
+  NumericSummary s = summarise(column, sorted);
+  const auto m = stats::survey_moments(column.numeric, weights);
+  s.m.mean = m.mean_x;
+  s.m.variance = m.variance_x;
+  s.m.sd = std::sqrt(m.variance_x);
+  const bool spread = m.central2 > 0;
+  s.m.skewness_g1 = spread ? m.central3 / std::pow(m.central2, 1.5) : std::nan("");
+  s.m.excess_kurtosis_g2 = spread ? m.central4 / (m.central2 * m.central2) - 3.0 : std::nan("");
+  for (std::size_t k = 0; k < kPercentiles.size(); ++k)
+    s.percentile[k] =
+        stats::weighted_quantile_hf7(column.numeric, weights, kPercentiles[k] / 100.0);
+  return s;
+}
+
+// Weighted shares of missing values among all rows and of zeros among the present values.
+struct WeightedShares {
+  double missing, zeros;
+};
+WeightedShares weighted_shares(const Column& column, const std::vector<double>& weights) {
+  double total = 0, missing = 0, present = 0, zeros = 0;
+  for (std::size_t r = 0; r < column.numeric.size(); ++r) {
+    total += weights[r];
+    if (std::isnan(column.numeric[r])) {
+      missing += weights[r];
+    } else {
+      present += weights[r];
+      if (column.numeric[r] == 0) zeros += weights[r];
+    }
+  }
+  return {total > 0 ? missing / total : std::nan(""), present > 0 ? zeros / present : std::nan("")};
+}
+
+// Weight (or row count, unweighted) of every level of a categorical column, missing last.
+std::vector<double> level_totals(const Column& column, const std::vector<double>& weights) {
+  if (weights.empty()) {
+    const auto counts = stats::level_counts(column);
+    return {counts.begin(), counts.end()};
+  }
+  std::vector<double> totals(column.cardinality() + 1, 0.0);
+  for (std::size_t r = 0; r < column.codes.size(); ++r)
+    totals[column.missing(r) ? column.cardinality() : column.codes[r]] += weights[r];
+  return totals;
 }
 
 std::string percentile_name(int p) {
@@ -55,6 +106,7 @@ MetricResult compute_column_summaries(const MetricInput& in, const Params& param
   const Table& conf = in.confidential;
   const Table& syn = in.first_synthetic();
   const bool with_plots = params.get_bool("plots");
+  const DesignWeights weights = design_weights(in, syn, params, result.warnings);
   const auto rule = params.get_string("bandwidth") == "silverman" ? stats::BandwidthRule::kSilverman
                                                                   : stats::BandwidthRule::kScott;
   auto plots = nlohmann::json::array();
@@ -66,20 +118,27 @@ MetricResult compute_column_summaries(const MetricInput& in, const Params& param
   std::vector<std::span<const double>> to_sort;
   std::vector<std::size_t> slot(conf.column_count(), 0);
   for (std::size_t c = 0; c < conf.column_count(); ++c)
-    if (conf.column(c).is_numeric()) {
+    if (conf.column(c).is_numeric() && !weights.is_weight_column(c)) {
       slot[c] = to_sort.size();
       to_sort.emplace_back(conf.column(c).numeric);
       to_sort.emplace_back(syn.column(c).numeric);
     }
   const auto sorted = stats::sorted_columns(to_sort);
+  auto summary_of = [](const Column& column, const std::vector<double>& sorted_column,
+                       const std::vector<double>& row_weights) {
+    return row_weights.empty() ? summarise(column, sorted_column)
+                               : summarise_weighted(column, sorted_column, row_weights);
+  };
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
+    if (weights.is_weight_column(c)) continue;
     const Column& cc = conf.column(c);
     const Column& sc = syn.column(c);
     const std::string& name = cc.name;
     if (cc.is_numeric()) {
       const std::vector<double>& a = sorted[slot[c]];
       const std::vector<double>& b = sorted[slot[c] + 1];
-      const NumericSummary x = summarise(cc, a), y = summarise(sc, b);
+      const NumericSummary x = summary_of(cc, a, weights.confidential);
+      const NumericSummary y = summary_of(sc, b, weights.synthetic);
       const double sd_c = x.m.sd;
       // (statistic, confidential, synthetic, standardised difference or NaN)
       std::vector<std::tuple<std::string, double, double, double>> stats_rows;
@@ -87,7 +146,18 @@ MetricResult compute_column_summaries(const MetricInput& in, const Params& param
       auto scaled = [&](double diff) { return sd_c > 0 ? diff / sd_c : std::nan(""); };
       stats_rows.emplace_back("n", double(x.m.n), double(y.m.n), std::nan(""));
       stats_rows.emplace_back("missing", double(x.m.missing), double(y.m.missing), std::nan(""));
-      const double mc = share(x.m.missing, x.rows), ms = share(y.m.missing, y.rows);
+      double mc = share(x.m.missing, x.rows), ms = share(y.m.missing, y.rows);
+      double zc = share(x.m.zeros, x.m.n), zs = share(y.m.zeros, y.m.n);
+      if (!weights.confidential.empty()) {
+        const auto w = weighted_shares(cc, weights.confidential);
+        mc = w.missing;
+        zc = w.zeros;
+      }
+      if (!weights.synthetic.empty()) {
+        const auto w = weighted_shares(sc, weights.synthetic);
+        ms = w.missing;
+        zs = w.zeros;
+      }
       stats_rows.emplace_back("missing_share", mc, ms, smd(ms - mc, mc * (1 - mc), ms * (1 - ms)));
       stats_rows.emplace_back("mean", x.m.mean, y.m.mean,
                               smd(mean_diff, x.m.variance, y.m.variance));
@@ -101,7 +171,6 @@ MetricResult compute_column_summaries(const MetricInput& in, const Params& param
                                 scaled(y.percentile[k] - x.percentile[k]));
       stats_rows.emplace_back("max", x.m.max, y.m.max, scaled(y.m.max - x.m.max));
       stats_rows.emplace_back("zeros", double(x.m.zeros), double(y.m.zeros), std::nan(""));
-      const double zc = share(x.m.zeros, x.m.n), zs = share(y.m.zeros, y.m.n);
       stats_rows.emplace_back("zero_share", zc, zs, smd(zs - zc, zc * (1 - zc), zs * (1 - zs)));
       for (const auto& [stat, vc, vs, std_diff] : stats_rows) {
         result.add("conf_" + stat, name, vc);
@@ -127,6 +196,11 @@ MetricResult compute_column_summaries(const MetricInput& in, const Params& param
     } else {
       const std::size_t k = cc.cardinality();
       const auto nc = stats::level_counts(cc), ns = stats::level_counts(sc);
+      const auto tc = level_totals(cc, weights.confidential);
+      const auto ts = level_totals(sc, weights.synthetic);
+      double total_c = 0, total_s = 0;
+      for (double t : tc) total_c += t;
+      for (double t : ts) total_s += t;
       double max_abs_smd = 0;
       bool any = false;
       for (std::size_t l = 0; l <= k; ++l) {
@@ -134,7 +208,8 @@ MetricResult compute_column_summaries(const MetricInput& in, const Params& param
         const std::string level =
             l == k ? "NA" : cc.dictionary->level(static_cast<std::uint32_t>(l));
         const std::string scope = name + "=" + level;
-        const double pc = share(nc[l], cc.codes.size()), ps = share(ns[l], sc.codes.size());
+        const double pc = total_c > 0 ? tc[l] / total_c : std::nan("");
+        const double ps = total_s > 0 ? ts[l] / total_s : std::nan("");
         const double d = smd(ps - pc, pc * (1 - pc), ps * (1 - ps));
         result.add("conf_count", scope, double(nc[l]));
         result.add("syn_count", scope, double(ns[l]));
@@ -189,7 +264,14 @@ MetricSpec column_summaries_metric() {
           "per column. Summary: mean_abs_std_mean_difference over numeric columns (|SMD| < 0.1 is "
           "the usual 'negligible' reading) and mean_max_abs_std_share_difference over "
           "categorical columns. Plots: histogram (30 bins) and Gaussian KDE (128 points) overlays "
-          "per numeric column (category bars are in total_variation).",
+          "per numeric column (category bars are in total_variation). With weights: declared the "
+          "means, sds, skewness and kurtosis are weighted (svymean; svyvar over the present "
+          "values; g1 and g2 from the weighted central moments Σw(x − x̄)^k/Σw), the percentiles "
+          "are svyquantile(qrule = \"hf7\") (type 7 when the weights are equal), and the "
+          "missing, zero and level shares are shares of the total weight; n, missing, zeros, "
+          "counts, min and max stay numbers of rows and row values, and the plots are "
+          "unweighted." +
+          std::string(kWeightsDoc),
       .params = {{.name = "plots",
                   .type = ParamType::kBool,
                   .default_value = true,
@@ -199,7 +281,8 @@ MetricSpec column_summaries_metric() {
                   .default_value = std::string("scott"),
                   .doc = "KDE bandwidth rule for the density plots: scott (n^{-1/5}·sd) or "
                          "silverman ((3n/4)^{-1/5}·sd), as scipy.stats.gaussian_kde",
-                  .choices = {"scott", "silverman"}}},
+                  .choices = {"scott", "silverman"}},
+                 synthetic_weights_param()},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "mean_abs_std_mean_difference",
                      .ideal = Ideal::lower(),
@@ -297,7 +380,8 @@ MetricSpec column_summaries_metric() {
                           "univariate comparisons: moments, percentiles, zeros, level shares"),
                      cite(austin_2009(), "standardised mean difference and its 0.1 reading"),
                      cite(hyndman_fan_1996(), "type-7 percentiles"),
-                     cite(scipy_2020(), "skew, kurtosis and gaussian_kde, reproduced")},
+                     cite(scipy_2020(), "skew, kurtosis and gaussian_kde, reproduced"),
+                     cite(lumley_2004(), "svymean, svyvar and svyquantile with survey weights")},
   };
 }
 

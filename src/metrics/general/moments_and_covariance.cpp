@@ -3,9 +3,11 @@
 
 #include "core/error.hpp"
 #include "core/threads.hpp"
+#include "metrics/design_weights.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/summary.hpp"
+#include "stats/survey.hpp"
 
 namespace synthaudit {
 
@@ -19,21 +21,43 @@ struct PairStats {
   stats::PairwiseCovariance conf, syn;
 };
 
+// Mean and variance of a column: the sample moments, or with survey weights svymean and svyvar
+// over the rows where the column is present.
+struct MeanVariance {
+  double mean, variance;
+};
+MeanVariance mean_variance(const Column& column, const std::vector<double>& weights) {
+  if (weights.empty()) {
+    const auto m = stats::moments(column.numeric);
+    return {m.mean, m.variance};
+  }
+  const auto m = stats::survey_moments(column.numeric, weights);
+  return {m.mean_x, m.variance_x};
+}
+
+stats::PairwiseCovariance covariance_of(const Column& x, const Column& y,
+                                        const std::vector<double>& weights) {
+  if (weights.empty()) return stats::pairwise_covariance(x.numeric, y.numeric);
+  const auto m = stats::survey_moments(x.numeric, y.numeric, weights);
+  return {m.n, m.covariance, m.correlation};
+}
+
 MetricResult compute_moments_and_covariance(const MetricInput& in, const Params& params) {
   MetricResult result;
   const Table& conf = in.confidential;
   const Table& syn = in.first_synthetic();
   const bool with_plots = params.get_bool("plots");
+  const DesignWeights weights = design_weights(in, syn, params, result.warnings);
   std::vector<std::size_t> cols;
   for (std::size_t c = 0; c < conf.column_count(); ++c)
-    if (conf.column(c).is_numeric()) cols.push_back(c);
+    if (conf.column(c).is_numeric() && !weights.is_weight_column(c)) cols.push_back(c);
   if (cols.empty()) throw MetricNotApplicable("no numeric columns");
 
   std::vector<std::string> names;
   for (auto c : cols) names.push_back(conf.column(c).name);
   for (std::size_t i = 0; i < cols.size(); ++i) {
-    const auto mc = stats::moments(conf.column(cols[i]).numeric);
-    const auto ms = stats::moments(syn.column(cols[i]).numeric);
+    const auto mc = mean_variance(conf.column(cols[i]), weights.confidential);
+    const auto ms = mean_variance(syn.column(cols[i]), weights.synthetic);
     result.add("conf_mean", names[i], mc.mean);
     result.add("syn_mean", names[i], ms.mean);
     result.add("diff_mean", names[i], ms.mean - mc.mean);
@@ -54,10 +78,8 @@ MetricResult compute_moments_and_covariance(const MetricInput& in, const Params&
     num_threads(parallel_threads())
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     const auto [i, j] = pairs[p];
-    ps[p].conf =
-        stats::pairwise_covariance(conf.column(cols[i]).numeric, conf.column(cols[j]).numeric);
-    ps[p].syn =
-        stats::pairwise_covariance(syn.column(cols[i]).numeric, syn.column(cols[j]).numeric);
+    ps[p].conf = covariance_of(conf.column(cols[i]), conf.column(cols[j]), weights.confidential);
+    ps[p].syn = covariance_of(syn.column(cols[i]), syn.column(cols[j]), weights.synthetic);
   }
 
   double frob_diff = 0, frob_conf = 0, max_abs_corr = 0, sum_abs_corr = 0;
@@ -68,8 +90,8 @@ MetricResult compute_moments_and_covariance(const MetricInput& in, const Params&
   auto matrices = nlohmann::json::array();
   // Diagonal: variances (complete-case over the column itself).
   for (std::size_t i = 0; i < k; ++i) {
-    const auto vc = stats::moments(conf.column(cols[i]).numeric).variance;
-    const auto vs = stats::moments(syn.column(cols[i]).numeric).variance;
+    const auto vc = mean_variance(conf.column(cols[i]), weights.confidential).variance;
+    const auto vs = mean_variance(syn.column(cols[i]), weights.synthetic).variance;
     if (std::isfinite(vc) && std::isfinite(vs)) {
       frob_diff += (vs - vc) * (vs - vc);
       frob_conf += vc * vc;
@@ -148,11 +170,16 @@ MetricSpec moments_and_covariance_metric() {
           "full matrices (diagonal = variances), max_abs_correlation_difference and "
           "mean_abs_correlation_difference over pairs. Independent noise keeps covariances "
           "but shrinks correlations, so read both. Plot: heatmap of the correlation "
-          "difference.",
+          "difference. With weights: declared the means are svymean, the variances and "
+          "covariances svyvar on the rows where the values are present (m/(m − 1)·Σw(x − x̄)"
+          "(y − ȳ)/Σw, m those rows of positive weight; equal weights give the unweighted "
+          "values) and the correlations cov/√(var·var) over the same rows." +
+          std::string(kWeightsDoc),
       .params = {{.name = "plots",
                   .type = ParamType::kBool,
                   .default_value = true,
-                  .doc = "emit the correlation-difference heatmap"}},
+                  .doc = "emit the correlation-difference heatmap"},
+                 synthetic_weights_param()},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "relative_covariance_difference",
                      .ideal = Ideal::lower(),
@@ -197,7 +224,8 @@ MetricSpec moments_and_covariance_metric() {
       .references = {cite(urban_institute_2023(),
                           "means, variances and the variance–covariance matrix as general utility"),
                      cite(kulik_lecture_notes(),
-                          "basic statistics; noise keeps covariances and shrinks correlations")},
+                          "basic statistics; noise keeps covariances and shrinks correlations"),
+                     cite(lumley_2004(), "svymean and svyvar with survey weights")},
       // Covariance and correlation matrices over the whole data.
       .aggregate_details = {"pairs"},
   };

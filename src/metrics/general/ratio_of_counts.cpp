@@ -4,6 +4,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "metrics/design_weights.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/level_counts.hpp"
@@ -43,18 +44,37 @@ MetricResult compute_ratio_of_counts(const MetricInput& in, const Params& params
   const int digits = static_cast<int>(params.get_int("digits"));
   const bool exclude_missing = params.get_string("missing") == "exclude";
   const bool numeric_too = params.get_bool("numeric");
+  const DesignWeights weights = design_weights(in, syn, params, result.warnings);
+  // A row's contribution to its level's count: 1, or its survey weight.
+  auto row_weight = [](const std::vector<double>& w, std::size_t row) {
+    return w.empty() ? 1.0 : w[row];
+  };
   double sum = 0;
   std::size_t counted = 0;
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
+    if (weights.is_weight_column(c)) continue;
     const Column& cc = conf.column(c);
     const Column& sc = syn.column(c);
     std::vector<double> co, cs;
     double no = 0, ns = 0;
     if (cc.is_categorical()) {
       const std::size_t k = cc.cardinality();
-      const auto conf_counts = stats::level_counts(cc), syn_counts = stats::level_counts(sc);
-      co.assign(conf_counts.begin(), conf_counts.end());
-      cs.assign(syn_counts.begin(), syn_counts.end());
+      if (weights.confidential.empty()) {
+        const auto conf_counts = stats::level_counts(cc);
+        co.assign(conf_counts.begin(), conf_counts.end());
+      } else {
+        co.assign(k + 1, 0.0);
+        for (std::size_t r = 0; r < cc.codes.size(); ++r)
+          co[cc.missing(r) ? k : cc.codes[r]] += weights.confidential[r];
+      }
+      if (weights.synthetic.empty()) {
+        const auto syn_counts = stats::level_counts(sc);
+        cs.assign(syn_counts.begin(), syn_counts.end());
+      } else {
+        cs.assign(k + 1, 0.0);
+        for (std::size_t r = 0; r < sc.codes.size(); ++r)
+          cs[sc.missing(r) ? k : sc.codes[r]] += weights.synthetic[r];
+      }
       if (exclude_missing) co[k] = cs[k] = 0;
     } else {
       if (!numeric_too) continue;
@@ -72,8 +92,10 @@ MetricResult compute_ratio_of_counts(const MetricInput& in, const Params& params
       for (double v : sc.numeric) ids_s.push_back(id_of(v));
       co.assign(index.size() + 1, 0.0);
       cs.assign(index.size() + 1, 0.0);
-      for (auto i : ids_o) co[i] += 1;
-      for (auto i : ids_s) cs[i] += 1;
+      for (std::size_t r = 0; r < ids_o.size(); ++r)
+        co[ids_o[r]] += row_weight(weights.confidential, r);
+      for (std::size_t r = 0; r < ids_s.size(); ++r)
+        cs[ids_s[r]] += row_weight(weights.synthetic, r);
       if (exclude_missing) co[0] = cs[0] = 0;
     }
     for (double v : co) no += v;
@@ -120,7 +142,11 @@ MetricSpec ratio_of_counts_metric() {
           "places (negative digits round to tens, hundreds, ...), each distinct rounded "
           "value being a level. Missing values are a level of their own by default "
           "(missing = level), or left out of numerators and denominators (missing = exclude). "
-          "mean_ratio_of_counts averages over the columns.",
+          "mean_ratio_of_counts averages over the columns. With weights: declared p is the "
+          "level's share of the total weight (the survey estimate of the population share, "
+          "svytable/svymean of the level indicators) and a level occurs when its weight is "
+          "positive." +
+          std::string(kWeightsDoc),
       .params = {{.name = "digits",
                   .type = ParamType::kInt,
                   .default_value = std::int64_t{0},
@@ -137,7 +163,8 @@ MetricSpec ratio_of_counts_metric() {
                   .default_value = std::string("level"),
                   .doc = "level: missing is a level of its own; exclude: shares among "
                          "non-missing values",
-                  .choices = {"level", "exclude"}}},
+                  .choices = {"level", "exclude"}},
+                 synthetic_weights_param()},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "mean_ratio_of_counts",
                      .ideal = Ideal::higher(),
@@ -164,7 +191,8 @@ MetricSpec ratio_of_counts_metric() {
                       Ideal::higher(),
                       {kAll}}},
       .references = {cite(taub_elliot_sakshaug_2020(), "ratio of counts"),
-                     cite(cmf_software(), "ROC_score and ROC_numeric")},
+                     cite(cmf_software(), "ROC_score and ROC_numeric"),
+                     cite(lumley_2004(), "weighted level shares with survey weights")},
   };
 }
 

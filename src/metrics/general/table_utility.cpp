@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/threads.hpp"
+#include "metrics/design_weights.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/column_lookup.hpp"
@@ -69,6 +70,20 @@ const char* order_name(std::size_t way) {
   return way == 1 ? "one-way" : way == 2 ? "two-way" : "three-way";
 }
 
+// Row weights rescaled to sum to the row count (svytable(..., Ntotal = n)): weighted cell counts
+// on the scale of the sample, so the chance-calibrated statistics keep their sample size. Empty
+// (unweighted) stays empty.
+std::vector<double> weights_summing_to_rows(const std::vector<double>& weights) {
+  double total = 0;
+  for (double w : weights) total += w;
+  std::vector<double> scaled;
+  if (weights.empty() || total <= 0) return scaled;
+  const double factor = static_cast<double>(weights.size()) / total;
+  scaled.reserve(weights.size());
+  for (double w : weights) scaled.push_back(w * factor);
+  return scaled;
+}
+
 MetricResult compute_table_utility(const MetricInput& in, const Params& params) {
   MetricResult result;
   const Table& conf = in.confidential;
@@ -79,12 +94,18 @@ MetricResult compute_table_utility(const MetricInput& in, const Params& params) 
   const auto max_cells = static_cast<std::size_t>(params.get_int("max_cells"));
   const std::string& rank_by = params.get_string("rank_by");
 
+  const DesignWeights weights = design_weights(in, syn, params, result.warnings);
+  const auto conf_weights = weights_summing_to_rows(weights.confidential);
+  const auto syn_weights = weights_summing_to_rows(weights.synthetic);
+
   std::vector<std::size_t> selected;
   const auto& names = params.get_string_list("columns");
   if (names.empty()) {
-    for (std::size_t c = 0; c < conf.column_count(); ++c) selected.push_back(c);
+    for (std::size_t c = 0; c < conf.column_count(); ++c)
+      if (!weights.is_weight_column(c)) selected.push_back(c);
   } else {
-    selected = stats::resolve_columns(conf, names, "parameters.table_utility.columns");
+    for (auto c : stats::resolve_columns(conf, names, "parameters.table_utility.columns"))
+      if (!weights.is_weight_column(c)) selected.push_back(c);
   }
   if (selected.empty()) throw MetricNotApplicable("table_utility: the data have no columns");
   if (conf.rows() == 0 || syn.rows() == 0)
@@ -126,8 +147,8 @@ MetricResult compute_table_utility(const MetricInput& in, const Params& params) 
       skipped[t] = 1;
       continue;
     }
-    conf_counts[t] = stats::joint_counts(cols, 0, max_cells);
-    syn_counts[t] = stats::joint_counts(cols, 1, max_cells);
+    conf_counts[t] = stats::joint_counts(cols, 0, max_cells, conf_weights);
+    syn_counts[t] = stats::joint_counts(cols, 1, max_cells, syn_weights);
     stats_of[t] = stats::compare_tables(conf_counts[t], syn_counts[t]);
   }
 
@@ -166,6 +187,23 @@ MetricResult compute_table_utility(const MetricInput& in, const Params& params) 
       if (n > 0)
         result.add(std::string("mean_") + name, order_name(way), sum / static_cast<double>(n));
     }
+  }
+
+  // Per column, the mean S_pMSE over the tables of the highest order that contain it (synthpop
+  // utility.tables' var.scores); tables with an undefined S_pMSE are left out.
+  std::vector<double> variable_score(k, std::numeric_limits<double>::quiet_NaN());
+  for (std::size_t i = 0; i < k; ++i) {
+    double sum = 0;
+    std::size_t n = 0;
+    for (std::size_t t = 0; t < tables.size(); ++t) {
+      if (skipped[t] || tables[t].size() != max_way || !std::isfinite(stats_of[t].S_pMSE)) continue;
+      if (std::find(tables[t].begin(), tables[t].end(), i) == tables[t].end()) continue;
+      sum += stats_of[t].S_pMSE;
+      ++n;
+    }
+    if (n == 0) continue;
+    variable_score[i] = sum / static_cast<double>(n);
+    result.add("variable_mean_S_pMSE", coded[i].name, variable_score[i]);
   }
 
   // The worst tables by rank_by, with their cells, for the report.
@@ -232,6 +270,35 @@ MetricResult compute_table_utility(const MetricInput& in, const Params& params) 
     }
     result.details["plots"] = nlohmann::json::array({plot});
   }
+  // Three-way tables drawn as synthpop does: the S_pMSE of every pair together with the column
+  // of the highest variable score as the third.
+  if (max_way >= 3) {
+    std::size_t third = k;
+    for (std::size_t i = 0; i < k; ++i)
+      if (std::isfinite(variable_score[i]) &&
+          (third == k || variable_score[i] > variable_score[third]))
+        third = i;
+    if (third < k) {
+      auto plot = make_plot("heatmap",
+                            "Three-way table S_pMSE for pairs together with " + coded[third].name,
+                            "column", "column");
+      for (std::size_t t = 0; t < tables.size(); ++t) {
+        if (skipped[t] || tables[t].size() != 3) continue;
+        std::vector<std::size_t> pair;
+        for (auto i : tables[t])
+          if (i != third) pair.push_back(i);
+        if (pair.size() != 2) continue;
+        const double v = stats_of[t].S_pMSE;
+        const nlohmann::json value = std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+        const auto& a = coded[pair[0]].name;
+        const auto& b = coded[pair[1]].name;
+        plot["data"].push_back({{"row", a}, {"column", b}, {"value", value}});
+        plot["data"].push_back({{"row", b}, {"column", a}, {"value", value}});
+      }
+      if (!result.details.contains("plots")) result.details["plots"] = nlohmann::json::array();
+      result.details["plots"].push_back(plot);
+    }
+  }
   return result;
 }
 
@@ -265,7 +332,17 @@ MetricSpec table_utility_metric() {
           "dBhatt = √(1 − Σ√(p_d p_s)). Standardised: S_VW = S_pMSE = VW/df, S_FT = FT/df, "
           "S_G = G/dfG, S_JSD = JSD_log2·2N/df/ln 2, S_WMabsDD = WMabsDD/df, df = cells − 1, "
           "dfG = cells non-empty in both − 1. S_ values near 1 are what chance gives; larger is "
-          "worse. Also means over the one-way and two-way tables and the worst tables.",
+          "worse. Also means over the one-way and two-way tables and the worst tables. max_way = 3 "
+          "gives "
+          "synthpop's utility.tables(tables = \"threeway\") statistics for every triple, "
+          "variable_mean_S_pMSE per column over the tables of the highest order (synthpop's "
+          "var.scores) and a heatmap of the pairs together with the worst column. synthpop "
+          "switches a numeric column to equal-width groups when quantile groups give fewer than "
+          "3 levels; here the quantile groups are kept. With weights: declared the cell counts "
+          "are weighted counts rescaled to the dataset's row count (svytable(..., Ntotal = n)); "
+          "the bins stay those of the unweighted values, and the S_ statistics' chance value of "
+          "1 holds only for equal weights (unequal weights inflate it by the design effect)." +
+          std::string(kWeightsDoc),
       .params = {{.name = "ngroups",
                   .type = ParamType::kInt,
                   .default_value = std::int64_t{5},
@@ -300,7 +377,8 @@ MetricSpec table_utility_metric() {
                   .default_value = std::int64_t{1000000},
                   .doc = "tables with more cells are skipped with a warning (synthpop max.table)",
                   .min = 1,
-                  .max = 1e9}},
+                  .max = 1e9},
+                 synthetic_weights_param()},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines =
           {{.statistic = "mean_S_pMSE",
@@ -403,6 +481,11 @@ MetricSpec table_utility_metric() {
             "mean of the standardised statistic over the tables of one order",
             Ideal::at(1.0, TargetScale::kRatio),
             {kTableOrder}},
+           {"variable_mean_S_pMSE",
+            "mean S_pMSE of the tables of the highest order that contain the column (synthpop "
+            "var.scores)",
+            Ideal::at(1.0, TargetScale::kRatio),
+            {kColumn}},
            {"mean_{pMSE|JSD_log2|dBhatt|SPECKS}",
             "mean of the statistic over the tables of one order",
             Ideal::lower(),
@@ -412,11 +495,13 @@ MetricSpec table_utility_metric() {
                 "utility.tab: VW, FT, G, JSD, SPECKS, PO50, pMSE, MabsDD, WMabsDD, dBhatt and "
                 "their standardised forms"),
            cite(synthpop_software(),
-                "utility.tab reproduced on SD2011 (28 tables × 19 statistics)"),
+                "utility.tab reproduced on SD2011 (28 tables × 19 statistics); "
+                "utility.tables(tables = \"threeway\") from its definitions (35 triples)"),
            cite(snoke_2018(), "pMSE and its standardisation S_pMSE"),
            cite(voas_williamson_2001(), "goodness-of-fit statistics for synthetic tables"),
            cite(kulik_lecture_notes(),
-                "VW over synthetic counts, JSD in natural log, KL and the cumulative table KS")},
+                "VW over synthetic counts, JSD in natural log, KL and the cumulative table KS"),
+           cite(lumley_2004(), "weighted cell counts with survey weights (svytable)")},
   };
 }
 

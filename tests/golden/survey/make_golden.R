@@ -57,4 +57,75 @@ for (v in c("api00", "ell", "enroll")) {
   put(paste0("syn.unweighted_mean.", v), mean(s[[v]]))
 }
 put("syn.unweighted_total.enroll", sum(d$pw) * mean(s$enroll))
+# The general-utility metrics with weights (moments_and_covariance, column_summaries,
+# ratio_of_counts, table_utility): each dataset with its own design (the synthetic data carry
+# their own pw). Variances and covariances are svyvar on the rows where the values are present;
+# the weighted skewness and kurtosis use the weighted central moments sum(w (x - m)^k) / sum(w);
+# table cells are svytable(..., Ntotal = rows).
+general <- function(prefix, data) {
+  des <- svydesign(ids = ~1, weights = ~pw, data = data)
+  num <- c("api00", "api99", "ell", "meals", "enroll", "acs_k3")
+  for (v in num) {
+    f <- as.formula(paste0("~", v))
+    present <- des[!is.na(data[[v]]), ]
+    put(paste0(prefix, "svymean.", v), coef(svymean(f, present)))
+    put(paste0(prefix, "svyvar.", v), coef(svyvar(f, present)))
+    for (p in c(0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99)) {
+      q <- svyquantile(f, des, p, qrule = "hf7", na.rm = TRUE)[[1]]
+      put(sprintf("%ssvyquantile.%s.%g", prefix, v, p), q[1, "quantile"])
+    }
+    ok <- !is.na(data[[v]])
+    x <- data[[v]][ok]; w <- data$pw[ok]
+    m <- sum(w * x) / sum(w)
+    m2 <- sum(w * (x - m)^2) / sum(w)
+    put(paste0(prefix, "skewness.", v), sum(w * (x - m)^3) / sum(w) / m2^1.5)
+    put(paste0(prefix, "kurtosis.", v), sum(w * (x - m)^4) / sum(w) / m2^2 - 3)
+    put(paste0(prefix, "missing_share.", v), sum(data$pw[!ok]) / sum(data$pw))
+    put(paste0(prefix, "zero_share.", v), sum(w[x == 0]) / sum(w))
+  }
+  for (pair in combn(num, 2, simplify = FALSE)) {
+    present <- des[!is.na(data[[pair[1]]]) & !is.na(data[[pair[2]]]), ]
+    V <- coef(svyvar(as.formula(paste0("~", pair[1], "+", pair[2])), present))
+    key <- paste0(pair[1], ":", pair[2])
+    put(paste0(prefix, "svycov.", key), V[2])
+    put(paste0(prefix, "svycor.", key), V[2] / sqrt(V[1] * V[4]))
+  }
+  for (v in c("stype", "sch_wide")) {
+    tab <- svytable(as.formula(paste0("~", v)), des)
+    for (level in names(tab)) put(paste0(prefix, "share.", v, "=", level), tab[[level]] / sum(tab))
+  }
+  # Cells of stype x sch_wide in R's table order (stype varying fastest).
+  put(paste0(prefix, "svytable.stype:sch_wide"),
+      as.vector(svytable(~stype + sch_wide, des, Ntotal = nrow(data))))
+}
+general("general.", d)
+general("general.syn.", s)
+# ratio_of_counts from the weighted level shares (levels in either dataset; missing a level).
+roc <- function(x_conf, x_syn) {
+  lv <- union(unique(x_conf), unique(x_syn))
+  share <- function(x, w) sapply(lv, function(l) sum(w[x %in% l]) / sum(w))
+  po <- share(x_conf, d$pw); ps <- share(x_syn, s$pw)
+  mean(pmin(po, ps) / pmax(po, ps))
+}
+for (v in c("stype", "sch_wide", "ell", "acs_k3"))
+  put(paste0("general.ratio_of_counts.", v), roc(d[[v]], s[[v]]))
+# tail_agreement: the confidential svyquantile (hf7) bounds each tail; shares are the weight of
+# the present values at or beyond it over the weight of the present values, each dataset with its
+# own weights.
+des <- svydesign(ids = ~1, weights = ~pw, data = d)
+for (v in c("api00", "api99", "ell", "meals", "enroll", "acs_k3")) {
+  for (tail in list(list("bottom_1pct", 0.01, TRUE), list("bottom_5pct", 0.05, TRUE),
+                    list("top_5pct", 0.95, FALSE), list("top_1pct", 0.99, FALSE))) {
+    q <- svyquantile(as.formula(paste0("~", v)), des, tail[[2]], qrule = "hf7",
+                     na.rm = TRUE)[[1]][1, "quantile"]
+    share <- function(data) {
+      ok <- !is.na(data[[v]])
+      x <- data[[v]][ok]; w <- data$pw[ok]
+      inside <- if (tail[[3]]) x <= q else x >= q
+      sum(w[inside]) / sum(w)
+    }
+    put(paste0("general.tail.conf_share_", tail[[1]], ".", v), share(d))
+    put(paste0("general.tail.syn_share_", tail[[1]], ".", v), share(s))
+  }
+}
 writeLines(out, "golden.tsv")

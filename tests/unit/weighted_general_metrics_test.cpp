@@ -1,0 +1,208 @@
+// moments_and_covariance, column_summaries, ratio_of_counts and table_utility with survey weights
+// against R's survey package (svymean, svyvar, svyquantile(qrule = "hf7"), svytable) on R's
+// apistrat and its synthetic counterpart with its own weights (tests/data/survey; golden values by
+// tests/golden/survey/make_golden.R, the "general." rows). Relative tolerance 1e-9 (absolute
+// floor 1e-9): the weighted sums are the same arithmetic in a different order.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "test_support.hpp"
+
+using namespace synthaudit;
+using namespace synthaudit::testing;
+
+namespace {
+
+const std::map<std::string, std::vector<double>>& golden() {
+  static const auto values = [] {
+    std::map<std::string, std::vector<double>> g;
+    std::ifstream in(std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/survey/golden.tsv");
+    std::string line;
+    while (std::getline(in, line)) {
+      const auto tab = line.find('\t');
+      g[line.substr(0, tab)].push_back(std::stod(line.substr(tab + 1)));
+    }
+    return g;
+  }();
+  return values;
+}
+
+double expected(const std::string& key) {
+  const auto it = golden().find(key);
+  if (it == golden().end()) throw std::runtime_error("no golden value " + key);
+  return it->second.front();
+}
+
+void expect_close(double got, double want, const std::string& what) {
+  EXPECT_NEAR(got, want, 1e-9 * std::max(1.0, std::abs(want))) << what;
+}
+
+Tables api_pair() {
+  const std::string dir = std::string(SYNTHAUDIT_TEST_DATA) + "/survey/";
+  return load_tables(dir + "apistrat.csv", {dir + "apistrat_syn.csv"});
+}
+
+EvaluationContext weighted() {
+  EvaluationContext context;
+  context.weights = "pw";
+  return context;
+}
+
+EvaluationContext weighted_context_w() {
+  EvaluationContext context;
+  context.weights = "w";
+  return context;
+}
+
+const std::vector<std::string> kNumeric = {"api00", "api99", "ell", "meals", "enroll", "acs_k3"};
+
+void expect_weight_column_not_compared(const MetricResult& r) {
+  for (const auto& v : r.values) {
+    EXPECT_EQ(v.scope.find("pw"), std::string::npos) << v.statistic << " " << v.scope;
+  }
+}
+
+}  // namespace
+
+TEST(WeightedGeneralMetrics, MomentsAndCovarianceMatchSvymeanAndSvyvar) {
+  const auto r = run_metric("moments_and_covariance", api_pair(), {{"plots", false}}, weighted());
+  for (const std::string prefix : {"conf", "syn"}) {
+    const std::string g = prefix == "conf" ? "general." : "general.syn.";
+    for (const auto& v : kNumeric) {
+      expect_close(value_of(r, prefix + "_mean", v), expected(g + "svymean." + v), prefix + v);
+      expect_close(value_of(r, prefix + "_variance", v), expected(g + "svyvar." + v), prefix + v);
+    }
+    for (std::size_t i = 0; i < kNumeric.size(); ++i)
+      for (std::size_t j = i + 1; j < kNumeric.size(); ++j) {
+        const std::string pair = kNumeric[i] + ":" + kNumeric[j];
+        expect_close(value_of(r, prefix + "_covariance", pair), expected(g + "svycov." + pair),
+                     prefix + " cov " + pair);
+        expect_close(value_of(r, prefix + "_correlation", pair), expected(g + "svycor." + pair),
+                     prefix + " cor " + pair);
+      }
+  }
+  expect_weight_column_not_compared(r);
+}
+
+TEST(WeightedGeneralMetrics, ColumnSummariesMatchSvyquantileAndWeightedShares) {
+  const auto r = run_metric("column_summaries", api_pair(), {{"plots", false}}, weighted());
+  const char* percentiles[] = {"p01", "p05", "p10", "p25", "p50", "p75", "p90", "p95", "p99"};
+  const char* probabilities[] = {"0.01", "0.05", "0.1",  "0.25", "0.5",
+                                 "0.75", "0.9",  "0.95", "0.99"};
+  for (const std::string prefix : {"conf", "syn"}) {
+    const std::string g = prefix == "conf" ? "general." : "general.syn.";
+    for (const auto& v : kNumeric) {
+      expect_close(value_of(r, prefix + "_mean", v), expected(g + "svymean." + v), v);
+      expect_close(value_of(r, prefix + "_sd", v), std::sqrt(expected(g + "svyvar." + v)), v);
+      expect_close(value_of(r, prefix + "_skewness_g1", v), expected(g + "skewness." + v), v);
+      expect_close(value_of(r, prefix + "_excess_kurtosis_g2", v), expected(g + "kurtosis." + v),
+                   v);
+      expect_close(value_of(r, prefix + "_missing_share", v), expected(g + "missing_share." + v),
+                   v);
+      expect_close(value_of(r, prefix + "_zero_share", v), expected(g + "zero_share." + v), v);
+      for (std::size_t k = 0; k < std::size(percentiles); ++k)
+        expect_close(value_of(r, prefix + "_" + percentiles[k], v),
+                     expected(g + "svyquantile." + v + "." + probabilities[k]),
+                     prefix + " " + v + " " + percentiles[k]);
+    }
+    for (const std::string level : {"stype=E", "stype=H", "stype=M", "sch_wide=No", "sch_wide=Yes"})
+      expect_close(value_of(r, prefix + "_share", level), expected(g + "share." + level), level);
+  }
+  expect_weight_column_not_compared(r);
+}
+
+TEST(WeightedGeneralMetrics, RatioOfCountsUsesWeightedShares) {
+  const auto r = run_metric("ratio_of_counts", api_pair(), {}, weighted());
+  for (const std::string v : {"stype", "sch_wide", "ell", "acs_k3"})
+    expect_close(value_of(r, "ratio_of_counts", v), expected("general.ratio_of_counts." + v), v);
+  expect_weight_column_not_compared(r);
+}
+
+TEST(WeightedGeneralMetrics, TableUtilityCountsAreSvytableRescaledToTheRows) {
+  const auto r = run_metric("table_utility", api_pair(),
+                            {{"columns", {"stype", "sch_wide", "pw"}}, {"worst", 100}}, weighted());
+  expect_weight_column_not_compared(r);
+  const auto& conf_cells = golden().at("general.svytable.stype:sch_wide");
+  const auto& syn_cells = golden().at("general.syn.svytable.stype:sch_wide");
+  ASSERT_EQ(conf_cells.size(), 6u);
+  const std::vector<std::string> stype = {"E", "H", "M"}, sch_wide = {"No", "Yes"};
+  bool found = false;
+  for (const auto& table : r.details.at("worst_tables")) {
+    if (table["table"] != "stype:sch_wide") continue;
+    found = true;
+    std::size_t matched = 0;
+    for (const auto& cell : table["cells"]) {
+      const auto a = cell["levels"][0].get<std::string>();
+      const auto b = cell["levels"][1].get<std::string>();
+      const auto i =
+          static_cast<std::size_t>(std::find(stype.begin(), stype.end(), a) - stype.begin()) +
+          3 * static_cast<std::size_t>(std::find(sch_wide.begin(), sch_wide.end(), b) -
+                                       sch_wide.begin());
+      ASSERT_LT(i, 6u) << a << " " << b;
+      expect_close(cell["confidential"].get<double>(), conf_cells[i], a + " " + b);
+      expect_close(cell["synthetic"].get<double>(), syn_cells[i], a + " " + b);
+      ++matched;
+    }
+    EXPECT_EQ(matched, 6u);
+  }
+  EXPECT_TRUE(found);
+}
+
+// synthetic_weights = none: the synthetic side is the plain sample moments, the confidential side
+// stays weighted.
+TEST(WeightedGeneralMetrics, UnweightedSyntheticSideIsThePlainSample) {
+  const auto tables = api_pair();
+  const auto weighted_run =
+      run_metric("moments_and_covariance", tables,
+                 {{"plots", false}, {"synthetic_weights", "none"}}, weighted());
+  const auto plain = run_metric("moments_and_covariance", tables, {{"plots", false}});
+  for (const auto& v : kNumeric) {
+    EXPECT_DOUBLE_EQ(value_of(weighted_run, "syn_mean", v), value_of(plain, "syn_mean", v)) << v;
+    EXPECT_NEAR(value_of(weighted_run, "syn_variance", v), value_of(plain, "syn_variance", v),
+                1e-9 * value_of(plain, "syn_variance", v))
+        << v;
+    expect_close(value_of(weighted_run, "conf_mean", v), expected("general.svymean." + v), v);
+  }
+}
+
+// synthetic_weights = own with a synthetic weight column that cannot serve as weights: a one-line
+// input error naming the column and the row, for every metric that reads the parameter.
+TEST(WeightedGeneralMetrics, UnusableOwnSyntheticWeightsAreAnInputError) {
+  const auto t = make_tables("g,x,w\na,1,1\nb,2,2\na,3,1\n", {"g,x,w\na,1,1\nb,2,-1\na,3,1\n"});
+  for (const std::string metric :
+       {"moments_and_covariance", "column_summaries", "ratio_of_counts", "table_utility"}) {
+    try {
+      run_metric(metric, t, {{"synthetic_weights", "own"}}, weighted_context_w());
+      ADD_FAILURE() << metric << " accepted a negative synthetic weight";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("'w'"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("row 2"), std::string::npos) << e.what();
+    }
+  }
+  // auto: the same column falls back to unweighted with a warning.
+  const auto r = run_metric("moments_and_covariance", t, {}, weighted_context_w());
+  ASSERT_FALSE(r.warnings.empty());
+  EXPECT_DOUBLE_EQ(value_of(r, "syn_mean", "x"), 2.0);
+}
+
+TEST(WeightedGeneralMetrics, TailAgreementUsesSvyquantileAndWeightedShares) {
+  const auto r = run_metric("tail_agreement", api_pair(), {}, weighted());
+  expect_weight_column_not_compared(r);
+  const std::vector<std::pair<std::string, std::string>> tails = {
+      {"bottom_1pct", "0.01"}, {"bottom_5pct", "0.05"}, {"top_5pct", "0.95"}, {"top_1pct", "0.99"}};
+  for (const auto& v : kNumeric)
+    for (const auto& [tail, p] : tails) {
+      expect_close(value_of(r, "threshold_" + tail, v),
+                   expected("general.svyquantile." + v + "." + p), v + " " + tail);
+      for (const std::string side : {"conf", "syn"})
+        expect_close(value_of(r, side + "_share_" + tail, v),
+                     expected("general.tail." + side + "_share_" + tail + "." + v),
+                     side + " " + v + " " + tail);
+    }
+}
