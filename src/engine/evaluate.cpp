@@ -319,7 +319,8 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
       auto same = std::find_if(layouts.begin(), layouts.end(),
                                [&](const auto& entry) { return entry.first == layout; });
       if (same == layouts.end()) same = layouts.insert(layouts.end(), {layout, {}});
-      same->second.push_back(path);
+      if (std::find(same->second.begin(), same->second.end(), path) == same->second.end())
+        same->second.push_back(path);
     }
     return file;
   };

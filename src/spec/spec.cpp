@@ -987,7 +987,7 @@ std::string starter_spec(const std::string& confidential_path, const ReadSetting
       settings.csv.encoding != TextEncoding::kUtf8) {
     out << "read:\n";
     if (!file->assumed_layout().empty())
-      out << "  # detected: " << escape_controls(file->assumed_layout()) << "\n";
+      out << "  # " << escape_controls(file->assumed_layout()) << "\n";
     if (delimiter != ',') {
       const std::string d(1, delimiter);
       out << "  delimiter: " << (d == "\t" ? "tab" : yaml_scalar(d)) << "\n";

@@ -143,7 +143,7 @@ check "--encoding unknown" \
   "^synthaudit: error: --encoding: 'utf-16' is not an encoding synthaudit reads; use utf-8, latin1 or windows-1252$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --encoding utf-16
 check "--na with a control character" \
-  "^synthaudit: error: --na: the missing-value spelling 'N\\tA' holds a control character$" \
+  '^synthaudit: error: --na: the missing-value spelling .N\\tA. holds a control character$' \
   run_eval --confidential conf.csv --synthetic s=syn.csv --na "$(printf 'NA,N\tA')"
 check "--na without a value" \
   "^synthaudit: error: .*--na" \

@@ -4,7 +4,9 @@
 # European locale) gives the same results.tsv as the plain CSV, with the flags and, detected,
 # without them (then with one warning saying what was assumed); read with a decimal point given,
 # its decimal column is named in a warning. SD2011's columns are whole numbers, so both versions
-# get a decimal column, income in thousands (a derived column: a decimal comma needs decimals).
+# get a decimal column, income in thousands (a derived column: a decimal comma needs decimals),
+# and a marital level with an accent (SD2011's levels are ASCII: the encoding needs one that is
+# not).
 #
 # Usage: SYNTHAUDIT=build/synthaudit bash tests/cli/european_csv.sh tests/data/sd2011
 set -u
@@ -35,6 +37,8 @@ for name in ["train", "train_syn", "holdout"]:
     income = header.index("income")
     header = header + ["income_k"]
     body = [r + [repr(int(r[income]) / 1000) if r[income] not in ("", "NA") else "NA"] for r in body]
+    # A level with a letter outside ASCII, so the encoding matters (é is 0xE9 in Windows-1252).
+    body = [[v.replace("SINGLE", "SINGLE (célibataire)") for v in r] for r in body]
     with open(f"{work}/{name}.csv", "w", newline="", encoding="utf-8") as f:
         csv.writer(f, lineterminator="\n").writerows([header] + body)
     european = [[v.replace(".", ",") if v.replace(".", "").replace("-", "").isdigit() else v
@@ -44,6 +48,7 @@ for name in ["train", "train_syn", "holdout"]:
 PY
 [ -s "$WORK/train_eu.csv" ] || { echo "FAIL  could not write the European files"; exit 1; }
 grep -q ';0,8;\|;-0,008' "$WORK/train_eu.csv" || fail setup "no decimal comma in the European file"
+grep -q "$(printf 'c\xe9libataire')" "$WORK/train_eu.csv" || fail setup "no Windows-1252 letter in the European file"
 
 METRICS=ks_distance,total_variation,table_utility,correlation_fit,propensity_logistic,synthpop_disclosure,distance_to_closest_record,column_summaries
 run() {
