@@ -71,7 +71,20 @@ normalise() { sed 's/_eu\.csv/.csv/g' "$WORK/$1/results.tsv" >"$WORK/$1/results.
 same_normalised() { normalise "$1" && cmp -s "$WORK/plain/results.tsv" "$WORK/$1/results.normalised.tsv"; }
 warnings() { grep -c '^synthaudit: warning: ' "$WORK/$1.stderr"; }
 
-run plain "" || { echo "$passed passed, $failed failed"; exit 1; }
+run plain "" || { # sdc writes the remediated file back in the synthetic file's layout (semicolons, decimal commas).
+"$BIN" sdc --confidential "$WORK/train_eu.csv" --synthetic "$WORK/train_syn_eu.csv" --encoding latin1 \
+  --missing-codes income=-8,income_k=-0.008 --top-code income_k=0.9 --out "$WORK/sdc" \
+  >"$WORK/sdc.stdout" 2>"$WORK/sdc.stderr"
+expect sdc "exit code 0" test $? -eq 0
+"$BIN" sdc --confidential "$WORK/train.csv" --synthetic "$WORK/train_syn.csv" \
+  --missing-codes income=-8,income_k=-0.008 --top-code income_k=0.9 --out "$WORK/sdc_plain" >/dev/null 2>&1
+expect sdc "both remediated files written" test -s "$WORK/sdc/train_syn_eu.csv" -a -s "$WORK/sdc_plain/train_syn.csv"
+expect sdc "the remediated file is the plain one's in the European layout" \
+  cmp -s <(tr ';' '|' <"$WORK/sdc/train_syn_eu.csv" | tr ',' '.') \
+  <(/usr/bin/python3 -c "import csv,sys; [print('|'.join(r)) for r in csv.reader(open(sys.argv[1]))]" "$WORK/sdc_plain/train_syn.csv")
+expect sdc "the log says what was detected" grep -q "^warning: .*train_syn_eu.csv: read as semicolon-separated with a decimal comma" "$WORK/sdc/sdc_log.txt"
+
+echo "$passed passed, $failed failed"; exit 1; }
 [ "$(wc -l <"$WORK/plain/results.tsv")" -gt 50 ] || fail plain "results.tsv has too few rows"
 expect plain "income_k is numeric" grep -q '"name": "income_k"' "$WORK/plain/results.json"
 # Warnings about the data itself (the data checks) are the same in every run.
@@ -111,6 +124,19 @@ expect init "the starter spec has the detected read: block" \
 expect init "and the decimal comma" grep -q '^  decimal: ","' "$WORK/init.yaml"
 expect init "and the encoding" grep -q '^  encoding: windows-1252' "$WORK/init.yaml"
 expect init "income_k inferred numeric" grep -q '^  income_k: numeric' "$WORK/init.yaml"
+
+# sdc writes the remediated file back in the synthetic file's layout (semicolons, decimal commas).
+"$BIN" sdc --confidential "$WORK/train_eu.csv" --synthetic "$WORK/train_syn_eu.csv" --encoding latin1 \
+  --missing-codes income=-8,income_k=-0.008 --top-code income_k=0.9 --out "$WORK/sdc" \
+  >"$WORK/sdc.stdout" 2>"$WORK/sdc.stderr"
+expect sdc "exit code 0" test $? -eq 0
+"$BIN" sdc --confidential "$WORK/train.csv" --synthetic "$WORK/train_syn.csv" \
+  --missing-codes income=-8,income_k=-0.008 --top-code income_k=0.9 --out "$WORK/sdc_plain" >/dev/null 2>&1
+expect sdc "both remediated files written" test -s "$WORK/sdc/train_syn_eu.csv" -a -s "$WORK/sdc_plain/train_syn.csv"
+expect sdc "the remediated file is the plain one's in the European layout" \
+  cmp -s <(tr ';' '|' <"$WORK/sdc/train_syn_eu.csv" | tr ',' '.') \
+  <(/usr/bin/python3 -c "import csv,sys; [print('|'.join(r)) for r in csv.reader(open(sys.argv[1]))]" "$WORK/sdc_plain/train_syn.csv")
+expect sdc "the log says what was detected" grep -q "^warning: .*train_syn_eu.csv: read as semicolon-separated with a decimal comma" "$WORK/sdc/sdc_log.txt"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
