@@ -125,7 +125,7 @@ async function checkReport(context, name, file, options, outDir) {
   for (const c of facts.doc.columns || [])
     if (c.label && !facts.dataText.includes(c.label)) problems.push(`the variable label '${c.label}' of column '${c.name}' is not shown`);
   for (const m of facts.doc.treated_as_missing || [])
-    if (!facts.dataText.includes(`${m.column}${m.code === null ? 'declared missing in the file' : m.code}${m.count}`))
+    if (!facts.dataText.includes(`${m.column}${m.code === null ? 'declared missing in the file' : m.code}${m.count === null ? '—' : m.count}`))
       problems.push(`what was read as missing in '${m.column}' of ${m.file} (${m.code}: ${m.count}) is not shown`);
   if (options.includes('labels') && !(facts.doc.columns || []).some((c) => c.label))
     problems.push('the document has no variable label to show');
