@@ -33,12 +33,62 @@ namespace {
 // release policy (the outputs are written in full).
 constexpr int kExitNoCandidatePasses = 3;
 
+// How text files are read: the spec's read: block, as flags (docs/cli.md, "Text files").
+struct ReadFlags {
+  std::string delimiter, decimal, encoding, na;
+  // Given at all (an empty value is given too: --na '' is the empty field alone).
+  const CLI::Option *delimiter_option = nullptr, *decimal_option = nullptr,
+                    *encoding_option = nullptr, *na_option = nullptr;
+};
+
+bool given(const CLI::Option* option) { return option && option->count() > 0; }
+
+void add_read_flags(CLI::App& cmd, ReadFlags& f) {
+  f.delimiter_option = cmd.add_option(
+      "--delimiter", f.delimiter,
+      "field separator of text files: one character, tab, or auto (default: detected "
+      "from the header)");
+  f.decimal_option =
+      cmd.add_option("--decimal", f.decimal,
+                     "decimal mark of numbers in text files: . or , (default: detected; ',' only "
+                     "when the delimiter is not a comma)");
+  f.encoding_option =
+      cmd.add_option("--encoding", f.encoding,
+                     "character encoding of text files: utf-8 (default), latin1 or windows-1252 "
+                     "(converted to UTF-8 when read)");
+  f.na_option =
+      cmd.add_option("--na", f.na,
+                     "spellings of a missing value, comma-separated, in every column (default: "
+                     "'',NA,NaN,null; an empty item is the empty field)")
+          ->expected(1);
+}
+
+// Applies the flags over `read` (the spec's block, when there is one).
+void apply_read_flags(const ReadFlags& f, ReadSettings& read) {
+  if (given(f.delimiter_option)) read.csv.delimiter = parse_delimiter(f.delimiter, "--delimiter");
+  if (given(f.decimal_option)) read.csv.decimal = parse_decimal_mark(f.decimal, "--decimal");
+  if (given(f.encoding_option)) read.csv.encoding = parse_text_encoding(f.encoding, "--encoding");
+  if (given(f.na_option)) {
+    std::vector<std::string> spellings;
+    std::size_t start = 0;
+    while (true) {
+      const auto comma = f.na.find(',', start);
+      spellings.push_back(f.na.substr(start, comma - start));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    read.missing_values = checked_missing_values(std::move(spellings), "--na");
+  }
+  check_read_options(read, "--delimiter and --decimal");
+}
+
 struct EvaluateFlags {
   std::string spec_file, confidential, holdout, synthesis, keys, targets, metrics, out, metadata,
       plots, policy, memory;
   std::string format = "text";
   std::vector<std::string> synthetic, analyses, params, missing_codes, limits, disclosure_matching;
   std::string value_labels;
+  ReadFlags read;
   std::string synthesised_columns;
   std::string weights;
   std::string household;
@@ -97,6 +147,7 @@ void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
                  "Stata, SPSS and SAS files: read labelled values as their labels (default) or "
                  "their codes")
       ->check(CLI::IsMember({"labels", "codes"}));
+  add_read_flags(cmd, f.read);
   cmd.add_option("--disclosure-matching", f.disclosure_matching,
                  "how key-disclosure metrics match values, NAME=VALUE with NAME one of "
                  "numeric_tolerance, relative_tolerance, missing_matches (as the spec's "
@@ -170,6 +221,7 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
   for (const auto& assignment : f.missing_codes) add_missing_codes(spec, assignment);
   if (!f.value_labels.empty())
     spec.read.value_labels = f.value_labels == "codes" ? ValueLabels::kCodes : ValueLabels::kLabels;
+  apply_read_flags(f.read, spec.read);
   if (!f.keys.empty() || !f.targets.empty()) {
     if (f.keys.empty() || f.targets.empty()) throw InputError("--keys and --targets go together");
     spec.context.scenarios = {{split(f.keys, ','), split(f.targets, ',')}};
@@ -239,6 +291,9 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
     progress = [](const std::string& line) { std::cerr << "synthaudit: " << line << "\n"; };
   if (progress) progress("reading data");
   const EvaluationData data = load_evaluation_data(spec);
+  // How the files were read shouts even with --quiet: a wrong guess changes every result.
+  for (const auto& warning : data.reading_warnings)
+    std::cerr << "synthaudit: warning: " << warning << "\n";
   // Inside long metrics: one line rewritten in place on a terminal, plain lines otherwise.
   StreamProgress work_progress(stderr, isatty(fileno(stderr)) != 0);
   std::vector<RecordLevelOutput> records;
@@ -346,6 +401,7 @@ int describe_metric(const std::string& name, bool as_json) {
 struct SdcFlags {
   std::string confidential, synthetic, keys, out;
   std::vector<std::string> top_code, bottom_code, recode_rare, missing_codes, label;
+  ReadFlags read;
   bool remove_replicated_uniques = false;
 };
 
@@ -365,6 +421,7 @@ RemediationOptions remediation_options(const SdcFlags& f, bool label_given) {
   options.synthetic = f.synthetic;
   EvaluationSpec settings;
   for (const auto& assignment : f.missing_codes) add_missing_codes(settings, assignment);
+  apply_read_flags(f.read, settings.read);
   options.read = settings.read;
   if (!f.keys.empty()) options.keys = split(f.keys, ',');
   options.remove_replicated_uniques = f.remove_replicated_uniques;
@@ -454,6 +511,8 @@ int main(int argc, char** argv) {
       app.add_subcommand("init", "write a starter spec with the inferred column types");
   init_cmd->add_option("confidential", init_file, "confidential CSV")->required();
   init_cmd->add_option("--out", init_out, "where to write the spec (default: stdout)");
+  ReadFlags init_read;
+  add_read_flags(*init_cmd, init_read);
 
   std::string report_input, report_out, report_format = "html";
   auto* report_cmd =
@@ -519,6 +578,7 @@ int main(int argc, char** argv) {
   sdc_cmd->add_option("--missing-codes", sdc.missing_codes,
                       "numeric codes that mean missing in a column, COLUMN=CODE[,CODE...]; "
                       "repeatable");
+  add_read_flags(*sdc_cmd, sdc.read);
   sdc_cmd->add_flag("--remove-replicated-uniques", sdc.remove_replicated_uniques,
                     "remove synthetic records unique on the keys whose key values are unique in "
                     "the confidential data");
@@ -556,7 +616,9 @@ int main(int argc, char** argv) {
     if (*report_cmd)
       return rerender_report(report_input, report_out, report_format, limits_of(report_limits, ""));
     if (*init_cmd) {
-      const std::string text = starter_spec(init_file, ReadSettings{}, init_out);
+      ReadSettings init_settings;
+      apply_read_flags(init_read, init_settings);
+      const std::string text = starter_spec(init_file, init_settings, init_out);
       if (init_out.empty()) {
         std::cout << text;
       } else {

@@ -945,6 +945,37 @@
     return sec;
   }
 
+  // The columns as read (with the variable labels a Stata, SPSS or SAS file gives) and what each
+  // file had read as missing by a code or by its own declaration.
+  function dataSection() {
+    const columns = Array.isArray(doc.columns) ? doc.columns : [];
+    const missing = Array.isArray(doc.treated_as_missing) ? doc.treated_as_missing : [];
+    if (!columns.length && !missing.length) return null;
+    const sec = detailSection('data', 'Data: columns and what was read as missing');
+    if (columns.length) {
+      const labelled = columns.some((c) => c && typeof c.label === 'string' && c.label);
+      const header = labelled ? ['Column', 'Label', 'Kind'] : ['Column', 'Kind'];
+      const rows = columns.map((c) => {
+        const kind = `${c.kind || ''}${c.kind_source === 'user' ? ' (as declared)' : ''}`;
+        const cells = labelled ? [valueText(c.name), c.label ? valueText(c.label) : '', kind] : [valueText(c.name), kind];
+        return row(cells, cells.join(' '));
+      });
+      sec.append(el('h3', null, 'Columns'), pagedTable(header, rows, {className: 'data-columns'}));
+    }
+    if (missing.length) {
+      const rows = missing.map((m) => {
+        const cells = [valueText(m.file), valueText(m.role), valueText(m.column),
+          m.code === null || m.code === undefined ? 'declared missing in the file' : valueText(m.code),
+          typeof m.count === 'number' ? m.count : valueText(m.count)];
+        return row(cells, cells.join(' '));
+      });
+      sec.append(el('h3', null, 'Read as missing'),
+        el('p', {class: 'muted'}, 'Besides blanks and the missing-value spellings: values read as missing by a declared code, or declared missing by the file itself.'),
+        pagedTable(['File', 'Role', 'Column', 'Code', 'Values'], rows, {className: 'data-missing'}));
+    }
+    return sec;
+  }
+
   function warningsSection() {
     if (!(doc.warnings || []).length) return null;
     return detailSection('warnings', `Warnings (${doc.warnings.length})`, doc.warnings.map((w) => el('div', {class: 'warning'}, valueText(w))));
@@ -957,7 +988,7 @@
       el('main', null, executiveSection(),
         el('h2', {class: 'details-title'}, 'Details'),
         el('p', {class: 'note no-print'}, 'Each section opens with a click.'),
-        policySection(), scorecardSection(), comparisonSection(), fam.nodes, warningsSection(),
+        policySection(), scorecardSection(), comparisonSection(), fam.nodes, dataSection(), warningsSection(),
         el('p', {class: 'note'}, 'All numbers are also in results.json and results.tsv next to this file.')));
   }
 

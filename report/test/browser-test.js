@@ -99,7 +99,9 @@ async function checkReport(context, name, file, options, outDir) {
       if (/^(\{"|\[\{|\[\[|\[")/.test(t) || t.includes('[object Object]')) rawJson.push(t.slice(0, 80));
     }
     const subgroupTables = [...document.querySelectorAll('details.subgroups')].map((d) => d.querySelectorAll('tbody tr').length);
-    return {doc, card, plots, scorecardCandidates, recommendation, statuses, sections, firstSection, rawJson, subgroupTables,
+    // The data section: each column's variable label and each count of values read as missing.
+    const dataText = (document.getElementById('data') || {}).textContent || '';
+    return {doc, card, plots, scorecardCandidates, dataText, recommendation, statuses, sections, firstSection, rawJson, subgroupTables,
       injected: window.__fixtureInjected === 1};
   });
   const expected = expectedPlots(facts.doc, facts.card);
@@ -121,6 +123,13 @@ async function checkReport(context, name, file, options, outDir) {
     if (JSON.stringify(facts.statuses) !== want)
       problems.push(`candidate statuses ${JSON.stringify(facts.statuses)}, expected ${want}`);
   }
+  for (const c of facts.doc.columns || [])
+    if (c.label && !facts.dataText.includes(c.label)) problems.push(`the variable label '${c.label}' of column '${c.name}' is not shown`);
+  for (const m of facts.doc.treated_as_missing || [])
+    if (!facts.dataText.includes(`${m.column}${m.code === null ? 'declared missing in the file' : m.code}${m.count === null ? '—' : m.count}`))
+      problems.push(`what was read as missing in '${m.column}' of ${m.file} (${m.code}: ${m.count}) is not shown`);
+  if (options.includes('labels') && !(facts.doc.columns || []).some((c) => c.label))
+    problems.push('the document has no variable label to show');
   if (!facts.sections.length) problems.push('no collapsible detail sections');
   for (const d of facts.sections) if (d.open) problems.push(`detail section '${d.id}' is open on load`);
   for (const t of facts.rawJson) problems.push(`raw JSON shown on the page: ${t}`);

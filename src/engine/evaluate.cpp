@@ -308,11 +308,22 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
   auto check = [&](std::uint64_t required, const std::string& what) {
     check_memory(required, what, available);
   };
+  // What was assumed about the layout of text files, and the files it was assumed for: one
+  // warning for each, however many files.
+  std::vector<std::pair<std::string, std::vector<std::string>>> layouts;
   auto open = [&](const std::string& path) {
     std::error_code ec;
     const auto on_disk = fs::file_size(path, ec);
     if (!ec) check(tables + on_disk, path + ": reading it");
-    return open_data_file(path, settings);
+    auto file = open_data_file(path, settings);
+    if (const std::string layout = file->assumed_layout(); !layout.empty()) {
+      auto same = std::find_if(layouts.begin(), layouts.end(),
+                               [&](const auto& entry) { return entry.first == layout; });
+      if (same == layouts.end()) same = layouts.insert(layouts.end(), {layout, {}});
+      if (std::find(same->second.begin(), same->second.end(), path) == same->second.end())
+        same->second.push_back(path);
+    }
+    return file;
   };
   auto check_table = [&](const DataFile& file) {
     const std::uint64_t table = table_bytes(file.rows(), data.schema.columns.size());
@@ -331,6 +342,7 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
   data.confidential =
       encode_table(*conf_file, data.schema, settings, "confidential", nullptr, &conf_tallies);
   keep_tallies(*conf_file, "confidential", std::move(conf_tallies));
+  data.reading_warnings = decimal_comma_warnings(data.schema, *conf_file);
   std::uint64_t largest_synthetic = 0;
   auto load_other = [&](const std::string& path, const std::string& role) {
     const std::unique_ptr<DataFile> file = open(path);
@@ -372,6 +384,11 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
     data.candidates.push_back(std::move(c));
   }
   if (spec.holdout) data.holdout = load_other(*spec.holdout, "holdout");
+  for (auto it = layouts.rbegin(); it != layouts.rend(); ++it)
+    data.reading_warnings.insert(data.reading_warnings.begin(),
+                                 join(it->second, ", ") + ": " + it->first);
+  data.warnings.insert(data.warnings.begin(), data.reading_warnings.begin(),
+                       data.reading_warnings.end());
   finish_evaluation_data(data, spec.context.synthesis, limits);
   auto named = columns_in_use(spec.context);
   for (const auto& column : spec.by) named.emplace_back(column, "by");

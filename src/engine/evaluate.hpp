@@ -24,6 +24,9 @@ struct EvaluationData {
   };
   std::vector<Candidate> candidates;
   std::vector<std::string> warnings;
+  // The warnings about how text files were read (a detected layout, a column that looks numeric
+  // with a decimal comma): also in `warnings`; the command line shows them as it reads.
+  std::vector<std::string> reading_warnings;
   // What was read as missing by a declared code or by a file's own declaration, per file.
   struct FileMissing {
     std::string path;

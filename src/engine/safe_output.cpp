@@ -88,6 +88,18 @@ class Checker {
                          " with fewer than " + std::to_string(threshold_) + " records");
           }
         }
+    // What a file had read as missing is a count of its records per code: a count below the
+    // threshold is withheld like any other small count.
+    if (document.contains("treated_as_missing") && document["treated_as_missing"].is_array())
+      for (auto& entry : document["treated_as_missing"]) {
+        if (!entry.is_object() || !entry.contains("count") || !entry["count"].is_number()) continue;
+        const double count = entry["count"].get<double>();
+        if (count <= 0 || count >= static_cast<double>(threshold_)) continue;
+        const std::string reason = "fewer than " + std::to_string(threshold_) + " records";
+        entry["count"] = nullptr;
+        entry["output_check"] = "withheld: " + reason;
+        withhold("count read as missing in column " + entry.value("column", std::string()), reason);
+      }
     scrub_text(document, "the document");
     json withheld = json::array();
     for (const auto& [key, times] : withheld_)

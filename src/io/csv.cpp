@@ -8,6 +8,7 @@
 #endif
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -152,6 +153,108 @@ bool valid_utf8(std::string_view s) {
   return true;
 }
 
+TextEncoding parse_text_encoding(const std::string& text, const std::string& where) {
+  std::string key;
+  for (const char c : text) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (key == "utf-8" || key == "utf8") return TextEncoding::kUtf8;
+  if (key == "latin1" || key == "latin-1" || key == "iso-8859-1" || key == "iso8859-1" ||
+      key == "windows-1252" || key == "cp1252")
+    return TextEncoding::kWindows1252;
+  throw InputError(where + ": '" + text +
+                   "' is not an encoding synthaudit reads; use utf-8, latin1 or windows-1252");
+}
+
+const char* to_string(TextEncoding encoding) {
+  return encoding == TextEncoding::kUtf8 ? "utf-8" : "windows-1252";
+}
+
+std::string windows1252_to_utf8(std::string_view bytes) {
+  // Code points of bytes 0x80-0x9F (WHATWG index-windows-1252); the rest equal their byte.
+  static constexpr char16_t kHigh[32] = {
+      0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+      0x2039, 0x0152, 0x008D, 0x017D, 0x008F, 0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
+      0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178};
+  std::string out;
+  out.reserve(bytes.size() + bytes.size() / 8);
+  for (const char c : bytes) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x80) {
+      out += c;
+      continue;
+    }
+    const unsigned code = byte < 0xA0 ? kHigh[byte - 0x80] : byte;
+    if (code < 0x800) {
+      out += static_cast<char>(0xC0 | (code >> 6));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    } else {
+      out += static_cast<char>(0xE0 | (code >> 12));
+      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// "[+-]digits<mark>digits" with at least one digit after the mark.
+bool looks_like_decimal(std::string_view field, char mark) {
+  std::size_t i = 0;
+  if (i < field.size() && (field[i] == '-' || field[i] == '+')) ++i;
+  while (i < field.size() && field[i] >= '0' && field[i] <= '9') ++i;
+  if (i >= field.size() || field[i] != mark) return false;
+  const std::size_t after = ++i;
+  while (i < field.size() && field[i] >= '0' && field[i] <= '9') ++i;
+  return i == field.size() && i > after;
+}
+
+// The fields of the first line of `text` split by `delimiter` (quotes respected), and whether
+// every one of them is quoted.
+std::size_t header_fields(std::string_view text, char delimiter, bool& all_quoted) {
+  std::size_t fields = 1;
+  bool in_quotes = false;
+  bool at_field_start = true;
+  all_quoted = true;
+  for (const char c : text) {
+    if (in_quotes) {
+      if (c == '"') in_quotes = false;  // "" re-enters at the next quote
+      continue;
+    }
+    if (at_field_start) {
+      at_field_start = false;
+      if (c != '"') all_quoted = false;
+    }
+    if (c == '"') {
+      in_quotes = true;
+    } else if (c == '\n' || c == '\r') {
+      break;
+    } else if (c == delimiter) {
+      ++fields;
+      at_field_start = true;
+    }
+  }
+  return fields;
+}
+
+std::string delimiter_in_words(char delimiter) {
+  switch (delimiter) {
+    case ';':
+      return "semicolon-separated";
+    case '\t':
+      return "tab-separated";
+    case ' ':
+      return "space-separated";
+    default:
+      return std::string("'") + delimiter + "'-separated";
+  }
+}
+
+}  // namespace
+
+bool looks_like_decimal_comma_number(std::string_view field) {
+  return looks_like_decimal(field, ',');
+}
+
 // The bytes of one file, owned: read from a file or pipe, decompressed, or given in memory.
 struct CsvFile::Storage {
   std::string owned;
@@ -185,6 +288,12 @@ CsvFile CsvFile::from_stored(std::string bytes, const std::string& path,
     storage.reset();
     return from_bytes(std::move(text), path, options, std::move(digest));
   }
+  if (options.encoding != TextEncoding::kUtf8) {
+    std::string digest = sha256_hex(raw);
+    std::string text = std::move(storage->owned);
+    storage.reset();
+    return from_bytes(std::move(text), path, options, std::move(digest));
+  }
   // Hash on a second thread while the structure is checked: both read the same bytes once.
   std::string digest;
   std::thread hasher([&] { digest = sha256_hex(raw); });
@@ -201,10 +310,14 @@ CsvFile CsvFile::from_stored(std::string bytes, const std::string& path,
 
 CsvFile CsvFile::from_bytes(std::string bytes, const std::string& name, const CsvOptions& options,
                             std::string sha256) {
+  if (sha256.empty()) sha256 = sha256_hex(bytes);
+  // The fingerprint is of the bytes as stored; the text read is UTF-8.
+  if (options.encoding == TextEncoding::kWindows1252 &&
+      std::any_of(bytes.begin(), bytes.end(), [](char c) { return (c & 0x80) != 0; }))
+    bytes = windows1252_to_utf8(bytes);
   auto storage = std::make_shared<Storage>();
   storage->owned = std::move(bytes);
   storage->use_owned();
-  if (sha256.empty()) sha256 = sha256_hex(storage->owned);
   CsvFile file = build(std::move(storage), name, options);
   file.sha256_ = std::move(sha256);
   return file;
@@ -214,9 +327,33 @@ CsvFile CsvFile::build(std::shared_ptr<Storage> storage, const std::string& name
                        const CsvOptions& options) {
   if (options.delimiter == '"' || options.delimiter == '\n' || options.delimiter == '\r')
     throw InputError(name + ": the delimiter cannot be a quote or a line break");
+  if (options.decimal != 0 && options.decimal != '.' && options.decimal != ',')
+    throw InputError(name + ": the decimal mark must be '.' or ','");
   CsvFile file;
   file.path_ = name;
   file.delimiter_ = options.delimiter;
+  if (file.delimiter_ == 0) {
+    std::string_view text(storage->data, storage->size);
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+    bool quoted = false;
+    std::size_t most = header_fields(text, ',', quoted);
+    file.delimiter_ = ',';
+    // A decimal comma rules the comma out as the separator.
+    if (options.decimal == ',') most = 0;
+    for (const char candidate : {';', '\t'}) {
+      const std::size_t fields = header_fields(text, candidate, quoted);
+      if (fields > most) {
+        most = fields;
+        file.delimiter_ = candidate;
+      }
+    }
+    if (most <= 1 && header_fields(text, ' ', quoted) > 1 && quoted) file.delimiter_ = ' ';
+    if (file.delimiter_ != ',') file.assumed_ = "read as " + delimiter_in_words(file.delimiter_);
+  }
+  if (options.decimal == ',' && file.delimiter_ == ',')
+    throw InputError(name +
+                     ": the decimal mark and the delimiter are both ','; give the delimiter "
+                     "(--delimiter ';' or read: delimiter in the spec)");
   file.threads_ = resolve_reader_threads(options.threads);
   file.max_field_bytes_ = options.max_field_bytes;
   file.max_columns_ = options.max_columns;
@@ -224,10 +361,43 @@ CsvFile CsvFile::build(std::shared_ptr<Storage> storage, const std::string& name
   file.size_ = storage->size;
   file.storage_ = std::move(storage);
   file.index_rows();
+  file.decimal_ = options.decimal;
+  if (file.decimal_ == 0) file.detect_decimal_mark();
+  if (!file.assumed_.empty())
+    file.assumed_ +=
+        " (detected; say otherwise with --delimiter and --decimal, or read: delimiter and decimal "
+        "in the spec)";
+  if (file.row_names_)
+    file.assumed_ += std::string(file.assumed_.empty() ? "" : "; ") +
+                     "the first column has no name in the header: read as row names (R's "
+                     "write.csv and write.table, pandas' to_csv) and left out";
   return file;
 }
 
 std::size_t CsvFile::size() const { return size_; }
+
+void CsvFile::detect_decimal_mark() {
+  decimal_ = '.';
+  if (delimiter_ == ',') return;
+  // The first rows decide: enough to see a decimal number in most data, and a fixed cost.
+  constexpr std::size_t kSampleRows = 2000;
+  std::size_t comma = 0, point = 0;
+  std::vector<std::string_view> fields;
+  std::string scratch;
+  for (std::size_t r = 0; r < std::min(kSampleRows, row_starts_.size()); ++r) {
+    tokenize(row_starts_[r], fields, scratch);
+    for (const auto field : fields) {
+      if (looks_like_decimal(field, ','))
+        ++comma;
+      else if (looks_like_decimal(field, '.'))
+        ++point;
+    }
+  }
+  if (comma > 0 && point == 0) {
+    decimal_ = ',';
+    assumed_ += std::string(assumed_.empty() ? "read" : "") + " with a decimal comma";
+  }
+}
 
 std::size_t CsvFile::tokenize(std::size_t offset, std::vector<std::string_view>& fields,
                               std::string& scratch) const {
@@ -363,10 +533,14 @@ void CsvFile::index_rows() {
                      " (raise it with --limit columns=N)");
   header_.clear();
   std::unordered_set<std::string> seen;
-  for (std::size_t i = 0; i < fields.size(); ++i) {
+  // R's write.csv and pandas' to_csv write row names under an empty first name.
+  row_names_ = fields.size() > 1 && fields[0].empty();
+  for (std::size_t i = row_names_ ? 1 : 0; i < fields.size(); ++i) {
     std::string name(fields[i]);
     if (!valid_utf8(name))
-      throw InputError(path_ + ": header column " + std::to_string(i + 1) + " is not valid UTF-8");
+      throw InputError(path_ + ": header column " + std::to_string(i + 1) +
+                       " is not valid UTF-8 (if the file is Latin-1 or Windows-1252, give "
+                       "--encoding latin1, or read: encoding: latin1 in the spec)");
     if (name.empty())
       throw InputError(path_ + ": header column " + std::to_string(i + 1) + " has an empty name");
     if (name.size() > max_field_bytes_)
@@ -383,7 +557,7 @@ void CsvFile::index_rows() {
   row_starts_.clear();
   // About 1 row per 100 bytes is a fair first guess for survey data; the vector grows if not.
   row_starts_.reserve((size_ - pos) / 100 + 16);
-  const std::size_t expected = header_.size();
+  std::size_t expected = header_.size() + (row_names_ ? 1 : 0);
   const std::size_t size = size_;
   const char* data = data_;
   while (pos < size) {
@@ -396,6 +570,11 @@ void CsvFile::index_rows() {
     std::size_t count = 0, newlines = 0, longest = 0;
     next = scan_row(pos, count, newlines, longest);
     check(next, row_starts_.size() + 1);
+    // R's write.table writes row names without a name: the header is one field shorter.
+    if (row_starts_.empty() && !row_names_ && count == expected + 1 && expected > 0) {
+      row_names_ = true;
+      ++expected;
+    }
     if (longest > max_field_bytes_) {
       // Rare: find the column to name it.
       std::vector<std::string_view> row_fields;
@@ -404,14 +583,18 @@ void CsvFile::index_rows() {
       std::size_t column = 0;
       for (std::size_t c = 1; c < row_fields.size(); ++c)
         if (row_fields[c].size() > row_fields[column].size()) column = c;
+      const bool named = !(row_names_ && column == 0);
+      const std::size_t named_column = column - (row_names_ ? 1 : 0);
       throw InputError(where(row_starts_.size() + 1) + ", column '" +
-                       (column < header_.size() ? header_[column] : std::to_string(column + 1)) +
+                       (named && named_column < header_.size() ? header_[named_column]
+                                                               : std::to_string(column + 1)) +
                        "': a field is longer than " + format_bytes(max_field_bytes_) +
                        " (limit field_bytes; raise it with --limit field_bytes=SIZE)");
     }
     if (count != expected)
       throw InputError(where(row_starts_.size() + 1) + " has " + std::to_string(count) +
-                       " fields, header has " + std::to_string(expected));
+                       " fields, header has " + std::to_string(expected) +
+                       (row_names_ ? " (with the row names)" : ""));
     row_starts_.push_back(pos);
     line += newlines + (data[next - 1] == '\n' || data[next - 1] == '\r' ? 1 : 0);
     pos = next;
@@ -433,6 +616,7 @@ void CsvFile::visit_rows(const RowVisitor& visit) const {
     try {
       for (std::size_t r = begin; r < end; ++r) {
         tokenize(row_starts_[r], fields, scratch);
+        if (row_names_) fields.erase(fields.begin());
         visit(t, r, fields);
       }
     } catch (...) {

@@ -1,6 +1,12 @@
 #pragma once
 // RFC 4180 CSV reader (quoted fields with embedded delimiters, quotes and newlines; CRLF; UTF-8
-// BOM; configurable delimiter), plain or gzip-compressed (detected by magic bytes).
+// BOM; configurable or detected delimiter and decimal mark; UTF-8 or Windows-1252 text), plain or
+// gzip-compressed (detected by magic bytes).
+//
+// Text as people write it: R's write.csv (a first column of row names under an empty name),
+// write.table (a header one field shorter than the rows), write.csv2 and Excel in European locales
+// (semicolons, decimal commas), Excel's BOM and CRLF, Stata's export delimited. The row names
+// column is left out of the header and of every row.
 //
 // Reading is two-step: CsvFile::open reads the bytes, checks the structure once (quotes, field
 // counts, header) and records where each row starts; visit_rows then tokenises ranges of rows on
@@ -24,8 +30,34 @@
 
 namespace synthaudit {
 
+// The text's character encoding. Windows-1252 (a superset of ISO 8859-1's printable characters,
+// what Excel writes in Western European locales) is converted to UTF-8 when read, so everything
+// downstream is UTF-8.
+enum class TextEncoding { kUtf8, kWindows1252 };
+
+// "utf-8" / "utf8", or "latin1" / "latin-1" / "iso-8859-1" / "windows-1252" / "cp1252" (any
+// case); anything else is an InputError starting with `where`.
+TextEncoding parse_text_encoding(const std::string& text, const std::string& where);
+const char* to_string(TextEncoding encoding);
+
+// Windows-1252 bytes as UTF-8, mapped as the WHATWG Encoding Standard maps the labels "latin1",
+// "iso-8859-1" and "windows-1252" (bytes 0x80-0x9F are Windows-1252's typographic characters;
+// the five it leaves undefined become the C1 controls of the same value).
+std::string windows1252_to_utf8(std::string_view bytes);
+
+// A field that reads as a number written with a decimal comma ("3,14", "-,5", "12,0"): optional
+// sign, digits, one comma, digits, at least one digit on each side of the comma or after it.
+bool looks_like_decimal_comma_number(std::string_view field);
+
 struct CsvOptions {
-  char delimiter = ',';
+  // The field separator; 0 = detected from the header: the one of ',', ';' and tab that splits it
+  // into the most fields (',' on a tie), or ' ' when none splits it and the header is a row of
+  // quoted names split by spaces (R's write.table).
+  char delimiter = 0;
+  // The decimal mark of numbers, '.' or ','; 0 = detected: ',' when the delimiter is not ',' and
+  // the first rows hold numbers with a decimal comma and none with a decimal point.
+  char decimal = 0;
+  TextEncoding encoding = TextEncoding::kUtf8;
   int threads = 0;  // 0 = all cores (at most the hardware's threads)
   // Resource limits (core/limits.hpp, whose defaults these are).
   std::uint64_t max_input_bytes = std::uint64_t{8} << 30;
@@ -57,6 +89,10 @@ class CsvFile : public DataFile {
   // Size of the (decompressed) text in bytes.
   std::size_t size() const override;
   std::string format() const override { return "CSV"; }
+  char decimal_mark() const override { return decimal_; }
+  std::string assumed_layout() const override { return assumed_; }
+  // The field separator used (as given or detected).
+  char delimiter() const { return delimiter_; }
 
   // Fields are unescaped (quotes removed, "" -> ").
   void visit_rows(const RowVisitor& visit) const override;
@@ -66,6 +102,8 @@ class CsvFile : public DataFile {
   static CsvFile build(std::shared_ptr<Storage> storage, const std::string& name,
                        const CsvOptions& options);
   void index_rows();
+  // Sets decimal_ from the first rows when it was not given.
+  void detect_decimal_mark();
   static constexpr std::size_t kUnterminatedQuote = static_cast<std::size_t>(-1);
   static constexpr std::size_t kTextAfterQuote = static_cast<std::size_t>(-2);
   // Splits the row starting at `offset` into fields; returns the offset after the row, or one of
@@ -83,6 +121,11 @@ class CsvFile : public DataFile {
   const char* data_ = nullptr;
   std::size_t size_ = 0;
   char delimiter_ = ',';
+  char decimal_ = '.';
+  // The header had no name for the first column, or one name fewer than the rows: row names,
+  // left out.
+  bool row_names_ = false;
+  std::string assumed_;
   int threads_ = 1;
   std::uint64_t max_field_bytes_ = 0;
   std::uint64_t max_columns_ = 0;

@@ -45,6 +45,11 @@ class DataFile {
   virtual std::size_t size() const = 0;
   // The format in words, for messages ("CSV", "Stata .dta").
   virtual std::string format() const = 0;
+  // The decimal mark its numbers are written with: '.' or ','.
+  virtual char decimal_mark() const { return '.'; }
+  // What the reader assumed about the file's layout that it was not told (a detected delimiter
+  // or decimal mark, a row names column left out), in words; empty when nothing.
+  virtual std::string assumed_layout() const { return {}; }
   // One entry per column, or empty when the format carries no metadata.
   virtual const std::vector<ColumnMetadata>& metadata() const {
     static const std::vector<ColumnMetadata> none;

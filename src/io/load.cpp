@@ -107,6 +107,26 @@ bool parse_number(std::string_view field, double& value) {
   return true;
 }
 
+// The same, for a number written with a decimal comma ("3,14"): a field with a '.' is not one.
+bool parse_number_decimal_comma(std::string_view field, double& value) {
+  if (field.find('.') != std::string_view::npos) return false;
+  char buffer[64];
+  if (field.size() > sizeof buffer) {
+    std::string copy(field);
+    std::replace(copy.begin(), copy.end(), ',', '.');
+    return parse_number(copy, value);
+  }
+  std::copy(field.begin(), field.end(), buffer);
+  std::replace(buffer, buffer + field.size(), ',', '.');
+  return parse_number(std::string_view(buffer, field.size()), value);
+}
+
+// A field as a number in the decimal mark of its file. The mark is fixed per file, so the branch
+// is the same for every field and the '.' path stays what it was.
+inline bool parse_number(std::string_view field, double& value, bool decimal_comma) {
+  return decimal_comma ? parse_number_decimal_comma(field, value) : parse_number(field, value);
+}
+
 void check_setting_columns(const DataFile& file, const ReadSettings& settings) {
   const auto& header = file.header();
   auto check = [&](const std::string& name, const char* key) {
@@ -154,6 +174,7 @@ Schema infer_schema(const DataFile& file, const ReadSettings& settings) {
   std::vector<std::vector<char>> numeric_ok(static_cast<std::size_t>(file.threads()),
                                             std::vector<char>(ncol, 1));
   const MissingSpellings missing(settings.missing_values);
+  const bool decimal_comma = file.decimal_mark() == ',';
   file.visit_rows([&](int t, std::size_t, const std::vector<std::string_view>& fields) {
     auto& ok = numeric_ok[static_cast<std::size_t>(t)];
     double value;
@@ -161,7 +182,7 @@ Schema infer_schema(const DataFile& file, const ReadSettings& settings) {
       if (!ok[c]) continue;
       if (is_absent(fields[c]) || missing.contains(fields[c])) continue;
       if (!text_codes[c].empty() && is_text_code(text_codes[c], fields[c])) continue;
-      if (!parse_number(fields[c], value)) ok[c] = 0;
+      if (!parse_number(fields[c], value, decimal_comma)) ok[c] = 0;
     }
   });
   Schema schema;
@@ -240,6 +261,7 @@ Table encode_table(const DataFile& file, const Schema& schema, const ReadSetting
   }
   std::vector<std::size_t> first_row(threads, std::numeric_limits<std::size_t>::max());
   const MissingSpellings missing(settings.missing_values);
+  const bool decimal_comma = file.decimal_mark() == ',';
   // code_hits[t][c][k]: fields thread t read as missing by column c's k-th code (numeric codes,
   // then text codes).
   std::vector<std::vector<std::vector<std::uint64_t>>> code_hits(
@@ -266,10 +288,15 @@ Table encode_table(const DataFile& file, const Schema& schema, const ReadSetting
       }
       if (column.is_numeric()) {
         double value;
-        if (!parse_number(field, value))
-          throw InputError(file.path() + ": row " + std::to_string(row + 1) + ", column '" +
-                           column.name + "': '" + std::string(field.substr(0, 60)) +
-                           "' is not a number (the column is numeric)");
+        if (!parse_number(field, value, decimal_comma))
+          throw InputError(
+              file.path() + ": row " + std::to_string(row + 1) + ", column '" + column.name +
+              "': '" + std::string(field.substr(0, 60)) +
+              "' is not a number (the column is numeric" +
+              (!decimal_comma && looks_like_decimal_comma_number(field)
+                   ? "; if the file writes decimals with a comma, give --decimal , or read: "
+                     "decimal: \",\" in the spec)"
+                   : ")"));
         if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
           const auto k = static_cast<std::size_t>(it - codes.begin());
           column.missing_code_index[row] = static_cast<std::uint8_t>(k + 1);
@@ -280,7 +307,7 @@ Table encode_table(const DataFile& file, const Schema& schema, const ReadSetting
       } else {
         if (!codes.empty()) {
           double value;
-          if (parse_number(field, value)) {
+          if (parse_number(field, value, decimal_comma)) {
             if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
               ++code_hits[ti][c][static_cast<std::size_t>(it - codes.begin())];
               continue;
@@ -294,8 +321,9 @@ Table encode_table(const DataFile& file, const Schema& schema, const ReadSetting
         if (levels.size() > known && !valid_utf8(field))
           throw InputError(file.path() + ": row " + std::to_string(row + 1) + ", column '" +
                            column.name +
-                           "': the value is not valid UTF-8 (is the file in another encoding? "
-                           "convert it, e.g. iconv -f latin1 -t utf-8)");
+                           "': the value is not valid UTF-8 (if the file is Latin-1 or "
+                           "Windows-1252, give --encoding latin1, or read: encoding: latin1 in "
+                           "the spec)");
       }
     }
   });
@@ -372,6 +400,25 @@ std::unique_ptr<DataFile> open_data_file(const std::string& path, const ReadSett
   stat.max_columns = options.max_columns;
   return std::make_unique<StatFile>(
       StatFile::parse(content, format, path, std::move(digest), stat));
+}
+
+std::vector<std::string> decimal_comma_warnings(const Schema& schema, const DataFile& file) {
+  std::vector<std::string> warnings;
+  if (file.decimal_mark() == ',') return warnings;
+  for (const auto& entry : schema.columns) {
+    if (entry.kind != ColumnKind::kCategorical || !entry.inferred || !entry.dictionary) continue;
+    std::size_t numeric_looking = 0;
+    const Dictionary& levels = *entry.dictionary;
+    for (std::uint32_t code = 0; code < levels.size(); ++code)
+      if (looks_like_decimal_comma_number(levels.level(code))) ++numeric_looking;
+    if (numeric_looking > kDecimalCommaLevelsWarning)
+      warnings.push_back(file.path() + ": column '" + entry.name +
+                         "' is read as categorical, but " + std::to_string(numeric_looking) +
+                         " of its " + std::to_string(levels.size()) +
+                         " levels are numbers with a decimal comma; if the file writes decimals "
+                         "with a comma, give --decimal , (or read: decimal: \",\" in the spec)");
+  }
+  return warnings;
 }
 
 void finalize_dictionaries(Schema& schema, const std::vector<Table*>& tables) {

@@ -75,6 +75,16 @@ Table encode_table(const DataFile& file, const Schema& schema, const ReadSetting
                    const std::string& role, std::vector<std::string>* ignored = nullptr,
                    std::vector<MissingTally>* tallies = nullptr);
 
+// A categorical column with more distinct levels than this that read as numbers with a decimal
+// comma is named in a warning (decimal_comma_warnings).
+constexpr std::size_t kDecimalCommaLevelsWarning = 10;
+
+// After `file` was encoded with `schema` (before finalize_dictionaries): a warning for each
+// inferred categorical column with more than kDecimalCommaLevelsWarning distinct levels that look
+// like numbers with a decimal comma, when the file was read with a decimal point: such a column
+// is probably numeric, read as text because nobody said `--decimal ,`.
+std::vector<std::string> decimal_comma_warnings(const Schema& schema, const DataFile& file);
+
 // Sorts every dictionary's levels (see Dictionary::finalize) and remaps the codes of `tables`,
 // which must be every table encoded with this schema.
 void finalize_dictionaries(Schema& schema, const std::vector<Table*>& tables);

@@ -60,6 +60,7 @@ Remediation remediate(const RemediationOptions& options) {
   const CsvFile syn_file = CsvFile::open(options.synthetic, options.read.csv);
   Schema schema = infer_schema(conf_file, options.read);
   Table conf = encode_table(conf_file, schema, options.read, "confidential");
+  std::vector<std::string> reading_warnings = decimal_comma_warnings(schema, conf_file);
   Table syn = encode_table(syn_file, schema, options.read, "synthetic");
   finalize_dictionaries(schema, {&conf, &syn});
 
@@ -78,6 +79,10 @@ Remediation remediate(const RemediationOptions& options) {
   log += "synthaudit sdc: remediation of " + options.synthetic + " (" + std::to_string(syn.rows()) +
          " records) against " + options.confidential + " (" + std::to_string(conf.rows()) +
          " records)\n";
+  for (const CsvFile* file : {&conf_file, &syn_file})
+    if (!file->assumed_layout().empty())
+      log += "warning: " + file->path() + ": " + file->assumed_layout() + "\n";
+  for (const auto& warning : reading_warnings) log += "warning: " + warning + "\n";
 
   // Working values of the synthetic keys: numeric values, or categorical codes as doubles
   // (exact below 2^53), changed by the codings before the uniques are compared.
@@ -109,12 +114,16 @@ Remediation remediate(const RemediationOptions& options) {
       std::sort(values.begin(), values.end());
       const double threshold = stats::quantile_type7(values, coding.probability);
       const std::size_t f = field_index(coding.column);
+      // In the file's decimal mark, as its other values are written.
+      std::string threshold_field = format_number(threshold);
+      if (syn_file.decimal_mark() == ',')
+        std::replace(threshold_field.begin(), threshold_field.end(), '.', ',');
       std::size_t changed = 0;
       for (std::size_t r = 0; r < syn.rows(); ++r) {
         const double v = working[c][r];
         if (std::isnan(v) || (top ? v <= threshold : v >= threshold)) continue;
         working[c][r] = threshold;
-        fields[r][f] = format_number(threshold);
+        fields[r][f] = threshold_field;
         ++changed;
       }
       log += (top ? "top-code " : "bottom-code ") + coding.column + " at the " +
@@ -204,7 +213,8 @@ Remediation remediate(const RemediationOptions& options) {
            escape_controls(options.label) + "\" in every record\n";
   }
 
-  const char delimiter = options.read.csv.delimiter;
+  // Written back in the synthetic file's own layout (its delimiter as given or detected).
+  const char delimiter = syn_file.delimiter();
   std::string& csv = out.csv;
   auto write_row = [&](const std::vector<std::string>& row, const std::string* label) {
     bool first = true;

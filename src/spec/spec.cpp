@@ -172,6 +172,49 @@ ValueLabels parse_value_labels(const std::string& text, const std::string& where
                    did_you_mean(text, {"labels", "codes"}));
 }
 
+}  // namespace
+
+char parse_delimiter(const std::string& text, const std::string& where) {
+  if (text == "auto") return 0;
+  if (text == "tab" || text == "\\t" || text == "\t") return '\t';
+  if (text.size() != 1)
+    throw InputError(where + ": '" + escape_controls(text) +
+                     "' is not a delimiter; expected one character, tab or auto");
+  if (text[0] == '"' || text[0] == '\n' || text[0] == '\r')
+    throw InputError(where + ": the delimiter cannot be a quote or a line break");
+  if (static_cast<unsigned char>(text[0]) >= 0x80)
+    throw InputError(where + ": the delimiter must be an ASCII character");
+  return text[0];
+}
+
+char parse_decimal_mark(const std::string& text, const std::string& where) {
+  if (text == "auto") return 0;
+  if (text == "." || text == ",") return text[0];
+  throw InputError(where + ": '" + escape_controls(text) +
+                   "' is not a decimal mark; expected . or , (or auto)");
+}
+
+std::vector<std::string> checked_missing_values(std::vector<std::string> spellings,
+                                                const std::string& where) {
+  for (const auto& spelling : spellings) {
+    if (!valid_utf8(spelling))
+      throw InputError(where + ": a missing-value spelling is not valid UTF-8");
+    if (std::any_of(spelling.begin(), spelling.end(),
+                    [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+      throw InputError(where + ": the missing-value spelling '" + escape_controls(spelling) +
+                       "' holds a control character");
+  }
+  return spellings;
+}
+
+void check_read_options(const ReadSettings& read, const std::string& where) {
+  if (read.csv.decimal != 0 && read.csv.decimal == read.csv.delimiter)
+    throw InputError(where + ": the delimiter and the decimal mark are both '" +
+                     std::string(1, read.csv.decimal) + "'");
+}
+
+namespace {
+
 SynthesisType parse_synthesis(const std::string& text, const std::string& where) {
   if (text == "full") return SynthesisType::kFull;
   if (text == "partial") return SynthesisType::kPartial;
@@ -440,18 +483,24 @@ EvaluationSpec load_spec_yaml(const std::string& path, const ResourceLimits& lim
   if (root["weights"]) spec.context.weights = r.string(root["weights"], "weights");
   if (root["household"]) spec.context.household = r.string(root["household"], "household");
   if (const auto read = root["read"]) {
-    r.check_keys(read, "read", {"delimiter", "missing_values", "value_labels"});
+    r.check_keys(read, "read",
+                 {"delimiter", "decimal", "encoding", "missing_values", "value_labels"});
     if (read["value_labels"])
       spec.read.value_labels = parse_value_labels(
           r.string(read["value_labels"], "read.value_labels"), path + ": read.value_labels");
-    if (read["delimiter"]) {
-      auto d = r.string(read["delimiter"], "read.delimiter");
-      if (d == "\\t" || d == "tab") d = "\t";
-      if (d.size() != 1) r.fail("read.delimiter", "expected one character");
-      spec.read.csv.delimiter = d[0];
-    }
+    if (read["delimiter"])
+      spec.read.csv.delimiter =
+          parse_delimiter(r.string(read["delimiter"], "read.delimiter"), path + ": read.delimiter");
+    if (read["decimal"])
+      spec.read.csv.decimal =
+          parse_decimal_mark(r.string(read["decimal"], "read.decimal"), path + ": read.decimal");
+    if (read["encoding"])
+      spec.read.csv.encoding = parse_text_encoding(r.string(read["encoding"], "read.encoding"),
+                                                   path + ": read.encoding");
     if (read["missing_values"])
-      spec.read.missing_values = r.strings(read["missing_values"], "read.missing_values");
+      spec.read.missing_values = checked_missing_values(
+          r.strings(read["missing_values"], "read.missing_values"), path + ": read.missing_values");
+    check_read_options(spec.read, path + ": read");
   }
   if (root["metadata"]) spec.metadata = r.path(root["metadata"], "metadata");
   if (const auto columns = root["columns"]) {
@@ -846,8 +895,13 @@ nlohmann::json spec_to_json(const EvaluationSpec& spec) {
   if (!spec.synthesised_columns.empty()) j["synthesised_columns"] = spec.synthesised_columns;
   if (!spec.context.weights.empty()) j["weights"] = spec.context.weights;
   if (!spec.context.household.empty()) j["household"] = spec.context.household;
-  j["read"] = {{"delimiter", std::string(1, spec.read.csv.delimiter)},
-               {"missing_values", spec.read.missing_values}};
+  j["read"] = {
+      {"delimiter", spec.read.csv.delimiter == 0 ? std::string("auto")
+                                                 : std::string(1, spec.read.csv.delimiter)},
+      {"decimal",
+       spec.read.csv.decimal == 0 ? std::string("auto") : std::string(1, spec.read.csv.decimal)},
+      {"encoding", to_string(spec.read.csv.encoding)},
+      {"missing_values", spec.read.missing_values}};
   if (!spec.metadata.empty()) j["metadata"] = spec.metadata;
   j["columns"] = nlohmann::json::object();
   for (const auto& [name, kind] : spec.read.kinds) j["columns"][name] = to_string(kind);
@@ -922,7 +976,10 @@ std::string yaml_scalar(const std::string& text) {
 std::string starter_spec(const std::string& confidential_path, const ReadSettings& settings,
                          const std::string& spec_path) {
   const std::unique_ptr<DataFile> file = open_data_file(confidential_path, settings);
-  const Schema schema = infer_schema(*file, settings);
+  Schema schema = infer_schema(*file, settings);
+  // Encoded once, for the levels of the categorical columns the warnings look at.
+  const Table table = encode_table(*file, schema, settings, "confidential");
+  const std::vector<std::string> warnings = decimal_comma_warnings(schema, *file);
   // load_spec resolves relative paths against the spec's folder, so write the confidential path
   // relative to where the spec will be (the current folder when it goes to stdout).
   std::string conf = confidential_path;
@@ -944,10 +1001,23 @@ std::string starter_spec(const std::string& confidential_path, const ReadSetting
   out << "# holdout: holdout.csv\n";
   out << "candidates:\n  - name: my_synthesis\n    replicates: [synthetic_1.csv]\n";
   out << "synthesis: full   # or partial (rows correspond to confidential rows)\n";
-  if (settings.csv.delimiter != ',') {
-    const std::string d(1, settings.csv.delimiter);
-    out << "read:\n  delimiter: " << (d == "\t" ? "tab" : yaml_scalar(d)) << "\n";
+  // The layout as read (given or detected), so the spec reads the file the same way.
+  const auto* text_file = dynamic_cast<const CsvFile*>(file.get());
+  const char delimiter = text_file ? text_file->delimiter() : ',';
+  if (delimiter != ',' || file->decimal_mark() != '.' ||
+      settings.csv.encoding != TextEncoding::kUtf8) {
+    out << "read:\n";
+    if (!file->assumed_layout().empty())
+      out << "  # " << escape_controls(file->assumed_layout()) << "\n";
+    if (delimiter != ',') {
+      const std::string d(1, delimiter);
+      out << "  delimiter: " << (d == "\t" ? "tab" : yaml_scalar(d)) << "\n";
+    }
+    if (file->decimal_mark() != '.') out << "  decimal: \",\"\n";
+    if (settings.csv.encoding != TextEncoding::kUtf8)
+      out << "  encoding: " << to_string(settings.csv.encoding) << "\n";
   }
+  for (const auto& warning : warnings) out << "# warning: " << escape_controls(warning) << "\n";
   out << "columns:          # inferred; edit where a number is really a category\n";
   for (const auto& c : schema.columns)
     out << "  " << yaml_scalar(c.name) << ": " << to_string(c.kind) << "\n";

@@ -147,6 +147,19 @@ void add_disclosure_matching(EvaluationSpec& spec, const std::string& assignment
 // to missing_codes, others (DK, Refused) to missing_text_codes; replaces the column's codes.
 void add_missing_codes(EvaluationSpec& spec, const std::string& assignment);
 
+// The read options of text files, as the spec's `read:` block and the command line's --delimiter,
+// --decimal, --encoding and --na give them; each bad value is an InputError starting with
+// `where`. A delimiter is one character ("tab" or "\t" for a tab), or "auto" (detected); it
+// cannot be a quote or a line break. A decimal mark is "." or ",", or "auto".
+char parse_delimiter(const std::string& text, const std::string& where);
+char parse_decimal_mark(const std::string& text, const std::string& where);
+// Missing-value spellings: UTF-8 text without control characters (a field with a line break or
+// a tab cannot be meant); "" is the empty field.
+std::vector<std::string> checked_missing_values(std::vector<std::string> spellings,
+                                                const std::string& where);
+// Checks that the delimiter and the decimal mark, where both are given, differ.
+void check_read_options(const ReadSettings& read, const std::string& where);
+
 // Checks cross-field consistency (at least one candidate, names unique, metric parameters name
 // registered metrics). Throws InputError.
 void validate_spec(const EvaluationSpec& spec);

@@ -113,12 +113,57 @@ check "text in a synthetic column that is numeric in the confidential data" \
   run_eval --confidential conf.csv --synthetic s=syn.csv,text_in_numeric.csv
 
 check "invalid UTF-8 in a header" \
-  "^synthaudit: error: bad_utf8_header\.csv: header column 3 is not valid UTF-8$" \
+  "^synthaudit: error: bad_utf8_header\.csv: header column 3 is not valid UTF-8 \(if the file is Latin-1 or Windows-1252, give --encoding latin1, or read: encoding: latin1 in the spec\)$" \
   run_eval --confidential bad_utf8_header.csv --synthetic s=syn.csv
 
 check "invalid UTF-8 in a field (row, column)" \
   "^synthaudit: error: bad_utf8_field\.csv: row 3, column 'region': the value is not valid UTF-8" \
   run_eval --confidential bad_utf8_field.csv --synthetic s=syn.csv
+check "invalid UTF-8 names the --encoding flag" \
+  "^synthaudit: error: bad_utf8_field\.csv: row 3, column 'region': .*give --encoding latin1" \
+  run_eval --confidential bad_utf8_field.csv --synthetic s=syn.csv
+
+# Read options (docs/cli.md, "Text files"): every bad value of a flag or a read: key.
+check "--delimiter of two characters" \
+  "^synthaudit: error: --delimiter: ';;' is not a delimiter; expected one character, tab or auto$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --delimiter ';;'
+check "--delimiter empty" \
+  "^synthaudit: error: --delimiter: '' is not a delimiter" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --delimiter ''
+check "--delimiter a quote" \
+  "^synthaudit: error: --delimiter: the delimiter cannot be a quote or a line break$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --delimiter '"'
+check "--decimal not . or ," \
+  "^synthaudit: error: --decimal: ';' is not a decimal mark; expected \. or , \(or auto\)$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --decimal ';'
+check "--decimal equal to --delimiter" \
+  "^synthaudit: error: --delimiter and --decimal: the delimiter and the decimal mark are both ','$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --delimiter , --decimal ,
+check "--encoding unknown" \
+  "^synthaudit: error: --encoding: 'utf-16' is not an encoding synthaudit reads; use utf-8, latin1 or windows-1252$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --encoding utf-16
+check "--na with a control character" \
+  '^synthaudit: error: --na: the missing-value spelling .N\\tA. holds a control character$' \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --na "$(printf 'NA,N\tA')"
+check "--na without a value" \
+  "^synthaudit: error: .*--na" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --na
+check "sdc --encoding unknown" \
+  "^synthaudit: error: --encoding: 'ebcdic' is not an encoding" \
+  "$BIN" sdc --confidential conf.csv --synthetic syn.csv --out "$OUT" --top-code age=0.9 --encoding ebcdic
+check "init --decimal unknown" \
+  "^synthaudit: error: --decimal: 'comma' is not a decimal mark" \
+  "$BIN" init conf.csv --decimal comma
+for key in "delimiter: ';;'" "decimal: ';'" "encoding: utf-16" "missing_values: [\"a\\tb\"]" "{delimiter: ',', decimal: ','}"; do
+  case $key in
+    "{"*) block="read: $key" ;;
+    *) block="read: {$key}" ;;
+  esac
+  printf 'confidential: conf.csv\ncandidates: [{name: s, replicates: [syn.csv]}]\n%s\n' "$block" >"$WORK/read_key.yaml"
+  check "spec $block" \
+    "^synthaudit: error: $WORK/read_key\.yaml: read(\.(delimiter|decimal|encoding|missing_values))?: " \
+    run_eval --spec "$WORK/read_key.yaml"
+done
 
 check "duplicate column names" \
   "^synthaudit: error: duplicate_columns\.csv: duplicate column name 'age' in the header$" \

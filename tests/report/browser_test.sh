@@ -17,7 +17,7 @@ if [ ! -d "$src/report/node_modules/playwright-core" ]; then
 fi
 
 mkdir -p "$out"
-rm -rf "$out/data" "$out/evaluation" "$out/fixture" "$out/safe"
+rm -rf "$out/data" "$out/evaluation" "$out/fixture" "$out/safe" "$out/labels"
 "$bin" simulate --rows 300 --replicates 1 --out "$out/data" >/dev/null
 "$bin" evaluate --spec "$out/data/spec.yaml" --metrics all --quiet --out "$out/evaluation" \
   --param propensity_boosted_trees.rounds=5 >/dev/null
@@ -29,6 +29,11 @@ rm -rf "$out/data" "$out/evaluation" "$out/fixture" "$out/safe"
   --param propensity_boosted_trees.rounds=5 --by sex >/dev/null
 "$bin" report "$out/safe/results.json" >/dev/null
 
+# A Stata file: its variable labels and the income code read as missing are shown in the data section.
+"$bin" evaluate --confidential "$src/tests/data/sd2011/train.dta.gz" \
+  --synthetic cart="$src/tests/data/sd2011/train_syn.csv" --missing-codes income=-8 \
+  --metrics column_summaries --baseline-draws 0 --quiet --out "$out/labels" >/dev/null || [ $? -eq 3 ]
+
 exec "$node_bin" "$src/report/test/browser-test.js" "$out" \
   "report=$out/evaluation/report.html" "report-fixture=$out/fixture/report.html:all-kinds:click" \
-  "report-safe-output=$out/safe/report.html"
+  "report-safe-output=$out/safe/report.html" "report-labels=$out/labels/report.html:labels"

@@ -167,7 +167,10 @@ TEST(CsvReader, StructuralErrorsNameFileAndRow) {
   EXPECT_EQ(msg("a,b\n\"1\"x,2\n"), "d.csv: row 1 (line 2): text after a closing quote");
   EXPECT_EQ(msg("a,b,a\n1,2,3\n"), "d.csv: duplicate column name 'a' in the header");
   EXPECT_EQ(msg("a,,c\n1,2,3\n"), "d.csv: header column 2 has an empty name");
-  EXPECT_EQ(msg("a,b\xff\n1,2\n"), "d.csv: header column 2 is not valid UTF-8");
+  EXPECT_EQ(
+      msg("a,b\xff\n1,2\n"),
+      "d.csv: header column 2 is not valid UTF-8 (if the file is Latin-1 or Windows-1252, give "
+      "--encoding latin1, or read: encoding: latin1 in the spec)");
   // Row numbers count data rows; a quoted newline makes line numbers run ahead of them.
   EXPECT_EQ(msg("a,b\n\"x\ny\",1\n2\n"), "d.csv: row 2 (line 4) has 1 fields, header has 2");
 }

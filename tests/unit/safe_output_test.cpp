@@ -62,6 +62,25 @@ TEST(SafeOutput, WithholdsRareScopesSmallCountsAndExtremesAndRoundsQuantiles) {
   EXPECT_EQ(log.find("Zq"), std::string::npos) << "the log itself names no rare category";
 }
 
+TEST(SafeOutput, WithholdsSmallCountsOfValuesReadAsMissing) {
+  const auto t = small_tables();
+  json document = document_with(json::array(), json::object());
+  document["treated_as_missing"] = json::array(
+      {{{"file", "c.csv"}, {"role", "confidential"}, {"column", "x"}, {"code", "-8"}, {"count", 2}},
+       {{"file", "c.csv"},
+        {"role", "confidential"},
+        {"column", "x"},
+        {"code", "99"},
+        {"count", 3}}});
+  apply_output_checking(document, t.confidential, nullptr, 3);
+  const json& missing = document["treated_as_missing"];
+  EXPECT_TRUE(missing[0]["count"].is_null()) << "2 records are fewer than 3";
+  EXPECT_EQ(missing[0]["output_check"], "withheld: fewer than 3 records");
+  EXPECT_EQ(missing[1]["count"], 3) << "3 records pass threshold 3";
+  EXPECT_NE(output_check_log(document).find("count read as missing in column x"),
+            std::string::npos);
+}
+
 TEST(SafeOutput, PlotsKeepOnlyPositionsInsideTheSafeRangeAndCountedRecordsAboveTheThreshold) {
   const auto t = small_tables();
   // Safe range of x at threshold 3: from the 3rd smallest (3) to the 3rd largest (10) value.

@@ -59,6 +59,8 @@ candidates:
 synthesis: partial
 read:
   delimiter: tab
+  decimal: ","
+  encoding: latin1
   missing_values: ["", NA, "-9"]
   value_labels: codes
 metadata: meta.json
@@ -103,6 +105,8 @@ output: results
   EXPECT_EQ(s.candidates[1].replicates, (std::vector<std::string>{(base / "single.csv").string()}));
   EXPECT_EQ(s.context.synthesis, SynthesisType::kPartial);
   EXPECT_EQ(s.read.csv.delimiter, '\t');
+  EXPECT_EQ(s.read.csv.decimal, ',');
+  EXPECT_EQ(s.read.csv.encoding, TextEncoding::kWindows1252);
   EXPECT_EQ(s.read.missing_values, (std::vector<std::string>{"", "NA", "-9"}));
   EXPECT_EQ(s.read.origin, path);
   EXPECT_EQ(s.metadata, (base / "meta.json").string());
@@ -150,7 +154,9 @@ TEST_F(SpecTest, DefaultsOfAMinimalSpec) {
   const EvaluationSpec s = load_spec(write("spec.yaml", kMinimal));
   EXPECT_EQ(s.metrics, (std::vector<std::string>{"all"}));
   EXPECT_EQ(s.context.synthesis, SynthesisType::kFull);
-  EXPECT_EQ(s.read.csv.delimiter, ',');
+  EXPECT_EQ(s.read.csv.delimiter, 0);  // detected from each file
+  EXPECT_EQ(s.read.csv.decimal, 0);
+  EXPECT_EQ(s.read.csv.encoding, TextEncoding::kUtf8);
   EXPECT_EQ(s.read.missing_values, (std::vector<std::string>{"", "NA", "NaN", "null"}));
   EXPECT_FALSE(s.holdout.has_value());
   EXPECT_TRUE(s.output_dir.empty());
@@ -219,7 +225,17 @@ TEST_F(SpecTest, WrongTypesAndValues) {
   EXPECT_EQ(error(m + "threads: 5000\n"), "");
   EXPECT_EQ(error(m + "plots: al\n"),
             ": plots: 'al' is not one of first, all, none (did you mean 'all'?)");
-  EXPECT_EQ(error(m + "read: {delimiter: ';;'}\n"), ": read.delimiter: expected one character");
+  EXPECT_EQ(error(m + "read: {delimiter: ';;'}\n"),
+            ": read.delimiter: ';;' is not a delimiter; expected one character, tab or auto");
+  EXPECT_EQ(error(m + "read: {decimal: ';'}\n"),
+            ": read.decimal: ';' is not a decimal mark; expected . or , (or auto)");
+  EXPECT_EQ(error(m + "read: {encoding: ascii}\n"),
+            ": read.encoding: 'ascii' is not an encoding synthaudit reads; use utf-8, latin1 or "
+            "windows-1252");
+  EXPECT_EQ(error(m + "read: {delimiter: ',', decimal: ','}\n"),
+            ": read: the delimiter and the decimal mark are both ','");
+  EXPECT_EQ(error(m + "read: {missing_values: [\"a\\tb\"]}\n"),
+            ": read.missing_values: the missing-value spelling 'a\\tb' holds a control character");
   EXPECT_EQ(error(m + "missing_codes: {income: [-8, \"\"]}\n"),
             ": missing_codes.income[1]: an empty code (blank fields are missing already; see "
             "read.missing_values)");
