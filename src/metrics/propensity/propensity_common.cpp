@@ -181,6 +181,7 @@ stats::BlockedDesign logistic_design(const Stacked& data, int maxorder,
   std::vector<std::vector<std::size_t>> dense_terms;
   std::vector<std::size_t> dense_positions{0};
   std::size_t next = 1;
+  if (names) names->assign(1, "(Intercept)");
   for_each_term(data.features.size(), maxorder, [&](const std::vector<std::size_t>& set) {
     std::size_t width = 1;
     bool has_factor = false;
