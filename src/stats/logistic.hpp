@@ -2,6 +2,8 @@
 // Logistic regression by iteratively reweighted least squares (IRLS), written by hand on Eigen.
 // General API: a design matrix (the caller adds the intercept column if wanted) and 0/1 responses
 // in, coefficients, Fisher-information standard errors, fitted probabilities and diagnostics out.
+// The design is a dense matrix or a BlockedDesign (factors as level codes, for designs with
+// many-level factors at millions of rows); both go through the same IRLS loop.
 // The one IRLS logistic fit of the project: the propensity-score metrics call it directly; the
 // specific-utility analyses call it through fit_glm_logistic (stats/glm.hpp), which adds the
 // rank check and the messages of R's glm.
