@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
   }
 
   t0 = std::chrono::steady_clock::now();
-  const Eigen::MatrixXd X = propensity::logistic_design(data, 0);
+  const stats::BlockedDesign X = propensity::logistic_design(data, 0);
   const double t_design = seconds_since(t0);
   Eigen::VectorXd y(static_cast<Eigen::Index>(data.t.size()));
   for (std::size_t i = 0; i < data.t.size(); ++i) y[static_cast<Eigen::Index>(i)] = data.t[i];
@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
   const double t_logit = seconds_since(t0);
   std::vector<double> p(fit.fitted.data(), fit.fitted.data() + fit.fitted.size());
   std::printf("logistic main effects (%ld params, %d it) %8.2f s (design %.2f s)  pMSE %.12e\n",
-              static_cast<long>(X.cols()), fit.iterations, t_logit, t_design,
+              static_cast<long>(X.columns), fit.iterations, t_logit, t_design,
               stats::pmse(p, data.c));
 
   t0 = std::chrono::steady_clock::now();

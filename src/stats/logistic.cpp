@@ -45,27 +45,211 @@ Blocks make_blocks(std::size_t n) {
 
 constexpr std::size_t kChunk = 1024;
 
-}  // namespace
+// The design as the fit reads it: dense columns (column-major, `ld` rows apart) and sparse
+// blocks, restricted to a list of rows.
+struct DesignView {
+  std::size_t n = 0;  // used rows
+  std::size_t p = 0;
+  const double* dense = nullptr;
+  std::size_t ld = 0;
+  std::size_t dense_count = 0;
+  const std::vector<std::size_t>* dense_columns = nullptr;  // null: dense column j is column j
+  const std::vector<SparseColumnBlock>* sparse = nullptr;
+  const std::vector<std::size_t>* rows = nullptr;  // null or empty: all rows
 
-std::vector<bool> aliased_columns(const Eigen::MatrixXd& X, double rank_tolerance) {
-  const auto p = static_cast<std::size_t>(X.cols());
-  const auto n = static_cast<std::size_t>(X.rows());
-  // Gram matrix X'X by blocks (deterministic order).
-  const Blocks blocks = make_blocks(n);
-  std::vector<Eigen::MatrixXd> partial(
-      blocks.count,
-      Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(p)));
+  std::size_t row(std::size_t t) const { return rows == nullptr || rows->empty() ? t : (*rows)[t]; }
+  std::size_t dense_column(std::size_t j) const {
+    return dense_columns == nullptr ? j : (*dense_columns)[j];
+  }
+  double at(std::size_t i, std::size_t j) const { return dense[j * ld + i]; }
+  std::size_t block_count() const { return sparse == nullptr ? 0 : sparse->size(); }
+};
+
+DesignView dense_view(const Eigen::MatrixXd& X) {
+  DesignView v;
+  v.n = static_cast<std::size_t>(X.rows());
+  v.p = static_cast<std::size_t>(X.cols());
+  v.dense = X.data();
+  v.ld = v.n;
+  v.dense_count = v.p;
+  return v;
+}
+
+DesignView blocked_view(const BlockedDesign& X, const std::vector<std::size_t>& rows) {
+  X.check();
+  for (auto r : rows)
+    if (r >= X.rows) throw std::invalid_argument("fit_logistic: row index beyond the design");
+  DesignView v;
+  v.n = rows.empty() ? X.rows : rows.size();
+  v.p = X.columns;
+  v.dense = X.dense.data();
+  v.ld = X.rows;
+  v.dense_count = X.dense_columns.size();
+  v.dense_columns = &X.dense_columns;
+  v.sparse = &X.sparse;
+  v.rows = &rows;
+  return v;
+}
+
+// The columns that take part in a fit (the non-aliased ones), numbered 0..k-1 in design order.
+struct ActiveColumns {
+  Eigen::Index k = 0;
+  std::vector<std::size_t> dense_source;               // dense column of each active dense one
+  std::vector<Eigen::Index> dense_index;               // its number among the active columns
+  std::vector<std::vector<Eigen::Index>> block_index;  // per block column; -1 when not active
+};
+
+ActiveColumns active_columns(const DesignView& X, const std::vector<bool>& aliased) {
+  std::vector<Eigen::Index> index(X.p, -1);
+  Eigen::Index next = 0;
+  for (std::size_t j = 0; j < X.p; ++j)
+    if (!aliased[j]) index[j] = next++;
+  ActiveColumns a;
+  a.k = next;
+  // Active dense columns in design order, so a dense-only design is read as before blocks existed.
+  std::vector<std::pair<std::size_t, std::size_t>> dense;  // (design column, dense column)
+  for (std::size_t j = 0; j < X.dense_count; ++j)
+    if (index[X.dense_column(j)] >= 0) dense.emplace_back(X.dense_column(j), j);
+  std::sort(dense.begin(), dense.end());
+  for (const auto& [column, source] : dense) {
+    a.dense_source.push_back(source);
+    a.dense_index.push_back(index[column]);
+  }
+  for (std::size_t b = 0; b < X.block_count(); ++b) {
+    const auto& block = (*X.sparse)[b];
+    a.block_index.emplace_back(block.width);
+    for (std::size_t c = 0; c < block.width; ++c) a.block_index[b][c] = index[block.first + c];
+  }
+  return a;
+}
+
+inline void add_lower(Eigen::MatrixXd& a, Eigen::Index r, Eigen::Index c, double v) {
+  if (r >= c)
+    a(r, c) += v;
+  else
+    a(c, r) += v;
+}
+
+// X'WX and X'Wz over the active columns, W and z from working(t) = (w_t, z_t) for used row t.
+// Dense x dense by rank updates of sqrt(w)-scaled row chunks (as a dense-only fit always did);
+// everything touching a sparse block by one scatter per row: the block's diagonal, its per-level
+// sums of the dense columns, and its cross-tabulation with the earlier blocks.
+template <class Working>
+void accumulate(const DesignView& X, const ActiveColumns& act, const Blocks& blocks,
+                const Working& working, Eigen::MatrixXd& out_a, Eigen::VectorXd& out_b) {
+  const Eigen::Index k = act.k;
+  const auto kd = static_cast<Eigen::Index>(act.dense_source.size());
+  const std::size_t nb = X.block_count();
+  std::vector<Eigen::MatrixXd> pa(blocks.count);
+  std::vector<Eigen::VectorXd> pb(blocks.count);
 #pragma omp parallel for schedule(dynamic, 1) if (blocks.count > 1) num_threads(parallel_threads())
   for (std::size_t b = 0; b < blocks.count; ++b) {
-    const auto r0 = static_cast<Eigen::Index>(blocks.begin(b));
-    const auto len = static_cast<Eigen::Index>(blocks.end(b) - blocks.begin(b));
-    partial[b].selfadjointView<Eigen::Lower>().rankUpdate(X.middleRows(r0, len).transpose());
+    pa[b] = Eigen::MatrixXd::Zero(k, k);
+    pb[b] = Eigen::VectorXd::Zero(k);
+    Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(kd, kd);
+    Eigen::VectorXd gz = Eigen::VectorXd::Zero(kd);
+    Eigen::MatrixXd ws(static_cast<Eigen::Index>(kChunk), kd);
+    Eigen::VectorXd zs(static_cast<Eigen::Index>(kChunk));
+    // Per block: diagonal, X'Wz and the level-by-dense-column sums (row-major, width x kd).
+    std::vector<std::vector<double>> diag(nb), rhs(nb), cross(nb);
+    for (std::size_t s = 0; s < nb; ++s) {
+      const std::size_t width = (*X.sparse)[s].width;
+      diag[s].assign(width, 0.0);
+      rhs[s].assign(width, 0.0);
+      cross[s].assign(width * static_cast<std::size_t>(kd), 0.0);
+    }
+    std::vector<double> xrow(static_cast<std::size_t>(kd));
+    for (std::size_t r0 = blocks.begin(b); r0 < blocks.end(b); r0 += kChunk) {
+      const std::size_t len = std::min(kChunk, blocks.end(b) - r0);
+      const auto l = static_cast<Eigen::Index>(len);
+      for (std::size_t u = 0; u < len; ++u) {
+        const std::size_t t = r0 + u;
+        const std::size_t i = X.row(t);
+        const auto [w, z] = working(t);
+        const double sq = std::sqrt(w);
+        const auto uu = static_cast<Eigen::Index>(u);
+        zs[uu] = sq * z;
+        for (Eigen::Index c = 0; c < kd; ++c) {
+          const double x = X.at(i, act.dense_source[static_cast<std::size_t>(c)]);
+          xrow[static_cast<std::size_t>(c)] = x;
+          ws(uu, c) = sq * x;
+        }
+        for (std::size_t s = 0; s < nb; ++s) {
+          const auto& block = (*X.sparse)[s];
+          const std::int32_t col = block.column[i];
+          if (col < 0) continue;
+          const auto c = static_cast<std::size_t>(col);
+          const double v = block.value.empty() ? 1.0 : block.value[i];
+          const double wv = w * v;
+          diag[s][c] += wv * v;
+          rhs[s][c] += wv * z;
+          double* sums = cross[s].data() + c * static_cast<std::size_t>(kd);
+          for (std::size_t j = 0; j < xrow.size(); ++j) sums[j] += wv * xrow[j];
+          const Eigen::Index kc = act.block_index[s][c];
+          if (kc < 0) continue;
+          for (std::size_t s2 = 0; s2 < s; ++s2) {
+            const auto& other = (*X.sparse)[s2];
+            const std::int32_t col2 = other.column[i];
+            if (col2 < 0) continue;
+            const Eigen::Index kc2 = act.block_index[s2][static_cast<std::size_t>(col2)];
+            if (kc2 < 0) continue;
+            add_lower(pa[b], kc, kc2, wv * (other.value.empty() ? 1.0 : other.value[i]));
+          }
+        }
+      }
+      if (kd > 0) {
+        gram.selfadjointView<Eigen::Lower>().rankUpdate(ws.topRows(l).transpose());
+        gz.noalias() += ws.topRows(l).transpose() * zs.head(l);
+      }
+    }
+    for (Eigen::Index c1 = 0; c1 < kd; ++c1) {
+      const Eigen::Index r = act.dense_index[static_cast<std::size_t>(c1)];
+      pb[b][r] += gz[c1];
+      for (Eigen::Index c2 = 0; c2 <= c1; ++c2)
+        add_lower(pa[b], r, act.dense_index[static_cast<std::size_t>(c2)], gram(c1, c2));
+    }
+    for (std::size_t s = 0; s < nb; ++s) {
+      for (std::size_t c = 0; c < (*X.sparse)[s].width; ++c) {
+        const Eigen::Index kc = act.block_index[s][c];
+        if (kc < 0) continue;
+        pa[b](kc, kc) += diag[s][c];
+        pb[b][kc] += rhs[s][c];
+        for (Eigen::Index j = 0; j < kd; ++j)
+          add_lower(pa[b], kc, act.dense_index[static_cast<std::size_t>(j)],
+                    cross[s][c * static_cast<std::size_t>(kd) + static_cast<std::size_t>(j)]);
+      }
+    }
   }
-  Eigen::MatrixXd G =
-      Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(p));
-  for (const auto& part : partial) G += part;
-  G = G.selfadjointView<Eigen::Lower>();
-  // Cholesky in column order; a column whose pivot falls below rank_tolerance * G_jj is aliased.
+  out_a.setZero(k, k);
+  out_b.setZero(k);
+  for (std::size_t b = 0; b < blocks.count; ++b) {
+    out_a += pa[b];
+    out_b += pb[b];
+  }
+  out_a = out_a.selfadjointView<Eigen::Lower>();
+}
+
+// Row i of the design times the active coefficients.
+inline double linear_predictor(const DesignView& X, const ActiveColumns& act, std::size_t i,
+                               const Eigen::VectorXd& coef) {
+  double e = 0.0;
+  for (std::size_t c = 0; c < act.dense_source.size(); ++c)
+    e += X.at(i, act.dense_source[c]) * coef[act.dense_index[c]];
+  for (std::size_t s = 0; s < X.block_count(); ++s) {
+    const auto& block = (*X.sparse)[s];
+    const std::int32_t col = block.column[i];
+    if (col < 0) continue;
+    const Eigen::Index kc = act.block_index[s][static_cast<std::size_t>(col)];
+    if (kc < 0) continue;
+    e += (block.value.empty() ? 1.0 : block.value[i]) * coef[kc];
+  }
+  return e;
+}
+
+// Cholesky of the Gram matrix in column order; a column whose pivot falls below
+// rank_tolerance * G_jj is aliased.
+std::vector<bool> aliased_from_gram(const Eigen::MatrixXd& G, double rank_tolerance) {
+  const auto p = static_cast<std::size_t>(G.cols());
   std::vector<bool> aliased(p, false);
   Eigen::MatrixXd L =
       Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(p));
@@ -95,24 +279,38 @@ std::vector<bool> aliased_columns(const Eigen::MatrixXd& X, double rank_toleranc
   return aliased;
 }
 
-LogisticFit fit_logistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
-                         const LogisticOptions& options) {
-  const auto n = static_cast<std::size_t>(X.rows());
-  const auto p = static_cast<std::size_t>(X.cols());
+std::vector<bool> aliased_columns_of(const DesignView& X, double rank_tolerance) {
+  const ActiveColumns all = active_columns(X, std::vector<bool>(X.p, false));
+  Eigen::MatrixXd G;
+  Eigen::VectorXd unused;
+  accumulate(
+      X, all, make_blocks(X.n),
+      [](std::size_t) {
+        return std::pair<double, double>{1.0, 0.0};
+      },
+      G, unused);
+  return aliased_from_gram(G, rank_tolerance);
+}
+
+LogisticFit fit_view(const DesignView& X, std::vector<bool> aliased, const Eigen::VectorXd& y,
+                     const LogisticOptions& options) {
+  const std::size_t n = X.n;
+  const std::size_t p = X.p;
   if (static_cast<std::size_t>(y.size()) != n)
     throw std::invalid_argument("fit_logistic: X and y differ in rows");
   if (!options.weights.empty() && options.weights.size() != n)
     throw std::invalid_argument("fit_logistic: weights and y differ in length");
-  auto case_weight = [&](std::size_t i) {
-    return options.weights.empty() ? 1.0 : options.weights[i];
+  auto case_weight = [&](std::size_t t) {
+    return options.weights.empty() ? 1.0 : options.weights[t];
   };
 
   LogisticFit fit;
-  fit.aliased = aliased_columns(X, options.rank_tolerance);
+  fit.aliased = std::move(aliased);
+  const ActiveColumns act = active_columns(X, fit.aliased);
   std::vector<Eigen::Index> kept;
   for (std::size_t j = 0; j < p; ++j)
     if (!fit.aliased[j]) kept.push_back(static_cast<Eigen::Index>(j));
-  const auto k = static_cast<Eigen::Index>(kept.size());
+  const Eigen::Index k = act.k;
   fit.rank = static_cast<int>(k);
   fit.coefficients = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(p), std::nan(""));
   fit.standard_errors = Eigen::VectorXd::Constant(static_cast<Eigen::Index>(p), std::nan(""));
@@ -120,26 +318,26 @@ LogisticFit fit_logistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
 
   // Null deviance (intercept-only fit: mu = weighted mean of y).
   double sw = 0.0, swy = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    sw += case_weight(i);
-    swy += case_weight(i) * y[static_cast<Eigen::Index>(i)];
+  for (std::size_t t = 0; t < n; ++t) {
+    sw += case_weight(t);
+    swy += case_weight(t) * y[static_cast<Eigen::Index>(t)];
   }
   auto deviance_term = [](double yi, double mu) {
     return -2.0 * (yi > 0.5 ? std::log(mu) : std::log(1.0 - mu));
   };
   if (n > 0 && sw > 0.0) {
     const double ybar = swy / sw;
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t t = 0; t < n; ++t)
       if (ybar > 0.0 && ybar < 1.0)
-        fit.null_deviance += case_weight(i) * deviance_term(y[static_cast<Eigen::Index>(i)], ybar);
+        fit.null_deviance += case_weight(t) * deviance_term(y[static_cast<Eigen::Index>(t)], ybar);
   }
 
   Eigen::VectorXd eta(static_cast<Eigen::Index>(n));
   // glm.fit's start: mustart = (w*y + 0.5) / (w + 1).
-  for (std::size_t i = 0; i < n; ++i) {
-    const double w = case_weight(i);
-    const double mu = (w * y[static_cast<Eigen::Index>(i)] + 0.5) / (w + 1.0);
-    eta[static_cast<Eigen::Index>(i)] = std::log(mu / (1.0 - mu));
+  for (std::size_t t = 0; t < n; ++t) {
+    const double w = case_weight(t);
+    const double mu = (w * y[static_cast<Eigen::Index>(t)] + 0.5) / (w + 1.0);
+    eta[static_cast<Eigen::Index>(t)] = std::log(mu / (1.0 - mu));
   }
   const Blocks blocks = make_blocks(n);
   Eigen::VectorXd beta = Eigen::VectorXd::Zero(k), beta_old = beta;
@@ -148,43 +346,14 @@ LogisticFit fit_logistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
   Eigen::LLT<Eigen::MatrixXd> llt;
   bool have_beta = false;
 
-  // One pass: accumulate X'WX and X'Wz from the current eta.
-  auto accumulate = [&](Eigen::MatrixXd& out_a, Eigen::VectorXd& out_b) {
-    std::vector<Eigen::MatrixXd> pa(blocks.count);
-    std::vector<Eigen::VectorXd> pb(blocks.count);
-#pragma omp parallel for schedule(dynamic, 1) if (blocks.count > 1) num_threads(parallel_threads())
-    for (std::size_t b = 0; b < blocks.count; ++b) {
-      pa[b] = Eigen::MatrixXd::Zero(k, k);
-      pb[b] = Eigen::VectorXd::Zero(k);
-      Eigen::MatrixXd ws(static_cast<Eigen::Index>(kChunk), k);
-      Eigen::VectorXd zs(static_cast<Eigen::Index>(kChunk));
-      for (std::size_t r0 = blocks.begin(b); r0 < blocks.end(b); r0 += kChunk) {
-        const std::size_t len = std::min(kChunk, blocks.end(b) - r0);
-        const auto l = static_cast<Eigen::Index>(len);
-        for (std::size_t t = 0; t < len; ++t) {
-          const auto i = static_cast<Eigen::Index>(r0 + t);
-          const double e = eta[i];
-          const double mu = inverse_logit(e);
-          const double d = mu_eta(e);
-          const double w = case_weight(r0 + t) * d * d / (mu * (1.0 - mu));
-          const double z = e + (y[i] - mu) / d;
-          const double sq = std::sqrt(w);
-          zs[static_cast<Eigen::Index>(t)] = sq * z;
-          ws(static_cast<Eigen::Index>(t), 0) = sq;  // placeholder, overwritten below
-          for (Eigen::Index c = 0; c < k; ++c)
-            ws(static_cast<Eigen::Index>(t), c) = sq * X(i, kept[static_cast<std::size_t>(c)]);
-        }
-        pa[b].selfadjointView<Eigen::Lower>().rankUpdate(ws.topRows(l).transpose());
-        pb[b].noalias() += ws.topRows(l).transpose() * zs.head(l);
-      }
-    }
-    out_a.setZero(k, k);
-    out_b.setZero(k);
-    for (std::size_t b = 0; b < blocks.count; ++b) {
-      out_a += pa[b];
-      out_b += pb[b];
-    }
-    out_a = out_a.selfadjointView<Eigen::Lower>();
+  // IRLS working weight and response of used row t at the current eta.
+  auto working = [&](std::size_t t) {
+    const auto i = static_cast<Eigen::Index>(t);
+    const double e = eta[i];
+    const double mu = inverse_logit(e);
+    const double d = mu_eta(e);
+    return std::pair<double, double>{case_weight(t) * d * d / (mu * (1.0 - mu)),
+                                     e + (y[i] - mu) / d};
   };
   auto update_eta = [&](const Eigen::VectorXd& coef) -> double {
     double dev = 0.0;
@@ -192,13 +361,11 @@ LogisticFit fit_logistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
 #pragma omp parallel for schedule(dynamic, 1) if (blocks.count > 1) num_threads(parallel_threads())
     for (std::size_t b = 0; b < blocks.count; ++b) {
       double s = 0.0;
-      for (std::size_t i = blocks.begin(b); i < blocks.end(b); ++i) {
-        const auto ii = static_cast<Eigen::Index>(i);
-        double e = 0.0;
-        for (Eigen::Index c = 0; c < k; ++c)
-          e += X(ii, kept[static_cast<std::size_t>(c)]) * coef[c];
-        eta[ii] = e;
-        s += case_weight(i) * deviance_term(y[ii], inverse_logit(e));
+      for (std::size_t t = blocks.begin(b); t < blocks.end(b); ++t) {
+        const auto tt = static_cast<Eigen::Index>(t);
+        const double e = linear_predictor(X, act, X.row(t), coef);
+        eta[tt] = e;
+        s += case_weight(t) * deviance_term(y[tt], inverse_logit(e));
       }
       partial[b] = s;
     }
@@ -209,7 +376,7 @@ LogisticFit fit_logistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
   Eigen::VectorXd rhs(k);
   if (k > 0) {
     for (fit.iterations = 1; fit.iterations <= options.max_iterations; ++fit.iterations) {
-      accumulate(A, rhs);
+      accumulate(X, act, blocks, working, A, rhs);
       llt.compute(A);
       if (llt.info() != Eigen::Success) break;
       Eigen::VectorXd next = llt.solve(rhs);
@@ -235,7 +402,7 @@ LogisticFit fit_logistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
     }
     if (fit.iterations > options.max_iterations) fit.iterations = options.max_iterations;
     // Fisher information at the final coefficients.
-    accumulate(A, rhs);
+    accumulate(X, act, blocks, working, A, rhs);
     llt.compute(A);
     fit.covariance = Eigen::MatrixXd::Constant(static_cast<Eigen::Index>(p),
                                                static_cast<Eigen::Index>(p), std::nan(""));
@@ -268,14 +435,110 @@ LogisticFit fit_logistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
   if (fit.covariance.size() == 0)
     fit.covariance = Eigen::MatrixXd::Constant(static_cast<Eigen::Index>(p),
                                                static_cast<Eigen::Index>(p), std::nan(""));
-  for (std::size_t i = 0; i < n; ++i) {
-    const double e = eta[static_cast<Eigen::Index>(i)];
+  for (std::size_t t = 0; t < n; ++t) {
+    const double e = eta[static_cast<Eigen::Index>(t)];
     const double mu = 1.0 / (1.0 + std::exp(-e));
-    fit.fitted[static_cast<Eigen::Index>(i)] = mu;
+    fit.fitted[static_cast<Eigen::Index>(t)] = mu;
     if (mu < 1e-10 || mu > 1.0 - 1e-10) ++fit.separated_rows;
   }
   fit.separation = fit.separated_rows > 0;
   return fit;
+}
+
+}  // namespace
+
+std::vector<bool> aliased_columns(const Eigen::MatrixXd& X, double rank_tolerance) {
+  const auto p = static_cast<std::size_t>(X.cols());
+  const auto n = static_cast<std::size_t>(X.rows());
+  // Gram matrix X'X by blocks (deterministic order).
+  const Blocks blocks = make_blocks(n);
+  std::vector<Eigen::MatrixXd> partial(
+      blocks.count,
+      Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(p)));
+#pragma omp parallel for schedule(dynamic, 1) if (blocks.count > 1) num_threads(parallel_threads())
+  for (std::size_t b = 0; b < blocks.count; ++b) {
+    const auto r0 = static_cast<Eigen::Index>(blocks.begin(b));
+    const auto len = static_cast<Eigen::Index>(blocks.end(b) - blocks.begin(b));
+    partial[b].selfadjointView<Eigen::Lower>().rankUpdate(X.middleRows(r0, len).transpose());
+  }
+  Eigen::MatrixXd G =
+      Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(p));
+  for (const auto& part : partial) G += part;
+  G = G.selfadjointView<Eigen::Lower>();
+  return aliased_from_gram(G, rank_tolerance);
+}
+
+std::vector<bool> aliased_columns(const BlockedDesign& X, double rank_tolerance,
+                                  const std::vector<std::size_t>& rows) {
+  return aliased_columns_of(blocked_view(X, rows), rank_tolerance);
+}
+
+LogisticFit fit_logistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
+                         const LogisticOptions& options) {
+  if (static_cast<std::size_t>(y.size()) != static_cast<std::size_t>(X.rows()))
+    throw std::invalid_argument("fit_logistic: X and y differ in rows");
+  return fit_view(dense_view(X), aliased_columns(X, options.rank_tolerance), y, options);
+}
+
+LogisticFit fit_logistic(const BlockedDesign& X, const Eigen::VectorXd& y,
+                         const LogisticOptions& options, const std::vector<std::size_t>& rows) {
+  const DesignView view = blocked_view(X, rows);
+  if (static_cast<std::size_t>(y.size()) != view.n)
+    throw std::invalid_argument("fit_logistic: X and y differ in rows");
+  return fit_view(view, aliased_columns_of(view, options.rank_tolerance), y, options);
+}
+
+double BlockedDesign::row_dot(std::size_t i, const Eigen::VectorXd& beta) const {
+  double e = 0.0;
+  for (std::size_t j = 0; j < dense_columns.size(); ++j)
+    e += dense(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) *
+         beta[static_cast<Eigen::Index>(dense_columns[j])];
+  for (const auto& block : sparse) {
+    const std::int32_t col = block.column[i];
+    if (col < 0) continue;
+    e += (block.value.empty() ? 1.0 : block.value[i]) *
+         beta[static_cast<Eigen::Index>(block.first + static_cast<std::size_t>(col))];
+  }
+  return e;
+}
+
+Eigen::MatrixXd BlockedDesign::to_dense() const {
+  check();
+  Eigen::MatrixXd X =
+      Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(columns));
+  for (std::size_t j = 0; j < dense_columns.size(); ++j)
+    X.col(static_cast<Eigen::Index>(dense_columns[j])) = dense.col(static_cast<Eigen::Index>(j));
+  for (const auto& block : sparse)
+    for (std::size_t i = 0; i < rows; ++i)
+      if (block.column[i] >= 0)
+        X(static_cast<Eigen::Index>(i),
+          static_cast<Eigen::Index>(block.first + static_cast<std::size_t>(block.column[i]))) =
+            block.value.empty() ? 1.0 : block.value[i];
+  return X;
+}
+
+void BlockedDesign::check() const {
+  if (static_cast<std::size_t>(dense.rows()) != rows ||
+      static_cast<std::size_t>(dense.cols()) != dense_columns.size())
+    throw std::invalid_argument("BlockedDesign: dense part does not have rows x dense_columns");
+  std::vector<int> covered(columns, 0);
+  for (auto j : dense_columns) {
+    if (j >= columns) throw std::invalid_argument("BlockedDesign: dense column beyond p");
+    ++covered[j];
+  }
+  for (const auto& block : sparse) {
+    if (block.first + block.width > columns)
+      throw std::invalid_argument("BlockedDesign: sparse block beyond p");
+    if (block.column.size() != rows || (!block.value.empty() && block.value.size() != rows))
+      throw std::invalid_argument("BlockedDesign: sparse block does not have one entry per row");
+    for (std::size_t c = 0; c < block.width; ++c) ++covered[block.first + c];
+    for (const std::int32_t c : block.column)
+      if (c < -1 || c >= static_cast<std::int64_t>(block.width))
+        throw std::invalid_argument("BlockedDesign: a row's column lies outside its block");
+  }
+  for (int times : covered)
+    if (times != 1)
+      throw std::invalid_argument("BlockedDesign: blocks do not cover every column exactly once");
 }
 
 }  // namespace synthaudit::stats

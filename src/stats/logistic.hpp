@@ -2,6 +2,8 @@
 // Logistic regression by iteratively reweighted least squares (IRLS), written by hand on Eigen.
 // General API: a design matrix (the caller adds the intercept column if wanted) and 0/1 responses
 // in, coefficients, Fisher-information standard errors, fitted probabilities and diagnostics out.
+// The design is a dense matrix or a BlockedDesign (factors as level codes, for designs with
+// many-level factors at millions of rows); both go through the same IRLS loop.
 // The one IRLS logistic fit of the project: the propensity-score metrics call it directly; the
 // specific-utility analyses call it through fit_glm_logistic (stats/glm.hpp), which adds the
 // rank check and the messages of R's glm.
@@ -54,13 +56,55 @@ struct LogisticFit {
   double null_deviance = 0.0;
 };
 
+// Columns of a design with at most one nonzero per row, stored as that nonzero's position and
+// value: the indicators of a factor's levels (one-hot implied by the level code), a factor's
+// indicators times a numeric value, the indicators of a factor-by-factor interaction. The block's
+// columns are design columns first .. first + width - 1.
+struct SparseColumnBlock {
+  std::size_t first = 0;
+  std::size_t width = 0;
+  std::vector<std::int32_t>
+      column;                 // per row: column within the block holding the nonzero; -1 none
+  std::vector<double> value;  // per row: the nonzero; empty = every nonzero is 1
+};
+
+// An N x p design matrix stored by blocks, so a many-level factor costs one code per row instead
+// of one double per row and level: dense columns (numeric values, their products, the intercept)
+// plus sparse blocks. X'WX is formed blockwise: dense x dense by a rank update, dense x block as
+// per-level sums, a block with itself is diagonal, two blocks give a cross-tabulation.
+struct BlockedDesign {
+  std::size_t rows = 0;
+  std::size_t columns = 0;
+  Eigen::MatrixXd dense;                   // rows x dense_columns.size()
+  std::vector<std::size_t> dense_columns;  // design column of each dense column
+  std::vector<SparseColumnBlock> sparse;
+
+  // Row i of the design times beta (p).
+  double row_dot(std::size_t i, const Eigen::VectorXd& beta) const;
+  // The same matrix stored densely (N x p), for tests and small data.
+  Eigen::MatrixXd to_dense() const;
+  // Throws std::invalid_argument when the blocks do not tile columns 0..p-1 exactly once or a
+  // block's per-row vectors do not have `rows` entries.
+  void check() const;
+};
+
 // X: N x p design (column-major), y: N values in {0, 1}. Throws std::invalid_argument on
 // mismatched sizes. Deterministic for any thread count: the N rows are cut into a fixed number of
 // blocks whose partial X'WX are added in block order.
 LogisticFit fit_logistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
                          const LogisticOptions& options = {});
 
+// The same fit on a blocked design, restricted to `rows` (ascending or not; empty = all rows), so
+// cross-validation folds need no copy of the design. y, options.weights and the fitted
+// probabilities have one entry per used row, in the order of `rows`. Same estimates as the dense
+// fit of the same matrix up to rounding (the sums are grouped differently).
+LogisticFit fit_logistic(const BlockedDesign& X, const Eigen::VectorXd& y,
+                         const LogisticOptions& options = {},
+                         const std::vector<std::size_t>& rows = {});
+
 // Columns of X (in order) that are aliased on the earlier ones, by the rule above.
 std::vector<bool> aliased_columns(const Eigen::MatrixXd& X, double rank_tolerance = 1e-9);
+std::vector<bool> aliased_columns(const BlockedDesign& X, double rank_tolerance = 1e-9,
+                                  const std::vector<std::size_t>& rows = {});
 
 }  // namespace synthaudit::stats

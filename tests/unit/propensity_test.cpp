@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/random.hpp"
 #include "engine/evaluate.hpp"
+#include "metrics/propensity/propensity_common.hpp"
 #include "sim/simulator.hpp"
 #include "stats/cart.hpp"
 #include "stats/discrimination.hpp"
@@ -628,4 +629,180 @@ TEST(Cart, ThirtyTwoBitSlotsGiveTheSameTree) {
   EXPECT_EQ(a.leaves(), b.leaves());
   const auto pa = stats::predict_cart(a, narrow_data), pb = stats::predict_cart(b, wide_data);
   for (std::size_t i = 0; i < n; ++i) ASSERT_DOUBLE_EQ(pa[i], pb[i]) << "row " << i;
+}
+
+namespace {
+
+// The blocked fit against the dense fit of the same matrix (to_dense): same aliasing, rank,
+// iterations, deviance and fitted probabilities (1e-10), and, when the fit has a finite maximum
+// (no fitted probability at 0 or 1), coefficients and standard errors to 1e-10 (relative above 1).
+// Under separation the likelihood is flat along the separating directions, so the coefficients
+// there are fixed by rounding alone and differ between any two summation orders (R's glm included);
+// the fitted probabilities are still determined. Returns whether coefficients were compared.
+// `rows`: fit on these rows only (the dense fit gets a copy).
+bool expect_blocked_matches_dense(const stats::BlockedDesign& design,
+                                  const std::vector<std::uint8_t>& t,
+                                  const std::vector<std::size_t>& rows = {}) {
+  const Eigen::MatrixXd full = design.to_dense();
+  const std::size_t n = rows.empty() ? design.rows : rows.size();
+  Eigen::MatrixXd X(static_cast<Eigen::Index>(n), full.cols());
+  Eigen::VectorXd y(static_cast<Eigen::Index>(n));
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = rows.empty() ? k : rows[k];
+    X.row(static_cast<Eigen::Index>(k)) = full.row(static_cast<Eigen::Index>(i));
+    y[static_cast<Eigen::Index>(k)] = t[i];
+  }
+  const auto dense = stats::fit_logistic(X, y);
+  const auto blocked = stats::fit_logistic(design, y, {}, rows);
+  EXPECT_TRUE(dense.converged);
+  EXPECT_TRUE(blocked.converged);
+  EXPECT_EQ(blocked.rank, dense.rank);
+  EXPECT_EQ(blocked.iterations, dense.iterations);
+  EXPECT_EQ(blocked.aliased, dense.aliased);
+  EXPECT_NEAR(blocked.deviance, dense.deviance, 1e-10 * dense.deviance);
+  auto close = [](double a, double b) {
+    return (std::isnan(a) && std::isnan(b)) ||
+           std::abs(a - b) <= 1e-10 * std::max(1.0, std::abs(b));
+  };
+  double worst = 0.0;
+  for (Eigen::Index i = 0; i < y.size(); ++i)
+    worst = std::max(worst, std::abs(blocked.fitted[i] - dense.fitted[i]));
+  EXPECT_LE(worst, 1e-10);
+  EXPECT_EQ(stats::aliased_columns(design, 1e-9, rows), stats::aliased_columns(X));
+  EXPECT_EQ(blocked.separated_rows, dense.separated_rows);
+  if (dense.separation) return false;
+  for (Eigen::Index j = 0; j < X.cols(); ++j) {
+    EXPECT_PRED2(close, blocked.coefficients[j], dense.coefficients[j]) << "coefficient " << j;
+    EXPECT_PRED2(close, blocked.standard_errors[j], dense.standard_errors[j]) << "SE " << j;
+  }
+  return true;
+}
+
+stats::FeatureColumn factor_column(const std::string& name, std::vector<std::uint32_t> codes,
+                                   std::uint32_t levels) {
+  stats::FeatureColumn f;
+  f.name = name;
+  f.categorical = true;
+  f.codes = std::move(codes);
+  f.levels = levels;
+  return f;
+}
+
+// Random stacked data: y depends on every feature, so no column is idle.
+propensity::Stacked random_stack(std::size_t n, const std::vector<std::uint32_t>& factor_levels,
+                                 std::size_t numerics, std::uint64_t seed) {
+  Rng rng(seed);
+  propensity::Stacked data;
+  data.t.resize(n);
+  std::vector<double> eta(n, 0.0);
+  for (std::size_t f = 0; f < factor_levels.size(); ++f) {
+    std::vector<std::uint32_t> codes(n);
+    std::vector<double> effect(factor_levels[f]);
+    for (auto& e : effect) e = rng.uniform() - 0.5;
+    for (std::size_t i = 0; i < n; ++i) {
+      codes[i] = static_cast<std::uint32_t>(rng.below(factor_levels[f]));
+      eta[i] += effect[codes[i]];
+    }
+    data.features.push_back(
+        factor_column("f" + std::to_string(f), std::move(codes), factor_levels[f]));
+  }
+  for (std::size_t k = 0; k < numerics; ++k) {
+    stats::FeatureColumn x;
+    x.name = "x" + std::to_string(k);
+    x.values.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      // Some exact zeros, as a numeric column with missing values set to 0 has.
+      x.values[i] = rng.uniform() < 0.1 ? 0.0 : 3.0 * rng.uniform() + 10.0 * static_cast<double>(k);
+      eta[i] += 0.2 * (x.values[i] - 10.0 * static_cast<double>(k) - 1.5);
+    }
+    data.features.push_back(std::move(x));
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    data.t[i] = rng.uniform() < 1.0 / (1.0 + std::exp(-eta[i])) ? 1 : 0;
+    (data.t[i] ? data.n_syn : data.n_conf) += 1;
+  }
+  data.c = static_cast<double>(data.n_syn) / static_cast<double>(n);
+  return data;
+}
+
+}  // namespace
+
+// The blocked design (factors as level codes) gives the dense design's estimates on SD2011, main
+// effects and all two-way interactions (factor x factor, factor x numeric, numeric x numeric,
+// aliased interaction columns), and on a row subset as a cross-validation fold uses it.
+TEST(LogisticBlocked, SameEstimatesAsDenseOnSd2011) {
+  const auto t = load_tables(shared_data("sd2011/orig.csv"), {shared_data("sd2011/syn.csv")},
+                             std::nullopt, sd2011_settings());
+  const auto data = propensity::stack_tables(t.confidential, t.synthetic.front());
+  for (int maxorder : {0, 1}) {
+    SCOPED_TRACE(maxorder);
+    std::vector<std::string> names;
+    const auto design = propensity::logistic_design(data, maxorder, &names);
+    EXPECT_EQ(names.size(), design.columns);
+    EXPECT_EQ(design.columns, propensity::logistic_parameter_count(data, maxorder));
+    EXPECT_GT(design.sparse.size(), 0U);
+    // Main effects have a finite estimate; with the two-way interactions some cells hold one
+    // dataset only (SE in the millions: quasi-separation), so only the fit is compared there.
+    EXPECT_EQ(expect_blocked_matches_dense(design, data.t), maxorder == 0);
+  }
+  std::vector<std::size_t> fold;
+  for (std::size_t i = 0; i < data.t.size(); ++i)
+    if (i % 3 != 1) fold.push_back(i);
+  EXPECT_TRUE(expect_blocked_matches_dense(propensity::logistic_design(data, 0), data.t, fold));
+}
+
+// Random data with many levels: a 240-level factor among main effects, and a 60 x 4 factor
+// interaction with numeric interactions (2 x 60-level and 4-level factors, 2 numerics).
+TEST(LogisticBlocked, SameEstimatesAsDenseWithManyLevels) {
+  const auto wide = random_stack(30000, {240, 5, 2}, 2, 7);
+  const auto main_effects = propensity::logistic_design(wide, 0);
+  EXPECT_EQ(main_effects.columns, 1U + 239 + 4 + 1 + 2);
+  EXPECT_TRUE(expect_blocked_matches_dense(main_effects, wide.t));
+  const auto crossed = random_stack(12000, {60, 4}, 2, 8);
+  const auto interactions = propensity::logistic_design(crossed, 1);
+  EXPECT_EQ(interactions.columns, 1U + 59 + 3 + 2 + 59 * 3 + 59 * 2 + 3 * 2 + 1);
+  EXPECT_TRUE(expect_blocked_matches_dense(interactions, crossed.t));
+  std::vector<std::size_t> reversed_half;
+  for (std::size_t i = crossed.t.size(); i-- > 0;)
+    if (i % 2 == 0) reversed_half.push_back(i);
+  EXPECT_TRUE(expect_blocked_matches_dense(interactions, crossed.t, reversed_half));
+}
+
+// The blocked fit is deterministic for any thread count (fixed row blocks added in order).
+TEST(LogisticBlocked, SameResultForAnyThreadCount) {
+  const auto data = random_stack(20000, {60, 4}, 2, 9);
+  const auto design = propensity::logistic_design(data, 1);
+  Eigen::VectorXd y(static_cast<Eigen::Index>(data.t.size()));
+  for (std::size_t i = 0; i < data.t.size(); ++i) y[static_cast<Eigen::Index>(i)] = data.t[i];
+  omp_set_num_threads(1);
+  const auto a = stats::fit_logistic(design, y);
+  omp_set_num_threads(2);
+  const auto b = stats::fit_logistic(design, y);
+  omp_set_num_threads(omp_get_num_procs());
+  for (Eigen::Index j = 0; j < a.coefficients.size(); ++j)
+    if (!std::isnan(a.coefficients[j])) {
+      EXPECT_EQ(a.coefficients[j], b.coefficients[j]);
+    }
+  for (Eigen::Index i = 0; i < a.fitted.size(); ++i) ASSERT_EQ(a.fitted[i], b.fitted[i]);
+}
+
+// A malformed blocked design is refused, not read out of bounds.
+TEST(LogisticBlocked, RejectsInconsistentBlocks) {
+  stats::BlockedDesign design;
+  design.rows = 3;
+  design.columns = 3;
+  design.dense = Eigen::MatrixXd::Ones(3, 1);
+  design.dense_columns = {0};
+  stats::SparseColumnBlock block;
+  block.first = 1;
+  block.width = 2;
+  block.column = {0, 1};  // one entry short
+  design.sparse.push_back(block);
+  const Eigen::VectorXd y = Eigen::VectorXd::Zero(3);
+  EXPECT_THROW(stats::fit_logistic(design, y), std::invalid_argument);
+  design.sparse[0].column = {0, 1, -1};
+  design.sparse[0].width = 1;  // column 2 covered by nothing
+  EXPECT_THROW(stats::fit_logistic(design, y), std::invalid_argument);
+  design.sparse[0].width = 2;
+  EXPECT_THROW(stats::fit_logistic(design, y, {}, {0, 5}), std::invalid_argument);
 }

@@ -169,53 +169,100 @@ std::size_t logistic_parameter_count(const Stacked& data, int maxorder) {
   return total;
 }
 
-Eigen::MatrixXd logistic_design(const Stacked& data, int maxorder,
-                                std::vector<std::string>* names) {
+stats::BlockedDesign logistic_design(const Stacked& data, int maxorder,
+                                     std::vector<std::string>* names) {
   const std::size_t n = data.t.size();
-  const std::size_t p = logistic_parameter_count(data, maxorder);
-  Eigen::MatrixXd X(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(p));
-  X.col(0).setOnes();
+  stats::BlockedDesign X;
+  X.rows = n;
+  X.columns = logistic_parameter_count(data, maxorder);
+  // Dense columns: the intercept and every term of numeric features only (their product). A term
+  // with a factor has at most one nonzero per row (the row's combination of levels, times the
+  // product of the term's numeric values), so it is a sparse block of level codes.
+  std::vector<std::vector<std::size_t>> dense_terms;
+  std::vector<std::size_t> dense_positions{0};
+  std::size_t next = 1;
   if (names) names->assign(1, "(Intercept)");
-  // Column j of feature f as a function of the row.
-  auto value = [&](std::size_t f, std::size_t j, std::size_t r) -> double {
-    const auto& feat = data.features[f];
-    if (!feat.categorical) return feat.values[r];
-    return feat.codes[r] == j + 1 ? 1.0 : 0.0;
-  };
-  auto col_name = [&](std::size_t f, std::size_t j) {
-    const auto& feat = data.features[f];
-    return feat.categorical ? feat.name + "[" + std::to_string(j + 2) + "]" : feat.name;
-  };
-  Eigen::Index next = 1;
   for_each_term(data.features.size(), maxorder, [&](const std::vector<std::size_t>& set) {
-    // Odometer over the columns of each feature in the set (first feature varies fastest, as R).
-    std::vector<std::size_t> counts, at(set.size(), 0);
-    std::size_t prod = 1;
+    std::size_t width = 1;
+    bool has_factor = false;
     for (auto f : set) {
-      counts.push_back(columns_of(data.features[f]));
-      prod *= counts.back();
+      width *= columns_of(data.features[f]);
+      has_factor = has_factor || data.features[f].categorical;
     }
-    for (std::size_t k = 0; k < prod; ++k) {
-      auto col = X.col(next);
-#pragma omp parallel for schedule(static) if (n > 50000) num_threads(parallel_threads())
-      for (std::size_t r = 0; r < n; ++r) {
-        double v = 1.0;
-        for (std::size_t s = 0; s < set.size(); ++s) v *= value(set[s], at[s], r);
-        col[static_cast<Eigen::Index>(r)] = v;
-      }
-      if (names) {
+    if (names) {
+      // Odometer over the columns of each feature in the set (first feature varies fastest, as R).
+      std::vector<std::size_t> at(set.size(), 0);
+      for (std::size_t k = 0; k < width; ++k) {
         std::string name;
-        for (std::size_t s = 0; s < set.size(); ++s)
-          name += (s ? ":" : "") + col_name(set[s], at[s]);
+        for (std::size_t s = 0; s < set.size(); ++s) {
+          const auto& feat = data.features[set[s]];
+          name +=
+              (s ? ":" : "") +
+              (feat.categorical ? feat.name + "[" + std::to_string(at[s] + 2) + "]" : feat.name);
+        }
         names->push_back(name);
-      }
-      ++next;
-      for (std::size_t s = 0; s < set.size(); ++s) {
-        if (++at[s] < counts[s]) break;
-        at[s] = 0;
+        for (std::size_t s = 0; s < set.size(); ++s) {
+          if (++at[s] < columns_of(data.features[set[s]])) break;
+          at[s] = 0;
+        }
       }
     }
+    if (width == 0) return;
+    if (!has_factor) {
+      dense_terms.push_back(set);
+      dense_positions.push_back(next);
+      next += 1;
+      return;
+    }
+    stats::SparseColumnBlock block;
+    block.first = next;
+    block.width = width;
+    block.column.resize(n);
+    const bool has_numeric = std::any_of(
+        set.begin(), set.end(), [&](std::size_t f) { return !data.features[f].categorical; });
+    if (has_numeric) block.value.resize(n);
+    // Column of a level combination: level code − 1 of each factor (code 0 is the reference
+    // level, coded by no column), the first feature varying fastest.
+    std::vector<std::size_t> stride(set.size());
+    std::size_t prod = 1;
+    for (std::size_t s = 0; s < set.size(); ++s) {
+      stride[s] = prod;
+      prod *= columns_of(data.features[set[s]]);
+    }
+#pragma omp parallel for schedule(static) if (n > 50000) num_threads(parallel_threads())
+    for (std::size_t r = 0; r < n; ++r) {
+      std::int64_t column = 0;
+      double value = 1.0;
+      for (std::size_t s = 0; s < set.size(); ++s) {
+        const auto& feat = data.features[set[s]];
+        if (!feat.categorical) {
+          value *= feat.values[r];
+        } else if (feat.codes[r] == 0) {
+          column = -1;
+          break;
+        } else {
+          column += static_cast<std::int64_t>((feat.codes[r] - 1) * stride[s]);
+        }
+      }
+      block.column[r] = static_cast<std::int32_t>(column);
+      if (has_numeric) block.value[r] = column < 0 ? 0.0 : value;
+    }
+    X.sparse.push_back(std::move(block));
+    next += width;
   });
+  X.dense.resize(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(dense_positions.size()));
+  X.dense.col(0).setOnes();
+  for (std::size_t d = 0; d < dense_terms.size(); ++d) {
+    auto col = X.dense.col(static_cast<Eigen::Index>(d + 1));
+    const auto& set = dense_terms[d];
+#pragma omp parallel for schedule(static) if (n > 50000) num_threads(parallel_threads())
+    for (std::size_t r = 0; r < n; ++r) {
+      double v = 1.0;
+      for (auto f : set) v *= data.features[f].values[r];
+      col[static_cast<Eigen::Index>(r)] = v;
+    }
+  }
+  X.dense_columns = std::move(dense_positions);
   return X;
 }
 

@@ -11,6 +11,7 @@
 #include "stats/cart.hpp"
 #include "stats/discrimination.hpp"
 #include "stats/eigen_dense.hpp"
+#include "stats/logistic.hpp"
 
 namespace synthaudit::propensity {
 
@@ -37,9 +38,11 @@ Stacked stack_tables(const Table& confidential, const Table& synthetic,
 std::size_t logistic_parameter_count(const Stacked& data, int maxorder);
 
 // Design matrix (intercept first, then main effects, then interactions of order 2, 3, ... in
-// lexicographic order of the features), treatment (dummy) coding against the first level.
-Eigen::MatrixXd logistic_design(const Stacked& data, int maxorder,
-                                std::vector<std::string>* names = nullptr);
+// lexicographic order of the features), treatment (dummy) coding against the first level. Stored
+// by blocks: every term with a factor as one level code per row (a 240-level factor at 2M rows
+// takes 8 MB instead of 3.8 GB), numeric terms densely.
+stats::BlockedDesign logistic_design(const Stacked& data, int maxorder,
+                                     std::vector<std::string>* names = nullptr);
 
 // Fold of each row (0..folds-1), stratified by t, random with the seed.
 std::vector<int> assign_folds(const std::vector<std::uint8_t>& t, int folds, std::uint64_t seed);

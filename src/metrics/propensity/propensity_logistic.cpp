@@ -15,17 +15,15 @@ namespace synthaudit {
 
 namespace {
 
-std::vector<double> predict_rows(const Eigen::MatrixXd& X, const Eigen::VectorXd& coef,
+std::vector<double> predict_rows(const stats::BlockedDesign& X, const Eigen::VectorXd& coef,
                                  const std::vector<std::size_t>& rows) {
   std::vector<double> out(rows.size());
   Eigen::VectorXd beta = coef;
   for (Eigen::Index j = 0; j < beta.size(); ++j)
     if (std::isnan(beta[j])) beta[j] = 0.0;  // aliased columns contribute nothing
 #pragma omp parallel for schedule(static) if (rows.size() > 50000) num_threads(parallel_threads())
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    const double eta = X.row(static_cast<Eigen::Index>(rows[k])).dot(beta);
-    out[k] = 1.0 / (1.0 + std::exp(-eta));
-  }
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    out[k] = 1.0 / (1.0 + std::exp(-X.row_dot(rows[k], beta)));
   return out;
 }
 
@@ -56,7 +54,7 @@ MetricResult compute_propensity_logistic(const MetricInput& in, const Params& pa
                               " parameters, more than max_params = " + std::to_string(max_params) +
                               "; lower maxorder or raise max_params");
   std::vector<std::string> names;
-  const Eigen::MatrixXd X = propensity::logistic_design(data, maxorder, &names);
+  const stats::BlockedDesign X = propensity::logistic_design(data, maxorder, &names);
   Eigen::VectorXd y(static_cast<Eigen::Index>(data.t.size()));
   for (std::size_t i = 0; i < data.t.size(); ++i) y[static_cast<Eigen::Index>(i)] = data.t[i];
   stats::LogisticOptions options;
@@ -128,13 +126,11 @@ MetricResult compute_propensity_logistic(const MetricInput& in, const Params& pa
   if (!rounds.empty()) {
     std::vector<double> oos(data.t.size(), std::nan(""));
     for (const auto& round : rounds) {
-      Eigen::MatrixXd Xtrain(static_cast<Eigen::Index>(round.train.size()), X.cols());
+      // The round's rows of the one design, not a copy of them.
       Eigen::VectorXd ytrain(static_cast<Eigen::Index>(round.train.size()));
-      for (std::size_t k = 0; k < round.train.size(); ++k) {
-        Xtrain.row(static_cast<Eigen::Index>(k)) = X.row(static_cast<Eigen::Index>(round.train[k]));
+      for (std::size_t k = 0; k < round.train.size(); ++k)
         ytrain[static_cast<Eigen::Index>(k)] = data.t[round.train[k]];
-      }
-      const auto f = stats::fit_logistic(Xtrain, ytrain, options);
+      const auto f = stats::fit_logistic(X, ytrain, options, round.train);
       const auto p = predict_rows(X, f.coefficients, round.test);
       for (std::size_t k = 0; k < round.test.size(); ++k) oos[round.test[k]] = p[k];
     }
