@@ -277,16 +277,16 @@ TEST(SdcKAnonymity, RecordLevelClassSizesMatchBruteForce) {
   const auto& keys = kSd2011Keys[0];
   EXPECT_TRUE(run_metric("k_anonymity", t, {}, scenario(keys)).records.empty());  // default off
   for (const std::string rule : {"wildcard", "value"}) {
-    const auto r =
-        run_metric("k_anonymity", t, {{"missing_keys", rule}, {"record_level", true}}, scenario(keys));
+    const auto r = run_metric("k_anonymity", t, {{"missing_keys", rule}, {"record_level", true}},
+                              scenario(keys));
     ASSERT_EQ(r.records.size(), 2u);
     for (int data = 0; data < 2; ++data) {
       const auto& records = records_of(r, kData[data]);
       EXPECT_EQ(records.scope, keys_text(keys));
       EXPECT_EQ(records.confidential_only, data == 0);
       EXPECT_EQ(records.fields, std::vector<std::string>{"class_size"});
-      const auto& g = golden("golden.json")["k_anonymity_records;" + keys_text(keys) + ";" +
-                                            rule + ";" + kData[data]];
+      const auto& g = golden(
+          "golden.json")["k_anonymity_records;" + keys_text(keys) + ";" + rule + ";" + kData[data]];
       const auto sizes = field_of(records, "class_size");
       ASSERT_EQ(sizes.size(), g.size());
       for (std::size_t i = 0; i < sizes.size(); ++i)

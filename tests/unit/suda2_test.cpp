@@ -172,8 +172,7 @@ TEST(Suda2, RecordLevelMatchesSubsetEnumeration) {
     SCOPED_TRACE(records.data);
     EXPECT_EQ(records.scope, "keys=sex,age,edu,marital,ls,smoke");
     EXPECT_EQ(records.confidential_only, records.data == "confidential");
-    ASSERT_EQ(records.fields,
-              (std::vector<std::string>{"msus", "suda_score", "dis_suda_score"}));
+    ASSERT_EQ(records.fields, (std::vector<std::string>{"msus", "suda_score", "dis_suda_score"}));
     const nlohmann::json* c = nullptr;
     for (const auto& candidate : golden["cases"])
       if (candidate["name"] == cases.at(records.data)) c = &candidate;
