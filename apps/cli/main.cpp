@@ -260,7 +260,7 @@ EvaluationSpec build_spec(const EvaluateFlags& f) {
 
 // The files evaluate writes: one output set, published together (result/output_files.hpp).
 const std::vector<std::string> kOutputSetNames = {"results.json", "results.tsv", "report.html"};
-// Per-record nearest distances, when a distance metric is asked for them (record_level).
+// Per-record values, when a metric is asked for them (record_level).
 const std::string kRecordsFileName = "records.tsv";
 // The output-checking log of a --safe-output run.
 const std::string kOutputCheckFileName = "output_check.txt";
@@ -315,7 +315,7 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
       {"results.json", document.dump(1, ' ', false, nlohmann::json::error_handler_t::replace)},
       {"results.tsv", results_tsv(document)},
       {"report.html", render_html(document)}};
-  // records.tsv belongs to the set when this run wrote per-record distances, and also when an
+  // records.tsv belongs to the set when this run wrote per-record values, and also when an
   // earlier run into this folder did (then with the header only), so that it never shows
   // another run's records beside these results.
   const bool records_shown = is_published_output_set(spec.output_dir, {kRecordsFileName});

@@ -502,26 +502,28 @@ void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis,
 }
 
 std::string records_tsv(const std::vector<RecordLevelOutput>& records) {
-  std::string out = "candidate\treplicate\tmetric\tdirection\tquery_row\tnearest_row\tdistance\n";
+  std::string out = "candidate\treplicate\tmetric\tscope\tdata\trow\tfield\tvalue\n";
   char number[64];
   for (const auto& r : records) {
-    const std::string prefix =
-        r.candidate + "\t" + r.replicate + "\t" + r.metric + "\t" + r.records.direction + "\t";
-    for (std::size_t q = 0; q < r.records.distance.size(); ++q) {
-      out += prefix;
-      out += std::to_string(q + 1);
-      out += '\t';
-      const std::uint32_t row = r.records.nearest_row[q];
-      out += row == std::numeric_limits<std::uint32_t>::max() ? "NA" : std::to_string(row + 1);
-      out += '\t';
-      const double d = r.records.distance[q];
-      if (std::isfinite(d)) {
-        std::snprintf(number, sizeof number, "%.17g", d);
-        out += number;
-      } else {
-        out += "NA";
+    const std::string prefix = r.candidate + "\t" + r.replicate + "\t" + r.metric + "\t" +
+                               r.records.scope + "\t" + r.records.data + "\t";
+    const std::size_t rows = r.records.values.empty() ? 0 : r.records.values[0].size();
+    for (std::size_t row = 0; row < rows; ++row) {
+      for (std::size_t f = 0; f < r.records.fields.size(); ++f) {
+        out += prefix;
+        out += std::to_string(row + 1);
+        out += '\t';
+        out += r.records.fields[f];
+        out += '\t';
+        const double value = r.records.values[f][row];
+        if (std::isfinite(value)) {
+          std::snprintf(number, sizeof number, "%.17g", value);
+          out += number;
+        } else {
+          out += "NA";
+        }
+        out += '\n';
       }
-      out += '\n';
     }
   }
   return out;
@@ -674,8 +676,18 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
     auto keep_records = [&](MetricResult& result, const std::string& candidate,
                             const std::string& replicate) {
       if (sinks.records == nullptr) return;
-      for (auto& r : result.records)
-        sinks.records->push_back({metric->name, candidate, replicate, std::move(r)});
+      for (auto& r : result.records) {
+        if (!r.confidential_only) {
+          sinks.records->push_back({metric->name, candidate, replicate, std::move(r)});
+          continue;
+        }
+        const bool kept = std::any_of(
+            sinks.records->begin(), sinks.records->end(), [&](const RecordLevelOutput& earlier) {
+              return earlier.metric == metric->name && earlier.records.confidential_only &&
+                     earlier.records.scope == r.scope && earlier.records.data == r.data;
+            });
+        if (!kept) sinks.records->push_back({metric->name, "", "", std::move(r)});
+      }
       result.records.clear();
     };
     // The holdout baseline when it is smaller than the synthetic data and this metric uses it.

@@ -53,12 +53,13 @@ void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis,
 // Reports progress lines ("running ks_distance on ideal 1/5") when set.
 using ProgressFn = std::function<void(const std::string&)>;
 
-// The per-record outputs of one metric run (metric.hpp's NearestRecords), labelled.
+// The per-record outputs of one metric run (metric.hpp's RecordValues), labelled. Values of the
+// confidential data alone are kept once, with candidate and replicate empty.
 struct RecordLevelOutput {
   std::string metric;
-  std::string candidate;  // a candidate, or a baseline's name ("holdout")
-  std::string replicate;  // "1".."m", or "combined"
-  NearestRecords records;
+  std::string candidate;  // a candidate, or a baseline's name ("holdout"); empty: confidential_only
+  std::string replicate;  // "1".."m", or "combined"; empty: confidential_only
+  RecordValues records;
 };
 
 // What an evaluation reports besides its document; every member is optional.
@@ -70,9 +71,9 @@ struct EvaluationSinks {
   std::vector<RecordLevelOutput>* records = nullptr;
 };
 
-// records.tsv: header `candidate replicate metric direction query_row nearest_row distance`, one
-// row per query record, rows 1-based as in the data files (the first data row is 1), distances
-// with 17 significant digits.
+// records.tsv, long format: header `candidate replicate metric scope data row field value`, one
+// line per record and field, rows 1-based as in the data files (the first data row is 1), values
+// with 17 significant digits, NA for NaN.
 std::string records_tsv(const std::vector<RecordLevelOutput>& records);
 
 // Runs the metrics and returns the "synthaudit/1" results document. This is the one entry point

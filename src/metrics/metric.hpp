@@ -123,19 +123,29 @@ nlohmann::json make_plot(const std::string& kind, const std::string& title,
                          const std::string& x_label, const std::string& y_label,
                          const std::string& scope = "all");
 
-// Per-record output a parameter asked for: for every record of the query data (in file order), the
-// distance to its nearest record of the reference data and that record's row (0-based; the
-// lowest row among equally near ones). Kept out of the document (a million rows); front ends write
-// it beside results.tsv (records.tsv).
-struct NearestRecords {
-  std::string direction;  // e.g. "syn_to_conf": query data, then reference data
-  std::vector<double> distance;
-  std::vector<std::uint32_t> nearest_row;
+// Per-record output a parameter asked for (record_level): named values for every record of one
+// data set, in file order. Kept out of the document (a million rows); front ends write it beside
+// results.tsv (records.tsv, one line per record and field).
+struct RecordValues {
+  // What the values are about: a distance direction ("syn_to_conf": each synthetic record's
+  // nearest confidential record) or a scenario's keys ("keys=a,b").
+  std::string scope;
+  std::string data;  // whose records: "confidential", "synthetic" or "holdout"
+  // Values computed from the confidential data alone, the same for every candidate and
+  // replicate: kept once.
+  bool confidential_only = false;
+  std::vector<std::string> fields;          // e.g. "nearest_row" (a 1-based row), "distance"
+  std::vector<std::vector<double>> values;  // values[field][record]; NaN prints as NA
+
+  void add_field(std::string name, std::vector<double> per_record) {
+    fields.push_back(std::move(name));
+    values.push_back(std::move(per_record));
+  }
 };
 
 struct MetricResult {
   std::vector<MetricValue> values;
-  std::vector<NearestRecords> records;
+  std::vector<RecordValues> records;
   // Tables and plot data for the report: a JSON object; plots go in details["plots"] (above).
   // Keep it summarised (binned), never per-record beyond what a parameter asks for.
   nlohmann::json details = nlohmann::json::object();

@@ -3,6 +3,7 @@
 # report.html, the summary, the Markdown report, output_check.txt) holds a numeric value that
 # occurs once in the confidential data or a category with fewer than 10 records, while the same
 # run without it does (so the scan can fail); records.tsv is not written even when asked for;
+# small counts of an sdc-risk and an attack metric are withheld;
 # report.html renders from results.json alone; a higher threshold withholds more.
 # Usage: safe_output.sh DATA_DIR (tests/data/sd2011)
 set -u
@@ -26,6 +27,7 @@ run() {  # run OUT EXTRA_FLAGS...: every metric, record-level outputs asked for
     --targets smoke --analysis 'lm: income ~ age + sex' --metrics all --baseline-draws 1 --quiet \
     --param distance_to_closest_record.record_level=true \
     --param correct_attribution_probability.record_level=true \
+    --param k_anonymity.record_level=true --param suda2.record_level=true \
     --out "$out" "$@" >"$out.summary" 2>"$out.err"
   local rc=$?
   [ $rc -eq 0 ] || [ $rc -eq 3 ]
@@ -40,12 +42,31 @@ conf="$data/train.csv,$data/holdout.csv"
 
 check "evaluate without --safe-output runs" run "$work/open"
 check "records.tsv written without --safe-output" test -s "$work/open/records.tsv"
+check "records.tsv holds the sdc-risk class sizes and SUDA scores" \
+  bash -c "grep -q \$'\tk_anonymity\tkeys=sex,age,edu,marital\tconfidential\t1\tclass_size\t' '$work/open/records.tsv' && grep -q \$'\tsuda2\t.*\tdis_suda_score\t' '$work/open/records.tsv'"
 scan 10 "$conf" $(outputs "$work/open") >"$work/open.scan"
 check "the scan finds confidential values in the unchecked outputs" test $? -eq 1
 check "unchecked outputs hold unique values" grep -q 'unique value' "$work/open.scan"
 
 check "evaluate --safe-output runs" run "$work/safe" --safe-output
 check "records.tsv not written with --safe-output" test ! -e "$work/safe/records.tsv"
+# Counts of an sdc-risk metric and of an attack metric (declared counts): the unchecked run has
+# some between 0 and 10 (so the check can fail), the checked run withholds every one of them.
+check "small counts of k_anonymity and linkability_attack are withheld" /usr/bin/python3 - "$work/open/results.tsv" "$work/safe/results.tsv" <<'PY'
+import csv, sys
+COUNTS = {"k_anonymity": {"records_below_k", "sample_uniques", "smallest_class"},
+          "linkability_attack": {"n_success", "n_baseline", "n_control"}}
+def small(path):
+    with open(path, newline="") as f:
+        return {(r["metric"], r["statistic"], r["candidate"], r["replicate"], r["scope"])
+                for r in csv.DictReader(f, delimiter="\t")
+                if r["statistic"] in COUNTS.get(r["metric"], ()) and r["value"] != "NA"
+                and 0 < abs(float(r["value"])) < 10}
+unchecked, checked = small(sys.argv[1]), small(sys.argv[2])
+per_metric = {m: sum(1 for k in unchecked if k[0] == m) for m in COUNTS}
+print(f"counts below 10 unchecked: {per_metric}; left in the checked run: {sorted(checked)[:5]}")
+sys.exit(0 if all(per_metric.values()) and not checked else 1)
+PY
 check "output_check.txt written" test -s "$work/safe/output_check.txt"
 check "the summary says the results were checked" grep -q '^Output checking: nothing from fewer than 10 records' "$work/safe.summary"
 check "output_check.txt names the threshold" grep -q 'threshold 10 records' "$work/safe/output_check.txt"

@@ -184,11 +184,17 @@ TEST(KeyDisclosure, MatchesPandasTranscriptions) {
                                                                     : stat;
       expect_close(value_of(c, stat, scope), gc[name], scope + " " + stat);
     }
-    const auto& records = c.details["records"][scope];
-    ASSERT_EQ(records.size(), gc["record_cap_synthetic"].size());
-    for (std::size_t i = 0; i < records.size(); ++i) {
-      expect_close(records[i][0].get<double>(), gc["record_cap_confidential"][i], "record conf");
-      expect_close(records[i][1].get<double>(), gc["record_cap_synthetic"][i], "record syn");
+    EXPECT_FALSE(c.details.contains("records"));  // per record: records.tsv, not the document
+    ASSERT_EQ(c.records.size(), 1u);
+    const auto& records = c.records[0];
+    EXPECT_EQ(records.scope, scope);
+    EXPECT_EQ(records.data, "confidential");
+    EXPECT_FALSE(records.confidential_only);
+    ASSERT_EQ(records.fields, (std::vector<std::string>{"cap_confidential", "cap_synthetic"}));
+    ASSERT_EQ(records.values[0].size(), gc["record_cap_synthetic"].size());
+    for (std::size_t i = 0; i < records.values[0].size(); ++i) {
+      expect_close(records.values[0][i], gc["record_cap_confidential"][i], "record conf");
+      expect_close(records.values[1][i], gc["record_cap_synthetic"][i], "record syn");
     }
     const auto p = run_metric("disclosure_protection", t, kSynthpopMatching, ctx);
     const std::string pscope = "keys=" + join(keys, ",") + ";targets=" + target;

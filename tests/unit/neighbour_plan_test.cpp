@@ -196,13 +196,21 @@ TEST(RecordLevel, RecordsTsvHoldsEveryQueryRecordsNearestDistanceAndRow) {
   const auto doc = evaluate(spec, data, {}, sinks);
   EXPECT_EQ(doc.dump().find("nearest_row"), std::string::npos);  // not in the document
   ASSERT_EQ(records.size(), 3u);  // DCR only: membership inference was not asked
-  EXPECT_EQ(records[0].records.direction, "syn_to_conf");
-  EXPECT_EQ(records[1].records.direction, "conf_to_syn");
-  EXPECT_EQ(records[2].records.direction, "holdout_to_conf");
-  EXPECT_EQ(records[0].records.distance.size(), 90u);
-  EXPECT_EQ(records[1].records.distance.size(), 120u);
-  EXPECT_EQ(records[2].records.distance.size(), 60u);
-  // Each row: the brute-force nearest distance and the lowest row at that distance.
+  EXPECT_EQ(records[0].records.scope, "syn_to_conf");
+  EXPECT_EQ(records[1].records.scope, "conf_to_syn");
+  EXPECT_EQ(records[2].records.scope, "holdout_to_conf");
+  EXPECT_EQ(records[0].records.data, "synthetic");
+  EXPECT_EQ(records[1].records.data, "confidential");
+  EXPECT_EQ(records[2].records.data, "holdout");
+  for (const auto& r : records) {
+    EXPECT_EQ(r.candidate, "cand");
+    EXPECT_EQ(r.replicate, "1");
+    EXPECT_EQ(r.records.fields, (std::vector<std::string>{"nearest_row", "distance"}));
+  }
+  EXPECT_EQ(records[0].records.values[1].size(), 90u);
+  EXPECT_EQ(records[1].records.values[1].size(), 120u);
+  EXPECT_EQ(records[2].records.values[1].size(), 60u);
+  // Each row: the brute-force nearest distance and the lowest row at that distance (1-based).
   stats::NeighbourOptions o;
   o.scale = &data.confidential;
   const stats::PairDistance pair(data.candidates[0].replicates[0], data.confidential, o);
@@ -214,21 +222,26 @@ TEST(RecordLevel, RecordsTsvHoldsEveryQueryRecordsNearestDistanceAndRow) {
         best = pair(q, j);
         row = static_cast<std::uint32_t>(j);
       }
-    EXPECT_EQ(records[0].records.distance[q], best);
-    EXPECT_EQ(records[0].records.nearest_row[q], row);
+    EXPECT_EQ(records[0].records.values[1][q], best);
+    EXPECT_EQ(records[0].records.values[0][q], row + 1.0);
   }
   const std::string tsv = records_tsv(records);
   std::istringstream lines(tsv);
-  std::string header, first;
+  std::string header, first, second;
   std::getline(lines, header);
   std::getline(lines, first);
-  EXPECT_EQ(header, "candidate\treplicate\tmetric\tdirection\tquery_row\tnearest_row\tdistance");
+  std::getline(lines, second);
+  EXPECT_EQ(header, "candidate\treplicate\tmetric\tscope\tdata\trow\tfield\tvalue");
   char expected[128];
   std::snprintf(expected, sizeof expected,
-                "cand\t1\tdistance_to_closest_record\tsyn_to_conf\t1\t%u\t%.17g",
-                records[0].records.nearest_row[0] + 1, records[0].records.distance[0]);
+                "cand\t1\tdistance_to_closest_record\tsyn_to_conf\tsynthetic\t1\tnearest_row\t%.0f",
+                records[0].records.values[0][0]);
   EXPECT_EQ(first, expected);
-  EXPECT_EQ(std::count(tsv.begin(), tsv.end(), '\n'), 1 + 90 + 120 + 60);
+  std::snprintf(expected, sizeof expected,
+                "cand\t1\tdistance_to_closest_record\tsyn_to_conf\tsynthetic\t1\tdistance\t%.17g",
+                records[0].records.values[1][0]);
+  EXPECT_EQ(second, expected);
+  EXPECT_EQ(std::count(tsv.begin(), tsv.end(), '\n'), 1 + 2 * (90 + 120 + 60));
   fs::remove_all(dir);
 }
 

@@ -115,12 +115,13 @@ TEST(MembershipAudit, DistanceMembershipInferenceOnSd2011) {
   const auto r = run_metric("distance_membership_inference", t, {{"record_level", true}});
   const auto scores = read_scores("mia_low_fpr_sd2011_scores.csv");
   ASSERT_EQ(r.records.size(), 2u);
-  std::vector<double> d = r.records[0].distance;
-  d.insert(d.end(), r.records[1].distance.begin(), r.records[1].distance.end());
+  ASSERT_EQ(r.records[0].fields[1], "distance");
+  std::vector<double> d = r.records[0].values[1];
+  d.insert(d.end(), r.records[1].values[1].begin(), r.records[1].values[1].end());
   ASSERT_EQ(d.size(), scores.distance.size());
   for (std::size_t i = 0; i < d.size(); ++i) {
     ASSERT_EQ(d[i], scores.distance[i]) << i;
-    ASSERT_EQ(scores.member[i], i < r.records[0].distance.size() ? 1 : 0) << i;
+    ASSERT_EQ(scores.member[i], i < r.records[0].values[1].size() ? 1 : 0) << i;
   }
   const auto expected = read_low_fpr_expected();
   const Expected& e = expected.at("sd2011");

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "stats/equivalence_classes.hpp"
 #include "stats/keys.hpp"
 #include "test_support.hpp"
@@ -251,4 +252,128 @@ TEST(SdcRiskParameters, BadValuesAreInputErrors) {
   EXPECT_THROW(run_metric("k_anonymity", t, {}, scenario({"nope"})), InputError);
   EXPECT_THROW(run_metric("l_diversity", t, {}, scenario({"a"})), MetricNotApplicable);
   EXPECT_THROW(run_metric("k_anonymity", t, {}, EvaluationContext{}), MetricNotApplicable);
+}
+
+// The per-record values a metric adds with record_level, by data set ("confidential" or
+// "synthetic"); fails the test when absent.
+const RecordValues& records_of(const MetricResult& r, const std::string& data) {
+  for (const auto& records : r.records)
+    if (records.data == data) return records;
+  ADD_FAILURE() << "no per-record values for " << data;
+  static const RecordValues none;
+  return none;
+}
+
+std::vector<double> field_of(const RecordValues& records, const std::string& field) {
+  for (std::size_t f = 0; f < records.fields.size(); ++f)
+    if (records.fields[f] == field) return records.values[f];
+  ADD_FAILURE() << "no field " << field;
+  return {};
+}
+
+// Every record's class size against the brute-force count of make_golden.py on SD2011.
+TEST(SdcKAnonymity, RecordLevelClassSizesMatchBruteForce) {
+  const auto t = sd2011();
+  const auto& keys = kSd2011Keys[0];
+  EXPECT_TRUE(run_metric("k_anonymity", t, {}, scenario(keys)).records.empty());  // default off
+  for (const std::string rule : {"wildcard", "value"}) {
+    const auto r = run_metric("k_anonymity", t, {{"missing_keys", rule}, {"record_level", true}},
+                              scenario(keys));
+    ASSERT_EQ(r.records.size(), 2u);
+    for (int data = 0; data < 2; ++data) {
+      const auto& records = records_of(r, kData[data]);
+      EXPECT_EQ(records.scope, keys_text(keys));
+      EXPECT_EQ(records.confidential_only, data == 0);
+      EXPECT_EQ(records.fields, std::vector<std::string>{"class_size"});
+      const auto& g = golden(
+          "golden.json")["k_anonymity_records;" + keys_text(keys) + ";" + rule + ";" + kData[data]];
+      const auto sizes = field_of(records, "class_size");
+      ASSERT_EQ(sizes.size(), g.size());
+      for (std::size_t i = 0; i < sizes.size(); ++i)
+        ASSERT_EQ(sizes[i], g[i].get<double>()) << rule << " " << kData[data] << " row " << i;
+    }
+  }
+}
+
+// Every record's f_k, F_k, risk and household risk against sdcMicro's freqCalc and indivRisk
+// (make_risk_golden.R) on apiclus2, weights pw, households dnum.
+TEST(SdcIndividualRisk, RecordLevelMatchesSdcMicroPerRecord) {
+  const auto t = load_tables(golden_dir() + "/apiclus2.csv", {golden_dir() + "/apiclus2_syn.csv"});
+  auto context = scenario({"stype", "sch.wide", "comp.imp", "awards", "yr.rnd"});
+  context.weights = "pw";
+  context.household = "dnum";
+  const auto r = run_metric("individual_risk", t, {{"record_level", true}}, context);
+  for (int data = 0; data < 2; ++data) {
+    const auto& records = records_of(r, kData[data]);
+    EXPECT_EQ(records.fields, (std::vector<std::string>{"class_size", "weighted_class_size", "risk",
+                                                        "household_risk"}));
+    const auto& g = golden("golden_risk.json")[std::string("apiclus2;") + kData[data]];
+    const std::pair<const char*, const char*> fields[] = {{"class_size", "fk"},
+                                                          {"weighted_class_size", "Fk"},
+                                                          {"risk", "rk"},
+                                                          {"household_risk", "household_rk"}};
+    for (const auto& [ours, theirs] : fields) {
+      const auto values = field_of(records, ours);
+      ASSERT_EQ(values.size(), g[theirs].size()) << ours;
+      for (std::size_t i = 0; i < values.size(); ++i)
+        expect_close(values[i], g[theirs][i],
+                     std::string(ours) + " " + kData[data] + " row " + std::to_string(i));
+    }
+  }
+  // Without weights or households: class size and risk only.
+  const auto plain = run_metric("individual_risk", t, {{"record_level", true}},
+                                scenario({"stype", "sch.wide", "comp.imp", "awards", "yr.rnd"}));
+  EXPECT_EQ(records_of(plain, "synthetic").fields,
+            (std::vector<std::string>{"class_size", "risk"}));
+}
+
+// Recursive (c,l)-diversity against make_golden.py's test of the definition, for several c and l.
+TEST(SdcLDiversity, RecursiveMatchesBruteForceOnSd2011) {
+  const auto t = sd2011();
+  const std::vector<std::pair<double, int>> settings = {{2.0, 2}, {2.0, 3}, {0.5, 2}, {3.0, 4}};
+  for (const auto& keys : kSd2011Keys)
+    for (const auto& [c, l] : settings) {
+      const auto r =
+          run_metric("l_diversity", t, {{"l", l}, {"c", c}}, scenario(keys, {"income", "ls"}));
+      const std::string c_text = format_number(c);
+      for (const std::string target : {"income", "ls"})
+        for (int data = 0; data < 2; ++data) {
+          const auto& g = golden("golden.json")["l_diversity;" + keys_text(keys) +
+                                                ";target=" + target + ";" + kData[data]];
+          const std::string c_scope =
+              keys_text(keys) + ";target=" + target + ";c=" + c_text + ";data=" + kData[data];
+          const std::string c_l_scope = keys_text(keys) + ";target=" + target + ";c=" + c_text +
+                                        ";l=" + std::to_string(l) + ";data=" + kData[data];
+          expect_close(value_of(r, "min_recursive_l", c_scope), g["min_recursive_l;c=" + c_text],
+                       c_scope);
+          expect_close(value_of(r, "share_below_recursive_l", c_l_scope),
+                       g["share_below_recursive_l;c=" + c_text + ";l=" + std::to_string(l)],
+                       c_l_scope);
+        }
+    }
+}
+
+// Hand-worked classes: counts (5, 3, 2) have recursive l 2 for c = 2 (5 < 2·5, 5 >= 2·2) and 3
+// for c = 3 (5 < 3·2); a class of one value has recursive l 1.
+TEST(SdcLDiversity, RecursiveLByHand) {
+  std::string csv = "k,s\n";
+  for (int i = 0; i < 5; ++i) csv += "a,x\n";
+  for (int i = 0; i < 3; ++i) csv += "a,y\n";
+  for (int i = 0; i < 2; ++i) csv += "a,z\n";
+  const auto t = make_tables(csv, {csv + "b,x\nb,x\n"});
+  for (const auto& [c, want] : std::vector<std::pair<double, double>>{{2.0, 2.0}, {3.0, 3.0}}) {
+    const auto r = run_metric("l_diversity", t, {{"l", 3}, {"c", c}}, scenario({"k"}, {"s"}));
+    const std::string c_text = format_number(c);
+    EXPECT_EQ(value_of(r, "min_recursive_l", "keys=k;target=s;c=" + c_text + ";data=confidential"),
+              want);
+    EXPECT_EQ(value_of(r, "min_recursive_l", "keys=k;target=s;c=" + c_text + ";data=synthetic"),
+              1.0);
+    EXPECT_EQ(value_of(r, "share_below_recursive_l",
+                       "keys=k;target=s;c=" + c_text + ";l=3;data=confidential"),
+              want < 3 ? 1.0 : 0.0);
+    EXPECT_EQ(value_of(r, "share_below_recursive_l",
+                       "keys=k;target=s;c=" + c_text + ";l=3;data=synthetic"),
+              want < 3 ? 1.0 : 2.0 / 12.0);
+  }
+  EXPECT_THROW(run_metric("l_diversity", t, {{"c", 0}}, scenario({"k"}, {"s"})), InputError);
 }

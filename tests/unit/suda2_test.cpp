@@ -153,3 +153,43 @@ TEST(Suda2, Sd2011MatchesSubsetEnumerationAndSdcMicro) {
     }
   }
 }
+
+// The suda2 metric's per-record output (record_level): every record's number of MSUs, SUDA and
+// DIS-SUDA scores on the confidential data (train.csv) and the synthetic data (train_syn.csv),
+// against the subset enumeration of make_golden.py.
+TEST(Suda2, RecordLevelMatchesSubsetEnumeration) {
+  const auto golden = read_json("golden.json");
+  const std::string dir = std::string(SYNTHAUDIT_TEST_DATA) + "/sd2011/";
+  const auto tables = synthaudit::testing::load_tables(dir + "train.csv", {dir + "train_syn.csv"});
+  EvaluationContext context;
+  context.scenarios = {{{"sex", "age", "edu", "marital", "ls", "smoke"}, {}}};
+  const auto result =
+      synthaudit::testing::run_metric("suda2", tables, {{"record_level", true}}, context);
+  ASSERT_EQ(result.records.size(), 2u);
+  const std::map<std::string, std::string> cases = {{"confidential", "train_6keys"},
+                                                    {"synthetic", "syn_6keys"}};
+  for (const auto& records : result.records) {
+    SCOPED_TRACE(records.data);
+    EXPECT_EQ(records.scope, "keys=sex,age,edu,marital,ls,smoke");
+    EXPECT_EQ(records.confidential_only, records.data == "confidential");
+    ASSERT_EQ(records.fields, (std::vector<std::string>{"msus", "suda_score", "dis_suda_score"}));
+    const nlohmann::json* c = nullptr;
+    for (const auto& candidate : golden["cases"])
+      if (candidate["name"] == cases.at(records.data)) c = &candidate;
+    ASSERT_NE(c, nullptr);
+    const std::size_t rows = (*c)["rows"];
+    std::vector<double> count(rows, 0), score(rows, 0), dis(rows, 0);
+    for (const auto& r : (*c)["records"]) {
+      const auto row = r[0].get<std::size_t>();
+      count[row] = r[1];
+      score[row] = r[2];
+      dis[row] = r[3];
+    }
+    ASSERT_EQ(records.values[0].size(), rows);
+    for (std::size_t r = 0; r < rows; ++r) {
+      ASSERT_EQ(records.values[0][r], count[r]) << "row " << r;
+      ASSERT_EQ(records.values[1][r], score[r]) << "row " << r;
+      ASSERT_NEAR(records.values[2][r], dis[r], 1e-12 * dis[r]) << "row " << r;
+    }
+  }
+}

@@ -621,8 +621,9 @@ MetricResult compute_singling_out(const MetricInput& in, const Params& params) {
 MetricSpec singling_out_attack_metric() {
   using enum ScopeKind;
   using namespace references;
-  const auto attack_stat = [](std::string name, std::string meaning, std::optional<Ideal> ideal) {
-    return StatisticSpec{std::move(name), std::move(meaning), ideal, {kScenario}};
+  const auto attack_stat = [](std::string name, std::string meaning, std::optional<Ideal> ideal,
+                              OutputClass output = OutputClass::kAggregate) {
+    return StatisticSpec{std::move(name), std::move(meaning), ideal, {kScenario}, output};
   };
   return MetricSpec{
       .name = "singling_out_attack",
@@ -704,21 +705,21 @@ MetricSpec singling_out_attack_metric() {
       .compute = compute_singling_out,
       .statistics =
           {attack_stat("n_attacks", "singling-out predicates found on the synthetic data",
-                       std::nullopt),
+                       std::nullopt, OutputClass::kCount),
            attack_stat("n_success",
                        "predicates that single out one training record (expected number at "
                        "compared_size)",
-                       std::nullopt),
+                       std::nullopt, OutputClass::kCount),
            attack_stat("n_baseline",
                        "successes of the random predicates on the training data, per n_attacks "
                        "predicates",
-                       std::nullopt),
+                       std::nullopt, OutputClass::kCount),
            attack_stat("n_control_attacks", "predicates tried on the control set (NA without one)",
-                       std::nullopt),
+                       std::nullopt, OutputClass::kCount),
            attack_stat("n_control",
                        "predicates that single out one control record (expected number at "
                        "compared_size)",
-                       std::nullopt),
+                       std::nullopt, OutputClass::kCount),
            attack_stat("attack_rate", "Wilson centre of the attack's success rate", Ideal::lower()),
            attack_stat("baseline_rate", "Wilson centre of the random predicates' success rate",
                        std::nullopt),
@@ -737,13 +738,13 @@ MetricSpec singling_out_attack_metric() {
            attack_stat("compared_size",
                        "records (distinct) at which training and control are compared: the "
                        "smaller file's",
-                       std::nullopt),
+                       std::nullopt, OutputClass::kCount),
            attack_stat("n_success_full",
                        "predicates that single out one record of the whole training data",
-                       std::nullopt),
+                       std::nullopt, OutputClass::kCount),
            attack_stat("n_control_full",
                        "predicates that single out one record of the whole control set",
-                       std::nullopt)},
+                       std::nullopt, OutputClass::kCount)},
       .references = {cite(giomi_2023(),
                           "the univariate and multivariate singling-out attacks, the random "
                           "baseline and the residual risk against a control set"),

@@ -1,5 +1,7 @@
 #include "metrics/distance_disclosure/distance_params.hpp"
 
+#include <limits>
+
 #include "stats/column_lookup.hpp"
 
 namespace synthaudit::distance_metrics {
@@ -36,10 +38,20 @@ stats::NeighbourOptions neighbour_options(const Table& confidential, const Param
 void add_record_level(MetricResult& result, const Params& params, const std::string& direction,
                       const stats::Neighbours& neighbours) {
   if (!params.get_bool("record_level")) return;
-  NearestRecords records{direction, neighbours.nearest(), {}};
-  records.nearest_row.resize(neighbours.queries);
-  for (std::size_t q = 0; q < neighbours.queries; ++q)
-    records.nearest_row[q] = neighbours.idx(q, 0);
+  // The direction names the query data first: "syn_to_conf", "conf_to_syn", "holdout_to_syn".
+  const std::string query = direction.substr(0, direction.find("_to_"));
+  RecordValues records;
+  records.scope = direction;
+  records.data = query == "syn" ? "synthetic" : query == "conf" ? "confidential" : query;
+  std::vector<double> nearest_row(neighbours.queries);
+  for (std::size_t q = 0; q < neighbours.queries; ++q) {
+    const std::uint32_t row = neighbours.idx(q, 0);
+    nearest_row[q] = row == std::numeric_limits<std::uint32_t>::max()
+                         ? std::numeric_limits<double>::quiet_NaN()
+                         : static_cast<double>(row) + 1.0;
+  }
+  records.add_field("nearest_row", std::move(nearest_row));
+  records.add_field("distance", neighbours.nearest());
   result.records.push_back(std::move(records));
 }
 

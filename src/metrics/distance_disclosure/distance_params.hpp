@@ -19,7 +19,8 @@ std::vector<ParamSpec> selection_params(std::vector<ParamSpec> own);
 // deviations). Throws InputError for a column the confidential data lacks.
 stats::NeighbourOptions neighbour_options(const Table& confidential, const Params& params);
 
-// With record_level = true, adds every query record's nearest distance and row to the result.
+// With record_level = true, adds every query record's nearest row (1-based) and distance to the
+// result, under the direction as scope.
 void add_record_level(MetricResult& result, const Params& params, const std::string& direction,
                       const stats::Neighbours& neighbours);
 

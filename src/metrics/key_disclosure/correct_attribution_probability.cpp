@@ -82,7 +82,10 @@ MetricResult compute_cap(const MetricInput& in, const Params& params) {
       }
       double sum_syn = 0, sum_conf = 0, n = 0, found = 0, rose = 0;
       std::vector<std::size_t> grid(51 * 51, 0);  // scatter binned to 0.02
-      nlohmann::json records = nlohmann::json::array();
+      // Per record (record_level): NaN for records left out (missing = exclude).
+      std::vector<double> record_cap[2];
+      if (record_level)
+        for (auto& values : record_cap) values.assign(conf.rows(), std::nan(""));
       for (std::size_t r = 0; r < conf.rows(); ++r) {
         if (!use[0][r]) continue;
         const auto k = s.keys.ids[0][r];
@@ -96,7 +99,10 @@ MetricResult compute_cap(const MetricInput& in, const Params& params) {
         rose += cap_syn > cap_conf;
         ++grid[static_cast<std::size_t>(cap_conf * 50 + 0.5) * 51 +
                static_cast<std::size_t>(cap_syn * 50 + 0.5)];
-        if (record_level) records.push_back({cap_conf, cap_syn});
+        if (record_level) {
+          record_cap[0][r] = cap_conf;
+          record_cap[1][r] = cap_syn;
+        }
       }
       if (n == 0) {
         result.warnings.push_back(scope + ": no confidential record to attack");
@@ -124,7 +130,14 @@ MetricResult compute_cap(const MetricInput& in, const Params& params) {
                                   {"count", grid[cell]},
                                   {"share", static_cast<double>(grid[cell]) / n}});
       result.details["plots"].push_back(plot);
-      if (record_level) result.details["records"][scope] = records;
+      if (record_level) {
+        RecordValues records;
+        records.scope = scope;
+        records.data = "confidential";
+        records.add_field("cap_confidential", std::move(record_cap[0]));
+        records.add_field("cap_synthetic", std::move(record_cap[1]));
+        result.records.push_back(std::move(records));
+      }
     }
   }
   if (worst_v1 >= 0) result.add("cap_mean_v1_max", "all", worst_v1);
@@ -149,8 +162,9 @@ MetricSpec correct_attribution_probability_metric() {
   params.push_back({.name = "record_level",
                     .type = ParamType::kBool,
                     .default_value = false,
-                    .doc = "also return every confidential record's [CAP_conf, CAP_syn] pair in "
-                           "details.records (large)"});
+                    .doc = "write every confidential record's CAP from the confidential and "
+                           "from the synthetic data to records.tsv beside results.tsv (NA for "
+                           "records left out by missing = exclude)"});
   return MetricSpec{
       .name = "correct_attribution_probability",
       .family = MetricFamily::kKeyDisclosure,

@@ -73,6 +73,10 @@ MetricResult compute_individual_risk(const MetricInput& in, const Params& params
       result.add("expected_reidentifications", scope, expected);
       result.add("global_risk", scope, n > 0 ? expected / static_cast<double>(n) : std::nan(""));
       result.add("max_individual_risk", scope, worst);
+      std::vector<std::pair<std::string, std::vector<double>>> per_record = {
+          {"class_size", frequencies.sample}};
+      if (weighted) per_record.emplace_back("weighted_class_size", frequencies.weighted);
+      per_record.emplace_back("risk", risk);
       if (household) {
         // A household is re-identified when any member is: 1 − Π(1 − r_i) over its members;
         // every member carries its household's risk. A missing household id is a household of
@@ -84,14 +88,19 @@ MetricResult compute_individual_risk(const MetricInput& in, const Params& params
             auto [it, added] = survive.try_emplace(ids[row], 1.0);
             it->second *= 1.0 - risk[row];
           }
+        std::vector<double> household_risk(n);
         double household_expected = 0;
-        for (std::size_t row = 0; row < n; ++row)
-          household_expected +=
+        for (std::size_t row = 0; row < n; ++row) {
+          household_risk[row] =
               ids[row] == household->missing_level ? risk[row] : 1.0 - survive[ids[row]];
+          household_expected += household_risk[row];
+        }
+        per_record.emplace_back("household_risk", std::move(household_risk));
         result.add("household_expected_reidentifications", scope, household_expected);
         result.add("household_risk", scope,
                    n > 0 ? household_expected / static_cast<double>(n) : std::nan(""));
       }
+      sdc::add_record_values(result, params, sdc::keys_scope(keys), data, std::move(per_record));
     }
   }
   if (!weighted)
@@ -106,6 +115,10 @@ MetricResult compute_individual_risk(const MetricInput& in, const Params& params
 MetricSpec individual_risk_metric() {
   using enum ScopeKind;
   using namespace references;
+  auto params = sdc::key_params(/*with_missing_keys=*/true);
+  params.push_back(sdc::record_level_param(
+      "class size, weighted class size (with weights), individual risk and household risk "
+      "(with a household column)"));
   return MetricSpec{
       .name = "individual_risk",
       .family = MetricFamily::kSdcRisk,
@@ -133,7 +146,7 @@ MetricSpec individual_risk_metric() {
                  "values read as if the synthetic file were a sample of the same population; "
                  "its household column groups its records as it stands. ") +
              sdc::kSideBySideDoc,
-      .params = sdc::key_params(),
+      .params = params,
       .granularity = MetricGranularity::kPerReplicate,
       .needs_scenarios = true,
       .compute = compute_individual_risk,
@@ -142,7 +155,8 @@ MetricSpec individual_risk_metric() {
             "the sum of the individual risks: the expected number of "
             "re-identifications",
             Ideal::lower(),
-            {kScenario}},
+            {kScenario},
+            OutputClass::kCount},
            {"global_risk",
             "the mean individual risk: expected re-identifications per record",
             Ideal::lower(),
@@ -151,7 +165,8 @@ MetricSpec individual_risk_metric() {
            {"household_expected_reidentifications",
             "the sum over records of their household's risk",
             Ideal::lower(),
-            {kScenario}},
+            {kScenario},
+            OutputClass::kCount},
            {"household_risk",
             "the mean over records of their household's risk",
             Ideal::lower(),

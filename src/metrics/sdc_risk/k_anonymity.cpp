@@ -48,6 +48,7 @@ MetricResult compute_k_anonymity(const MetricInput& in, const Params& params) {
           stats::class_frequencies(classes.patterns[data], classes.missing_levels, nullptr, rule);
       const auto& f = frequencies.sample;
       const double n = static_cast<double>(f.size());
+      sdc::add_record_values(result, params, sdc::keys_scope(keys), data, {{"class_size", f}});
       result.add("classes", sdc::scope(keys, "", data), classes.patterns[data].patterns());
       result.add("sample_uniques", sdc::scope(keys, "", data),
                  static_cast<double>(std::count(f.begin(), f.end(), 1.0)));
@@ -75,7 +76,8 @@ MetricResult compute_k_anonymity(const MetricInput& in, const Params& params) {
 MetricSpec k_anonymity_metric() {
   using enum ScopeKind;
   using namespace references;
-  auto params = sdc::key_params();
+  auto params = sdc::key_params(/*with_missing_keys=*/true);
+  params.push_back(sdc::record_level_param("class size (its frequency on the keys)"));
   params.push_back({.name = "k",
                     .type = ParamType::kStringList,
                     .default_value = std::vector<std::string>{"2", "3", "5"},
@@ -100,21 +102,30 @@ MetricSpec k_anonymity_metric() {
       .granularity = MetricGranularity::kPerReplicate,
       .needs_scenarios = true,
       .compute = compute_k_anonymity,
-      .statistics =
-          {{"classes", "number of distinct key patterns", std::nullopt, {kScenario}},
-           {"sample_uniques",
-            "records whose key values no other record shares (f_k = 1)",
-            Ideal::lower(),
-            {kScenario}},
-           {"smallest_class",
-            "the smallest class size: the data are k-anonymous for every k up to it",
-            Ideal::higher(),
-            {kScenario}},
-           {"records_below_k", "records in classes smaller than k", Ideal::lower(), {kScenario}},
-           {"share_below_k",
-            "share of records in classes smaller than k",
-            Ideal::lower(),
-            {kScenario}}},
+      .statistics = {{"classes",
+                      "number of distinct key patterns",
+                      std::nullopt,
+                      {kScenario},
+                      OutputClass::kCount},
+                     {"sample_uniques",
+                      "records whose key values no other record shares (f_k = 1)",
+                      Ideal::lower(),
+                      {kScenario},
+                      OutputClass::kCount},
+                     {"smallest_class",
+                      "the smallest class size: the data are k-anonymous for every k up to it",
+                      Ideal::higher(),
+                      {kScenario},
+                      OutputClass::kCount},
+                     {"records_below_k",
+                      "records in classes smaller than k",
+                      Ideal::lower(),
+                      {kScenario},
+                      OutputClass::kCount},
+                     {"share_below_k",
+                      "share of records in classes smaller than k",
+                      Ideal::lower(),
+                      {kScenario}}},
       .references = {cite(samarati_sweeney_1998(), "k-anonymity"),
                      cite(sweeney_2002(), "k-anonymity"),
                      cite(templ_kowarik_meindl_2015(),

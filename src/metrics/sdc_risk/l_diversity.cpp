@@ -1,10 +1,12 @@
 // l-diversity of each sensitive column (a scenario's targets) within the classes of its keys:
-// distinct and entropy l per class, confidential and synthetic side by side.
+// distinct, entropy and recursive l per class, confidential and synthetic side by side.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <unordered_map>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "metrics/references.hpp"
 #include "metrics/sdc_risk/sdc_scenarios.hpp"
 
@@ -13,28 +15,53 @@ namespace synthaudit {
 namespace {
 
 struct ClassDiversity {
-  std::vector<double> distinct, entropy;  // per key pattern
+  std::vector<double> distinct, entropy, recursive;  // per key pattern
 };
 
-// Per pattern: the number of target levels present and exp(entropy) of their shares.
+// Recursive l of a class for the constant c (Machanavajjhala et al. 2007, definition 4.2, as
+// sdcMicro's ldiversity reports it per class): with the class's value counts sorted
+// r_1 >= ... >= r_m, the largest l in 2..m with r_1 < c · (r_l + ... + r_m), or 1 when there is
+// none. The tail sum shrinks as l grows, so the class is recursive (c,l)-diverse exactly for
+// l <= this value.
+double recursive_l(std::vector<double> counts, double c) {
+  std::sort(counts.begin(), counts.end(), std::greater<>());
+  double tail = 0;
+  for (std::size_t i = 1; i < counts.size(); ++i) tail += counts[i];
+  std::size_t l = 1;
+  while (l < counts.size() && counts[0] < c * tail) {
+    tail -= counts[l];
+    ++l;
+  }
+  return static_cast<double>(l);
+}
+
+// Per pattern: the number of target levels present, exp(entropy) of their shares and the
+// recursive l for `c`.
 ClassDiversity diversity(const stats::KeyPatterns& patterns,
-                         const std::vector<std::uint32_t>& target) {
+                         const std::vector<std::uint32_t>& target, double c) {
   std::vector<std::unordered_map<std::uint32_t, double>> counts(patterns.patterns());
   for (std::size_t row = 0; row < target.size(); ++row)
     counts[patterns.pattern[row]][target[row]] += 1;
   ClassDiversity d;
+  std::vector<double> class_counts;
   for (const auto& cls : counts) {
     double n = 0, entropy = 0;
-    for (const auto& [level, count] : cls) n += count;
+    class_counts.clear();
+    for (const auto& [level, count] : cls) {
+      n += count;
+      class_counts.push_back(count);
+    }
     for (const auto& [level, count] : cls) entropy -= count / n * std::log(count / n);
     d.distinct.push_back(static_cast<double>(cls.size()));
     d.entropy.push_back(std::exp(entropy));
+    d.recursive.push_back(recursive_l(class_counts, c));
   }
   return d;
 }
 
 MetricResult compute_l_diversity(const MetricInput& in, const Params& params) {
   const double l = static_cast<double>(params.get_int("l"));
+  const double c = params.get_double("c");
   const stats::CodingOptions exact;
   MetricResult result;
   bool any_target = false;
@@ -50,12 +77,13 @@ MetricResult compute_l_diversity(const MetricInput& in, const Params& params) {
                                              classes.codes.target_columns[t], exact);
       for (std::size_t data = 0; data < 2; ++data) {
         const auto& patterns = classes.patterns[data];
-        const auto d = diversity(patterns, target.codes[data]);
+        const auto d = diversity(patterns, target.codes[data], c);
         const double n = static_cast<double>(patterns.pattern.size());
-        double below_distinct = 0, below_entropy = 0;
+        double below_distinct = 0, below_entropy = 0, below_recursive = 0;
         for (auto p : patterns.pattern) {
           below_distinct += d.distinct[p] < l;
           below_entropy += d.entropy[p] < l * (1 - 1e-12);
+          below_recursive += d.recursive[p] < l;
         }
         const std::string target_q = "target=" + name;
         const std::string l_q = target_q + ";l=" + std::to_string(params.get_int("l"));
@@ -68,6 +96,13 @@ MetricResult compute_l_diversity(const MetricInput& in, const Params& params) {
                    n > 0 ? below_distinct / n : std::nan(""));
         result.add("share_below_entropy_l", sdc::scope(keys, l_q, data),
                    n > 0 ? below_entropy / n : std::nan(""));
+        const std::string c_q = target_q + ";c=" + format_number(c);
+        const std::string c_l_q = c_q + ";l=" + std::to_string(params.get_int("l"));
+        result.add(
+            "min_recursive_l", sdc::scope(keys, c_q, data),
+            empty ? std::nan("") : *std::min_element(d.recursive.begin(), d.recursive.end()));
+        result.add("share_below_recursive_l", sdc::scope(keys, c_l_q, data),
+                   n > 0 ? below_recursive / n : std::nan(""));
       }
     }
   }
@@ -80,17 +115,22 @@ MetricResult compute_l_diversity(const MetricInput& in, const Params& params) {
 MetricSpec l_diversity_metric() {
   using enum ScopeKind;
   using namespace references;
-  auto params = sdc::key_params();
   // Classes here partition the records, so the missing-key rule does not apply.
-  params.erase(std::remove_if(params.begin(), params.end(),
-                              [](const ParamSpec& p) { return p.name == "missing_keys"; }),
-               params.end());
+  auto params = sdc::key_params(/*with_missing_keys=*/false);
   params.push_back({.name = "l",
                     .type = ParamType::kInt,
                     .default_value = std::int64_t{2},
                     .doc = "diversity threshold: a class is below l when it holds fewer than l "
-                           "distinct sensitive values (or entropy l below l)",
+                           "distinct sensitive values (or entropy l, or recursive l, below l)",
                     .min = 1});
+  params.push_back({.name = "c",
+                    .type = ParamType::kDouble,
+                    .default_value = 2.0,
+                    .doc = "constant of recursive (c,l)-diversity: a class is recursive "
+                           "(c,l)-diverse when its most frequent sensitive value occurs fewer "
+                           "than c times as often as its values from the l-th most frequent on "
+                           "(sdcMicro's l_recurs_c, default 2)",
+                    .min = 1e-9});
   return MetricSpec{
       .name = "l_diversity",
       .family = MetricFamily::kSdcRisk,
@@ -109,8 +149,18 @@ MetricSpec l_diversity_metric() {
           "distinct and entropy l over the classes, and the shares of records whose class "
           "falls below `l`. Keys are coded as `numeric` says. Computed on the confidential "
           "data and on each synthetic replicate alike; scopes end in `data=confidential` or "
-          "`data=synthetic`, shown side by side in the report. sdcMicro's ldiversity reports "
-          "the same distinct and entropy l per record.",
+          "`data=synthetic`, shown side by side in the report. Recursive (c,l)-diversity "
+          "(definition 4.2 there), with the parameter `c`: with a class's value counts sorted "
+          "r_1 >= ... >= r_m, its recursive l is the largest l in 2..m with "
+          "r_1 < c · (r_l + ... + r_m), or 1 when there is none, and the class is recursive "
+          "(c,l)-diverse exactly when that is >= l; reported as the smallest recursive l over "
+          "the classes (scope `c=…`) and the share of records whose class falls below `l` "
+          "(scope `c=…;l=…`). sdcMicro's ldiversity (Templ, Kowarik & Meindl 2015) reports "
+          "the same distinct, entropy and recursive l per record; where it differs: it leaves "
+          "missing sensitive values out of the recursive l (here a value of its own, as in the "
+          "distinct and entropy l) and, in the distinct and entropy l, counts them only in a "
+          "class with some observed value; it computes the recursive sums in single "
+          "precision.",
       .params = params,
       .granularity = MetricGranularity::kPerReplicate,
       .needs_scenarios = true,
@@ -131,9 +181,19 @@ MetricSpec l_diversity_metric() {
                      {"share_below_entropy_l",
                       "share of records in classes whose entropy l is below l",
                       Ideal::lower(),
+                      {kScenario}},
+                     {"min_recursive_l",
+                      "the smallest recursive l (for the constant c) in a class",
+                      Ideal::higher(),
+                      {kScenario}},
+                     {"share_below_recursive_l",
+                      "share of records in classes that are not recursive (c,l)-diverse",
+                      Ideal::lower(),
                       {kScenario}}},
-      .references = {cite(machanavajjhala_2007(), "distinct and entropy l-diversity"),
-                     cite(templ_kowarik_meindl_2015(), "l-diversity per record (sdcMicro)")},
+      .references = {cite(machanavajjhala_2007(),
+                          "distinct, entropy and recursive (c,l)-diversity"),
+                     cite(templ_kowarik_meindl_2015(), "l-diversity per record (sdcMicro)"),
+                     cite(sdcmicro_software(), "ldiversity's recursive l and its constant c")},
   };
 }
 

@@ -5,16 +5,37 @@
 
 namespace synthaudit::sdc {
 
-std::vector<ParamSpec> key_params() {
+std::vector<ParamSpec> key_params(bool with_missing_keys) {
   auto params = keydisc::coding_params("exact", 5);
-  params.push_back({.name = "missing_keys",
-                    .type = ParamType::kString,
-                    .default_value = std::string("wildcard"),
-                    .doc = "wildcard: a missing key value matches any value when counting "
-                           "class frequencies (sdcMicro's freqCalc); value: missing is a key "
-                           "value of its own",
-                    .choices = {"wildcard", "value"}});
+  if (with_missing_keys)
+    params.push_back({.name = "missing_keys",
+                      .type = ParamType::kString,
+                      .default_value = std::string("wildcard"),
+                      .doc = "wildcard: a missing key value matches any value when counting "
+                             "class frequencies (sdcMicro's freqCalc); value: missing is a key "
+                             "value of its own",
+                      .choices = {"wildcard", "value"}});
   return params;
+}
+
+ParamSpec record_level_param(const std::string& values) {
+  return {.name = "record_level",
+          .type = ParamType::kBool,
+          .default_value = false,
+          .doc = "write each record's " + values +
+                 " to records.tsv beside results.tsv (confidential and synthetic records)"};
+}
+
+void add_record_values(MetricResult& result, const Params& params, const std::string& scope,
+                       std::size_t data,
+                       std::vector<std::pair<std::string, std::vector<double>>> fields) {
+  if (!params.get_bool("record_level")) return;
+  RecordValues records;
+  records.scope = scope;
+  records.data = kDataNames[data];
+  records.confidential_only = data == 0;
+  for (auto& [name, values] : fields) records.add_field(std::move(name), std::move(values));
+  result.records.push_back(std::move(records));
 }
 
 stats::MissingKeys missing_keys(const Params& params) {

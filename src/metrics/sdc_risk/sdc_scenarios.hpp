@@ -1,6 +1,6 @@
 #pragma once
 // Shared by the sdc-risk metrics (k_anonymity, l_diversity, t_closeness, individual_risk,
-// replicated_uniques): each measure is computed on the confidential data and on the synthetic
+// replicated_uniques; suda2 for its per-record output): each measure is computed on the confidential data and on the synthetic
 // data alike, on the keys of each disclosure scenario, and reported side by side under scopes
 // that end in ";data=confidential" or ";data=synthetic".
 #include <string>
@@ -16,10 +16,21 @@ namespace synthaudit::sdc {
 // 1 the synthetic data (the replicate, or the holdout or resample a baseline puts in its place).
 inline constexpr const char* kDataNames[2] = {"confidential", "synthetic"};
 
-// `missing_keys` (wildcard | value) and the key coding parameters of the key-disclosure family
-// (numeric, bins, breaks), so that a numeric key can be banded as agencies band age.
-std::vector<ParamSpec> key_params();
+// The key coding parameters of the key-disclosure family (numeric, bins, breaks), so that a
+// numeric key can be banded as agencies band age, and `missing_keys` (wildcard | value) for the
+// measures that count class frequencies; l_diversity and t_closeness, whose classes partition
+// the records (a missing key value is a value of its own there), have no missing-key rule.
+std::vector<ParamSpec> key_params(bool with_missing_keys);
 stats::MissingKeys missing_keys(const Params& params);
+
+// `record_level` (default false): write each record's `values` (a phrase for the parameter's doc)
+// to records.tsv.
+ParamSpec record_level_param(const std::string& values);
+// With record_level = true, adds one data set's per-record values (name, one value per record)
+// under `scope`; the confidential data's are marked as depending on them alone.
+void add_record_values(MetricResult& result, const Params& params, const std::string& scope,
+                       std::size_t data,
+                       std::vector<std::pair<std::string, std::vector<double>>> fields);
 
 // One scenario's keys coded on (confidential, synthetic), and each data set's key patterns.
 struct ScenarioClasses {

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "metrics/references.hpp"
+#include "metrics/sdc_risk/sdc_scenarios.hpp"
 #include "stats/column_lookup.hpp"
 
 namespace synthaudit {
@@ -82,6 +83,13 @@ MetricResult compute_suda2(const MetricInput& in, const Params& params) {
     const auto syn = summarise(in.first_synthetic(), columns, max_size, dis_fraction);
     report(result, "conf", scope, conf);
     report(result, "syn", scope, syn);
+    for (std::size_t data = 0; data < 2; ++data) {
+      const auto& scores = (data == 0 ? conf : syn).scores;
+      sdc::add_record_values(result, params, scope, data,
+                             {{"msus", std::vector<double>(scores.msus.begin(), scores.msus.end())},
+                              {"suda_score", scores.score},
+                              {"dis_suda_score", scores.dis_score}});
+    }
     if (syn.rows > 0) {
       double with_msu = 0;
       for (const auto m : syn.scores.msus) with_msu += m > 0;
@@ -100,9 +108,12 @@ MetricResult compute_suda2(const MetricInput& in, const Params& params) {
 // The same statistic for the confidential data (read, not ranked) and the synthetic data.
 void declare_both(std::vector<StatisticSpec>& out, const std::string& name,
                   const std::string& meaning, std::optional<Ideal> synthetic_ideal,
-                  std::vector<ScopeKind> scopes = {ScopeKind::kScenario}) {
-  out.push_back({"conf_" + name, meaning + ", in the confidential data", std::nullopt, scopes});
-  out.push_back({"syn_" + name, meaning + ", in the synthetic data", synthetic_ideal, scopes});
+                  OutputClass output = OutputClass::kAggregate) {
+  const std::vector<ScopeKind> scopes = {ScopeKind::kScenario};
+  out.push_back(
+      {"conf_" + name, meaning + ", in the confidential data", std::nullopt, scopes, output});
+  out.push_back(
+      {"syn_" + name, meaning + ", in the synthetic data", synthetic_ideal, scopes, output});
 }
 
 }  // namespace
@@ -113,7 +124,7 @@ MetricSpec suda2_metric() {
   declare_both(statistics, "msus",
                "minimal sample uniques on the keys (scope keys=…), or of one size "
                "(keys=…;msu_size=s)",
-               Ideal::lower());
+               Ideal::lower(), OutputClass::kCount);
   declare_both(statistics, "records_with_msu_share",
                "share of records with at least one minimal sample unique", Ideal::lower());
   declare_both(statistics, "sample_unique_share", "share of records unique on all the keys",
@@ -176,7 +187,9 @@ MetricSpec suda2_metric() {
                   .doc = "sampling fraction f of the data in the DIS estimate (sdcMicro's "
                          "DisFraction)",
                   .min = 1e-9,
-                  .max = 1.0}},
+                  .max = 1.0},
+                 sdc::record_level_param("number of minimal sample uniques, SUDA score and "
+                                         "DIS-SUDA score")},
       .granularity = MetricGranularity::kPerReplicate,
       .needs_scenarios = true,
       // No headline: the share of records with a minimal sample unique saturates on small files

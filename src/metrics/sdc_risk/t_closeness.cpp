@@ -136,10 +136,8 @@ MetricResult compute_t_closeness(const MetricInput& in, const Params& params) {
 MetricSpec t_closeness_metric() {
   using enum ScopeKind;
   using namespace references;
-  auto params = sdc::key_params();
-  params.erase(std::remove_if(params.begin(), params.end(),
-                              [](const ParamSpec& p) { return p.name == "missing_keys"; }),
-               params.end());
+  // Classes here partition the records, so the missing-key rule does not apply.
+  auto params = sdc::key_params(/*with_missing_keys=*/false);
   params.push_back({.name = "t",
                     .type = ParamType::kDouble,
                     .default_value = 0.15,

@@ -8,6 +8,12 @@ data), written independently of the C++ code from the published definitions:
   all keys missing is not counted for a record with no missing key; `value`: missing is a value.
 - l-diversity (Machanavajjhala et al. 2007): distinct values and exp(entropy) per class, with
   classes the groups of equal key tuples (missing a value), the target's missing a value too.
+- recursive (c,l)-diversity (Machanavajjhala et al. 2007, definition 4.2; the per-class value
+  sdcMicro's ldiversity reports as Recursive_Ldiversity): with a class's value counts sorted
+  r_1 >= ... >= r_m, the largest l in 2..m with r_1 < c * (r_l + ... + r_m), or 1 when there is
+  none; the target's missing a value of its own. Written for several (c, l), tried one l at a
+  time by the definition (not through the largest l).
+- k-anonymity per record: every record's class size on the first key set (both rules).
 - t-closeness (Li, Li & Venkatasubramanian 2007): the EMD with the ordered ground distance
   |i-j|/(m-1) over the file's m sorted distinct values (numeric target) as scipy's 1-D
   Wasserstein distance between the class's and the file's weights placed at i/(m-1) (the optimal
@@ -34,6 +40,7 @@ TARGETS = ["income", "ls"]
 K_LIST = [2, 3, 5]
 L = 2
 T = 0.15
+RECURSIVE = [(2.0, 2), (2.0, 3), (0.5, 2), (3.0, 4)]  # (c, l)
 
 
 def codes(frames, column):
@@ -86,25 +93,42 @@ for keys in SCENARIOS:
                 entry[f"records_below_k;k={k}"] = int(np.sum(f < k))
                 entry[f"share_below_k;k={k}"] = float(np.mean(f < k))
             golden[f"k_anonymity;{scope_keys};{rule};{name}"] = entry
+            if keys == SCENARIOS[0]:
+                golden[f"k_anonymity_records;{scope_keys};{rule};{name}"] = [int(x) for x in f]
         frame = frames[data]
         for target in TARGETS:
             values = frame[target]
             classes = {}
             for row, t in enumerate(tuples):
                 classes.setdefault(t, []).append(row)
-            distinct, entropy_l = {}, {}
+            distinct, entropy_l, sorted_counts = {}, {}, {}
             for t, rows in classes.items():
                 counts = pd.Series(["<NA>" if pd.isna(values.iloc[r]) else values.iloc[r]
                                     for r in rows]).value_counts()
                 shares = counts / counts.sum()
                 distinct[t] = len(counts)
                 entropy_l[t] = math.exp(-float(np.sum(shares * np.log(shares))))
+                sorted_counts[t] = sorted(counts.tolist(), reverse=True)
+
+            def recursive_diverse(r, c, l):
+                return len(r) >= l and r[0] < c * sum(r[l - 1:])
+
+            def recursive_l(r, c):
+                return max([l for l in range(2, len(r) + 1) if recursive_diverse(r, c, l)],
+                           default=1)
+            recursive = {}
+            for c, l in RECURSIVE:
+                recursive[f"min_recursive_l;c={c:g}"] = float(
+                    min(recursive_l(r, c) for r in sorted_counts.values()))
+                recursive[f"share_below_recursive_l;c={c:g};l={l}"] = float(np.mean(
+                    [l >= 2 and not recursive_diverse(sorted_counts[t], c, l) for t in tuples]))
             golden[f"l_diversity;{scope_keys};target={target};{name}"] = {
                 "min_distinct_l": float(min(distinct.values())),
                 "min_entropy_l": float(min(entropy_l.values())),
                 "share_below_distinct_l": float(np.mean([distinct[t] < L for t in tuples])),
                 "share_below_entropy_l": float(np.mean([entropy_l[t] < L - 1e-9
                                                         for t in tuples])),
+                **recursive,
             }
             observed = values.dropna()
             numeric = pd.api.types.is_numeric_dtype(conf[target])

@@ -43,6 +43,7 @@ risk <- function(data, keys, weights, rule, household = NULL) {
               max_individual_risk = max(ir$rk))
   if (!is.null(household)) {
     h <- ave(ir$rk, household, FUN = function(r) 1 - prod(1 - r))
+    out$household_rk <- h
     out$household_expected_reidentifications <- sum(h)
     out$household_risk <- sum(h) / nrow(x)
   }
@@ -60,9 +61,11 @@ for (rule in c("wildcard", "value")) {
 golden[["apiclus2;confidential"]] <- risk(ap, ap_keys, ap$pw, "wildcard", ap$dnum)
 golden[["apiclus2;synthetic"]] <-
   risk(ap_syn, ap_keys, rep(sum(ap$pw) / nrow(ap_syn), nrow(ap_syn)), "wildcard", ap_syn$dnum)
-# Per-record frequencies are kept for the confidential nhanes runs only (the stats primitive's
-# test); everything else keeps its summaries, so the file stays small.
+# Per-record values are kept for the confidential nhanes runs (frequencies only: the stats
+# primitive's test) and for apiclus2 (frequencies, risk and household risk: the metric's
+# per-record output); everything else keeps its summaries, so the file stays small.
 for (name in names(golden)) {
+  if (grepl("^apiclus2;", name)) next
   golden[[name]]$rk <- NULL
   if (!grepl("^nhanes;.*;confidential$", name)) golden[[name]]$fk <- golden[[name]]$Fk <- NULL
 }
