@@ -187,7 +187,7 @@ TEST(AnalysisModels, FormulaTermsMatchR) {
   const Table& sd = sd2011().confidential;
   check_glm("terms_lm",
             "log1p(income) ~ I(age > 50) + relevel(edu, ref = \"SECONDARY\") + poly(age, 3) + "
-            "sex:I(age >= 40)",
+            "sex * I(age >= 40)",
             sd, ResponseKind::kNumeric, GlmFamily::kGaussian, GlmLink::kIdentity);
   check_glm("terms_scale",
             "smoke ~ scale(age) + I(age^2/100 - age) + I((age <= 30) * 2) + relevel(marital, "
@@ -269,4 +269,34 @@ TEST(AnalysisModels, ComparisonIsALogicalFactor) {
   ASSERT_EQ(m.x.rows(), 5);
   EXPECT_EQ(m.x(0, 1), 0.0);
   EXPECT_EQ(m.x(2, 1), 1.0);
+}
+
+// The new kinds through the metric: estimands named as R names them, the confidential estimate
+// the fit above, and the synthpop comparison and lack-of-fit test computed for them.
+TEST(AnalysisModels, MetricComparesTheNewModelKinds) {
+  const auto t = load_tables(std::string(SYNTHAUDIT_TEST_DATA) + "/sd2011/train.csv",
+                             {std::string(SYNTHAUDIT_TEST_DATA) + "/sd2011/train_syn.csv"});
+  EvaluationContext context;
+  context.analyses = {
+      {.name = "edu_m", .kind = "multinom", .formula = "edu ~ age + sex"},
+      {.name = "ls_o", .kind = "polr", .formula = "ls ~ age + sex + smoke"},
+      {.name = "smoke_p", .kind = "glm_probit", .formula = "smoke ~ age + sex + edu"}};
+  const auto r = run_metric("analysis_inference_comparison", t, nlohmann::json::object(), context);
+  const auto& multinom = golden().at("multinom");
+  for (const auto& [term, want] : multinom)
+    EXPECT_NEAR(value_of(r, "confidential_estimate", "edu_m:" + term), want.estimate,
+                1e-6 * std::abs(want.estimate))
+        << term;
+  const auto& polr = golden().at("polr");
+  for (const auto& [term, want] : polr)
+    EXPECT_NEAR(value_of(r, "confidential_se", "ls_o:" + term), want.se, 1e-6 * std::abs(want.se))
+        << term;
+  EXPECT_NEAR(value_of(r, "confidential_estimate", "smoke_p:age"),
+              golden().at("probit")[1].second.estimate, 1e-6);
+  for (const std::string analysis : {"edu_m", "ls_o", "smoke_p"}) {
+    const double overlap = value_of(r, "mean_ci_overlap", analysis + ";rule=synthpop");
+    EXPECT_GE(overlap, 0.0) << analysis;
+    EXPECT_LE(overlap, 1.0) << analysis;
+    EXPECT_TRUE(std::isfinite(value_of(r, "lack_of_fit", analysis + ";rule=synthpop"))) << analysis;
+  }
 }

@@ -826,7 +826,9 @@ MetricSpec analysis_inference_comparison_metric() {
       .name = "analysis_inference_comparison",
       .family = MetricFamily::kSpecific,
       .summary =
-          "Declared analyses (means, proportions, quantiles, totals, lm, logistic glm) on "
+          "Declared analyses (means, proportions, quantiles, totals, lm, glm with binomial "
+          "(logit, probit, cloglog), Poisson and Gaussian families, multinomial and ordinal "
+          "logit) on "
           "the confidential data vs the m synthetic replicates combined by synthpop's and "
           "Reiter's rules: CI overlap, standardised coefficient difference, sign/significance/"
           "overlap match, synthpop's lack-of-fit test",
@@ -835,7 +837,13 @@ MetricSpec analysis_inference_comparison_metric() {
           "a total, a regression coefficient): q and v on every replicate (mean s²/n; proportion "
           "p(1−p)/n; total N·x̄ with N the confidential rows, v = N²s²/n; quantile type 7 with "
           "v = p(1−p)/(n f̂(q)²), f̂ a Gaussian KDE with bw.nrd0; OLS classical SE; logistic "
-          "Fisher-information SE), q̄ = Σq/m, b = Σ(q − q̄)²/(m−1), v̄ = Σv/m. The replicates are "
+          "Fisher-information SE; glm_probit, glm_cloglog, glm_poisson, glm_gaussian as R's glm "
+          "with that family and link, SE φ(X'WX)⁻¹, φ = 1 or, Gaussian, RSS/(n − p) with t "
+          "intervals; multinom as nnet::multinom, baseline-category logit against the first "
+          "level, estimands LEVEL:TERM; polr as MASS::polr, logit P(Y ≤ k) = ζ_k − x'β, "
+          "estimands the slopes then the cut-points a|b; multinom and polr SEs from the inverse "
+          "observed information, normal intervals), q̄ = Σq/m, b = Σ(q − q̄)²/(m−1), v̄ = Σv/m. The "
+          "replicates are "
           "combined under each rule of `rules`, and every rule-dependent number carries its rule "
           "in its scope (`wage:age;rule=synthpop`, `wage;rule=synthpop`, `all;rule=synthpop`). "
           "**synthpop** (synthpop's default, compare.fit.synds with population.inference = FALSE; "
@@ -859,24 +867,29 @@ MetricSpec analysis_inference_comparison_metric() {
           "1 = identical), ci_overlap_signed (without the floor, negative when disjoint: Snoke et "
           "al. 2018, and synthpop's CI overlap), std_coef_diff (q̄ − q_conf)/se_conf (synthpop), "
           "sso_match (same sign, same significance — interval excludes 0 — and overlap; "
-          "Barrientos et al. 2024). **Lack of fit** (synthpop's compare.fit.synds, lm and "
-          "glm_logit, under both synthpop rules, which share it): d = q̄ − q_conf over the p "
+          "Barrientos et al. 2024). **Lack of fit** (synthpop's compare.fit.synds, every "
+          "model analysis, under both synthpop rules, which share it): d = q̄ − q_conf over the p "
           "coefficients; χ² = d′V⁺d with V = Σ_conf n/(k m), referred to χ² with p df; when the "
           "response was not synthesised, Hotelling's T² with V = B/m from the replicates' "
           "covariance B, F = T²(m−p)/(p(m−1)) referred to F(p, m−p), which needs m > p. V⁺ is "
           "MASS::ginv's pseudo-inverse and p-values are 1 − F(x), as synthpop computes them. "
           "lack_of_fit_ratio = lack_of_fit/p (synthpop's Mahalanobis distance ratio, target 1). "
           "Formulas follow R: factor(x) and categorical columns are dummy-coded against their "
-          "first level, rows with a missing value are dropped. The forest plot shows the "
+          "first level (relevel(x, ref = \"level\") picks another), I(x > k) and other "
+          "comparisons are logical factors (column I(x > k)TRUE), poly(x, d) and scale(x) are "
+          "computed on each data set as R computes them in model.frame, rows with a missing "
+          "value are dropped. The forest plot shows the "
           "synthpop rule's intervals. **Survey weights** (weights: declared): on the "
           "confidential data, and on a synthetic replicate that carries its own weights, every "
           "analysis is design-weighted as R's survey package with svydesign(ids = ~1, weights = "
           "~w): mean, proportion and total as svymean/svytotal with linearised SEs and t "
           "intervals on (rows of positive weight − 1) df; quantile as svyquantile(qrule = "
-          "\"hf7\") with the Woodruff (1952) SE, normal interval; lm and glm_logit as svyglm "
-          "(gaussian; quasibinomial) with the sandwich (Binder 1983) covariance, lm on (rows of "
+          "\"hf7\") with the Woodruff (1952) SE, normal interval; lm and the glms as svyglm "
+          "(gaussian; quasibinomial with the link; quasipoisson) with the sandwich (Binder 1983) "
+          "covariance, lm on (rows of "
           "positive weight − p) df; rows with a missing value stay in the design with weight 0, "
-          "as survey's na.rm. An unweighted replicate is analysed as above, its total expanded to "
+          "as survey's na.rm; multinom and polr have no design-weighted form here (warning, "
+          "fitted unweighted). An unweighted replicate is analysed as above, its total expanded to "
           "the sum of the confidential weights. The combining rules take n and k as row counts." +
           std::string(kWeightsDoc),
       .params = {{.name = "level",
@@ -1001,28 +1014,35 @@ MetricSpec analysis_inference_comparison_metric() {
             "lack_of_fit / p (synthpop's Mahalanobis distance ratio; target 1)",
             Ideal::at(1.0, TargetScale::kRatio),
             {kAnalysis}}},
-      .references = {cite(lumley_2004(),
-                          "design-weighted estimates and svyglm fits with survey weights"),
-                     cite(woodruff_1952(), "standard error of a weighted quantile"),
-                     cite(binder_1983(), "linearised (sandwich) covariance of weighted fits"),
-                     cite(synthpop_software(),
-                          "compare.fit.synds and summary.fit.synds numbers reproduced (rules "
-                          "synthpop, synthpop_population, lack-of-fit test)"),
-                     cite(nowok_raab_dibben_2016(),
-                          "synthpop's fit comparison and standardised coefficient difference"),
-                     cite(raab_nowok_dibben_2016(),
-                          "inference from synthetic data in synthpop: the synthpop and "
-                          "synthpop_population rules and the lack-of-fit test"),
-                     cite(reiter_2003(), "combining rules for partially synthetic data"),
-                     cite(raghunathan_reiter_rubin_2003(), "full synthesis by multiple imputation"),
-                     cite(reiter_2002(),
-                          "combining rules for fully synthetic data and the non-negative variance"),
-                     cite(karr_2006(), "confidence-interval overlap"),
-                     cite(drechsler_reiter_2009(),
-                          "interval overlap as used here (0 when disjoint)"),
-                     cite(snoke_2018(), "signed interval overlap"),
-                     cite(barrientos_2024(), "sign, significance and overlap (SSO) match"),
-                     cite(statsmodels_software(), "OLS and logistic fits reproduced")},
+      .references =
+          {cite(lumley_2004(), "design-weighted estimates and svyglm fits with survey weights"),
+           cite(woodruff_1952(), "standard error of a weighted quantile"),
+           cite(binder_1983(), "linearised (sandwich) covariance of weighted fits"),
+           cite(synthpop_software(),
+                "compare.fit.synds and summary.fit.synds numbers reproduced (rules "
+                "synthpop, synthpop_population, lack-of-fit test)"),
+           cite(nowok_raab_dibben_2016(),
+                "synthpop's fit comparison and standardised coefficient difference"),
+           cite(raab_nowok_dibben_2016(),
+                "inference from synthetic data in synthpop: the synthpop and "
+                "synthpop_population rules and the lack-of-fit test"),
+           cite(reiter_2003(), "combining rules for partially synthetic data"),
+           cite(raghunathan_reiter_rubin_2003(), "full synthesis by multiple imputation"),
+           cite(reiter_2002(),
+                "combining rules for fully synthetic data and the non-negative variance"),
+           cite(karr_2006(), "confidence-interval overlap"),
+           cite(drechsler_reiter_2009(), "interval overlap as used here (0 when disjoint)"),
+           cite(snoke_2018(), "signed interval overlap"),
+           cite(barrientos_2024(), "sign, significance and overlap (SSO) match"),
+           cite(statsmodels_software(), "OLS and logistic fits reproduced"),
+           cite(nelder_wedderburn_1972(), "generalised linear models fitted by Fisher scoring"),
+           cite(venables_ripley_2002(),
+                "the multinomial logit of nnet::multinom and the proportional-odds "
+                "model of MASS::polr"),
+           cite(mccullagh_1980(), "the proportional-odds (cumulative logit) model"),
+           cite(r_software(),
+                "glm (probit, cloglog, Poisson, Gaussian), multinom, polr, poly and "
+                "scale reproduced")},
       // Estimates, intervals and the rules used: model summaries, no record's value.
       .aggregate_details = {"synthesis", "rules", "headline_rule", "level", "replicates",
                             "analyses"},

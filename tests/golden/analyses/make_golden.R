@@ -50,7 +50,7 @@ emit_glm("gaussian", glm(log1p(income) ~ age + sex, data = sd, family = gaussian
 
 # --- formula terms ---
 emit_glm("terms_lm", lm(log1p(income) ~ I(age > 50) + relevel(edu, ref = "SECONDARY") +
-                          poly(age, 3) + sex:I(age >= 40), data = sd))
+                          poly(age, 3) + sex * I(age >= 40), data = sd))
 emit_glm("terms_scale", glm(smoke ~ scale(age) + I(age^2/100 - age) + I((age <= 30) * 2) +
                               relevel(marital, ref = "SINGLE"), data = sd, family = binomial,
                             control = tight))
