@@ -210,6 +210,10 @@ ModelLayout::ModelLayout(Formula formula, const Table& reference, ResponseKind r
           response_code_index_[static_cast<std::size_t>(response_numeric_levels_values_[k])] =
               static_cast<int>(response_numeric_order_[k]);
       }
+      notes_.push_back(formula_.response.label() + ": levels in the order " +
+                       join(response_level_names_, ", ") +
+                       " (the first is the reference of a multinomial model; an ordinal model "
+                       "takes this order)");
       if (response_level_names_.size() < 3)
         throw InputError(where + ": the categorical outcome '" + formula_.response.label() +
                          "' has " + std::to_string(response_level_names_.size()) +

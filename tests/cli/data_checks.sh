@@ -170,7 +170,7 @@ expect_stop "relevel to a level the data lack" \
   "analyses\[0\] \('lm_1'\): formula .*relevel\(\): 'X' is not a level of 'sex' in the confidential data \(levels: F, M\)" \
   "${W[@]}" --analysis 'lm: wages ~ relevel(sex, ref = "X")'
 expect_stop "poly inside other arithmetic" \
-  "analyses\[0\] \('lm_1'\): formula .*poly\(\) must be a variable of its own" "${W[@]}" \
+  "analysis 'lm_1': formula .*poly\(\) must be a variable of its own" "${W[@]}" \
   --analysis 'lm: wages ~ I(poly(age, 2))'
 expect_stop "a multinomial outcome with two levels" \
   "analyses\[0\] \('multinom_1'\): formula .*'sex' has 2 level\(s\) .*at least 3" "${W[@]}" \
