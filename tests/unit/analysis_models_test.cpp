@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -44,8 +43,7 @@ struct Coefficient {
 using Golden = std::map<std::string, std::vector<std::pair<std::string, Coefficient>>>;
 
 Golden read_golden() {
-  std::ifstream in(
-      (std::filesystem::path(__FILE__).parent_path() / "../golden/analyses/golden.tsv").string());
+  std::ifstream in(std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/analyses/golden.tsv");
   std::string line;
   std::getline(in, line);  // header
   Golden golden;
@@ -249,7 +247,13 @@ TEST(AnalysisModels, BadFormulasAreOneLineInputErrors) {
                 .find("unclosed quote"),
             std::string::npos);
   EXPECT_NE(message("income ~ scale(age, center = 1)", ResponseKind::kNumeric)
-                .find("unsupported argument 'center'"),
+                .find("scale() takes 1 argument(s)"),
+            std::string::npos);
+  EXPECT_NE(message("income ~ poly(age, degree = 2, raw = TRUE)", ResponseKind::kNumeric)
+                .find("poly() takes 2 argument(s)"),
+            std::string::npos);
+  EXPECT_NE(message("income ~ relevel(edu, level = \"SECONDARY\")", ResponseKind::kNumeric)
+                .find("unsupported argument 'level'"),
             std::string::npos);
   EXPECT_NE(message("sex ~ age", ResponseKind::kCategorical).find("at least 3"), std::string::npos);
   EXPECT_NE(message("age ~ sex", ResponseKind::kCategorical).find("factor(age)"),
