@@ -11,6 +11,7 @@
 #include "core/text.hpp"
 #include "engine/evaluate.hpp"
 #include "metrics/registry.hpp"
+#include "metrics/specific/analysis_models.hpp"
 #include "stats/formula.hpp"
 #include "stats/model_matrix.hpp"
 
@@ -150,7 +151,7 @@ void check_named_columns(const EvaluationSpec& spec, const Table& confidential) 
   for (std::size_t i = 0; i < spec.context.analyses.size(); ++i) {
     const AnalysisSpec& a = spec.context.analyses[i];
     const std::string key = "analyses[" + std::to_string(i) + "] ('" + a.name + "')";
-    if (a.kind == "lm" || a.kind == "glm_logit") {
+    if (const auto model = model_analysis_kind(a.kind)) {
       stats::Formula formula;
       try {
         formula = stats::parse_formula(a.formula);
@@ -161,9 +162,7 @@ void check_named_columns(const EvaluationSpec& spec, const Table& confidential) 
       // The layout is what the analysis will build: it refuses a categorical lm response,
       // arithmetic on a categorical column and a logistic outcome that is not binary.
       try {
-        stats::ModelLayout layout(
-            std::move(formula), confidential,
-            a.kind == "lm" ? stats::ResponseKind::kNumeric : stats::ResponseKind::kBinary);
+        stats::ModelLayout layout(std::move(formula), confidential, model->response);
       } catch (const InputError& e) {
         throw InputError(spec.origin + ": " + key + ": " + e.what());
       }

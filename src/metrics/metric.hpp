@@ -46,8 +46,10 @@ const char* to_string(SynthesisType type);
 // formula: "log(wage) ~ age + factor(region)"} or {kind: "mean", column: "income"}.
 struct AnalysisSpec {
   std::string name;
-  std::string kind;          // mean | proportion | quantile | total | lm | glm_logit
-  std::string formula;       // lm / glm_logit
+  // mean | proportion | quantile | total | lm | glm_logit | glm_probit | glm_cloglog |
+  // glm_poisson | glm_gaussian | multinom | polr
+  std::string kind;
+  std::string formula;       // the models (lm, glm_*, multinom, polr)
   std::string column;        // mean / proportion / quantile / total
   double probability = 0.5;  // quantile
 };

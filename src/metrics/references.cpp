@@ -658,4 +658,30 @@ Reference cohen_nissim_2020() {
           .doi = "10.1073/pnas.1914598117"};
 }
 
+Reference nelder_wedderburn_1972() {
+  return {.authors = "Nelder, J. A. and Wedderburn, R. W. M.",
+          .year = 1972,
+          .title = "Generalized linear models",
+          .venue = "Journal of the Royal Statistical Society, Series A 135(3), 370–384",
+          .doi = "10.2307/2344614"};
+}
+
+Reference mccullagh_1980() {
+  return {.authors = "McCullagh, P.",
+          .year = 1980,
+          .title = "Regression models for ordinal data",
+          .venue = "Journal of the Royal Statistical Society, Series B 42(2), 109–142",
+          .doi = "10.1111/j.2517-6161.1980.tb01109.x"};
+}
+
+Reference r_software() {
+  return {.authors = "R Core Team",
+          .year = 2022,
+          .title = "R: a language and environment for statistical computing",
+          .venue = "R Foundation for Statistical Computing, Vienna",
+          .url = "https://www.R-project.org/",
+          .software = "R (stats: glm, lm, poly, scale; nnet::multinom; MASS::polr)",
+          .version = "4.2.2 (nnet 7.3-18, MASS 7.3-58.2)"};
+}
+
 }  // namespace synthaudit::references

@@ -93,4 +93,9 @@ Reference templ_kowarik_meindl_2015();
 Reference sdcmicro_software();
 Reference cohen_nissim_2020();
 
+// Model analyses (generalised linear, multinomial and ordinal models).
+Reference nelder_wedderburn_1972();
+Reference mccullagh_1980();
+Reference r_software();
+
 }  // namespace synthaudit::references

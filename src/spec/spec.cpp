@@ -260,8 +260,9 @@ std::string ascii_escaped(const std::string& text) {
   return out;
 }
 
-const std::vector<std::string> kAnalysisKinds = {"mean",  "proportion", "quantile",
-                                                 "total", "lm",         "glm_logit"};
+const std::vector<std::string> kAnalysisKinds = {
+    "mean",       "proportion",  "quantile",    "total",        "lm",       "glm_logit",
+    "glm_probit", "glm_cloglog", "glm_poisson", "glm_gaussian", "multinom", "polr"};
 
 }  // namespace
 
@@ -281,7 +282,7 @@ AnalysisSpec parse_analysis(const std::string& text, std::size_t index, const st
     throw InputError(where + ": unknown analysis kind '" + head + "'" +
                      did_you_mean(head, kAnalysisKinds) + "; use " + join(kAnalysisKinds, ", "));
   if (body.empty()) throw InputError(where + ": analysis '" + text + "' has nothing after ':'");
-  if (head == "lm" || head == "glm_logit") {
+  if (head == "lm" || head.starts_with("glm_") || head == "multinom" || head == "polr") {
     analysis.formula = body;
   } else if (head == "quantile") {
     // "quantile: income 0.9"

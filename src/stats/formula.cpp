@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <set>
 
 #include "core/error.hpp"
@@ -12,11 +13,38 @@ namespace synthaudit::stats {
 
 namespace {
 
-const std::vector<std::string> kFunctions = {"I",     "factor", "log",  "log2", "log10",
-                                             "log1p", "exp",    "sqrt", "abs"};
+const std::vector<std::string> kFunctions = {"I",     "factor", "relevel", "log", "log2", "log10",
+                                             "log1p", "exp",    "sqrt",    "abs", "poly", "scale"};
+// Functions that make a variable of their own: not allowed inside other arithmetic.
+const std::vector<std::string> kWholeVariableFunctions = {"factor", "relevel", "poly", "scale"};
+
+// The comparison operators as Expr::op stores them (one character each).
+char comparison_code(const std::string& op) {
+  if (op == ">=") return '}';
+  if (op == "<=") return '{';
+  if (op == "==") return '=';
+  if (op == "!=") return '!';
+  return op[0];  // > <
+}
+bool is_comparison(char op) {
+  return op == '>' || op == '<' || op == '}' || op == '{' || op == '=' || op == '!';
+}
+std::string comparison_text(char op) {
+  switch (op) {
+    case '}':
+      return ">=";
+    case '{':
+      return "<=";
+    case '=':
+      return "==";
+    case '!':
+      return "!=";
+  }
+  return std::string(1, op);
+}
 
 struct Token {
-  enum class Kind { kName, kNumber, kOp, kEnd };
+  enum class Kind { kName, kNumber, kOp, kString, kEnd };
   Kind kind;
   std::string text;
   std::size_t position;
@@ -124,7 +152,20 @@ class Parser {
         const std::size_t j = number_end(i);
         tokens_.push_back({Token::Kind::kNumber, std::string(text_.substr(i, j - i)), i});
         i = j;
-      } else if (std::string_view("~+-*/^:(),").find(c) != std::string_view::npos) {
+      } else if (c == '"' || c == '\'') {
+        const std::size_t end = text_.find(c, i + 1);
+        if (end == std::string_view::npos) {
+          pos_ = tokens_.size();
+          tokens_.push_back({Token::Kind::kEnd, "", i});
+          fail("unclosed quote");
+        }
+        tokens_.push_back({Token::Kind::kString, std::string(text_.substr(i + 1, end - i - 1)), i});
+        i = end + 1;
+      } else if ((c == '>' || c == '<' || c == '=' || c == '!') && i + 1 < text_.size() &&
+                 text_[i + 1] == '=') {
+        tokens_.push_back({Token::Kind::kOp, std::string(text_.substr(i, 2)), i});
+        i += 2;
+      } else if (std::string_view("~+-*/^:(),<>=").find(c) != std::string_view::npos) {
         tokens_.push_back({Token::Kind::kOp, std::string(1, c), i});
         ++i;
       } else {
@@ -164,7 +205,18 @@ class Parser {
   }
 
   // ---- arithmetic (response, and arguments of functions) ----
+  // A comparison binds more loosely than + and -, and does not chain (as R's parser).
   Expr parse_arith() {
+    Expr left = parse_additive();
+    if (is_op(">") || is_op("<") || is_op(">=") || is_op("<=") || is_op("==") || is_op("!=")) {
+      const char op = comparison_code(tokens_[pos_++].text);
+      left = binary(op, std::move(left), parse_additive());
+      if (is_op(">") || is_op("<") || is_op(">=") || is_op("<=") || is_op("==") || is_op("!="))
+        fail("comparisons do not chain; write (a > b) * (b > c)");
+    }
+    return left;
+  }
+  Expr parse_additive() {
     Expr left = parse_product();
     while (is_op("+") || is_op("-")) {
       const char op = tokens_[pos_++].text[0];
@@ -226,6 +278,7 @@ class Parser {
       return e;
     }
     if (t.kind == Token::Kind::kEnd) fail("expression ends too early");
+    if (t.kind == Token::Kind::kString) fail("a quoted string is only an argument of relevel()");
     fail("unexpected '" + t.text + "'");
   }
   Expr parse_name() {
@@ -238,26 +291,87 @@ class Parser {
     }
     if (std::find(kFunctions.begin(), kFunctions.end(), t.text) == kFunctions.end()) {
       --pos_;
-      fail("unsupported function '" + t.text +
-           "()'; supported: I, factor, log, log2, log10, "
-           "log1p, exp, sqrt, abs");
+      fail("unsupported function '" + t.text + "()'; supported: " + join(kFunctions, ", "));
     }
+    const bool whole_variable =
+        std::find(kWholeVariableFunctions.begin(), kWholeVariableFunctions.end(), t.text) !=
+        kWholeVariableFunctions.end();
+    if (whole_variable && call_depth_ > 0 && !(t.text == "factor" && in_relevel_)) {
+      --pos_;
+      fail(t.text + "() must be a variable of its own, not inside another expression");
+    }
+    const std::size_t open = pos_;
     ++pos_;
     Expr e;
     e.kind = Expr::Kind::kCall;
     e.name = t.text;
-    e.args.push_back(parse_arith());
+    ++call_depth_;
+    const bool was_in_relevel = in_relevel_;
+    in_relevel_ = t.text == "relevel";
+    parse_argument(e);
     while (is_op(",")) {
       ++pos_;
-      e.args.push_back(parse_arith());
+      parse_argument(e);
     }
+    in_relevel_ = was_in_relevel;
+    --call_depth_;
     expect(")");
-    const std::size_t max_args = t.text == "log" ? 2 : 1;
-    if (e.args.size() > max_args)
-      fail(t.text + "() takes " + std::to_string(max_args) + " argument(s)");
+    const std::size_t max_args = t.text == "log" || t.text == "relevel" || t.text == "poly" ? 2 : 1;
+    const std::size_t min_args = t.text == "relevel" || t.text == "poly" ? 2 : 1;
+    auto fail_at_call = [&](const std::string& what) {
+      pos_ = open - 1;
+      fail(what);
+    };
+    if (e.args.size() > max_args || e.args.size() < min_args)
+      fail_at_call(t.text + "() takes " +
+                   (min_args == max_args
+                        ? std::to_string(max_args)
+                        : std::to_string(min_args) + " or " + std::to_string(max_args)) +
+                   " argument(s)");
+    for (std::size_t k = 0; k < e.args.size(); ++k) {
+      const std::string& arg_name = e.arg_names[k];
+      const bool allowed = arg_name.empty() ||
+                           (t.text == "relevel" && k == 1 && arg_name == "ref") ||
+                           (t.text == "poly" && k == 1 && arg_name == "degree") ||
+                           (t.text == "log" && k == 1 && arg_name == "base");
+      if (!allowed) fail_at_call(t.text + "(): unsupported argument '" + arg_name + "'");
+      if (e.args[k].kind == Expr::Kind::kString && !(t.text == "relevel" && k == 1))
+        fail_at_call(t.text + "(): a quoted string is not a valid argument here");
+    }
     if (t.text == "factor" && e.args[0].kind != Expr::Kind::kColumn)
-      fail("factor() takes a column name");
+      fail_at_call("factor() takes a column name");
+    if (t.text == "relevel") {
+      const Expr& f = e.args[0];
+      if (!(f.kind == Expr::Kind::kColumn || (f.kind == Expr::Kind::kCall && f.name == "factor")))
+        fail_at_call("relevel() takes a column name or factor(column)");
+      if (e.args[1].kind != Expr::Kind::kString)
+        fail_at_call(
+            "relevel(): ref must be a quoted level, e.g. relevel(region, ref = \"north\")");
+    }
+    if (t.text == "poly") {
+      const Expr& d = e.args[1];
+      if (d.kind != Expr::Kind::kNumber || d.number < 1 || d.number > 20 ||
+          d.number != std::floor(d.number))
+        fail_at_call("poly(): the degree must be a whole number from 1 to 20");
+    }
     return e;
+  }
+  void parse_argument(Expr& call) {
+    std::string arg_name;
+    if (tokens_[pos_].kind == Token::Kind::kName && tokens_[pos_ + 1].kind == Token::Kind::kOp &&
+        tokens_[pos_ + 1].text == "=") {
+      arg_name = tokens_[pos_].text;
+      pos_ += 2;
+    }
+    call.arg_names.push_back(arg_name);
+    if (tokens_[pos_].kind == Token::Kind::kString) {
+      Expr s;
+      s.kind = Expr::Kind::kString;
+      s.text = tokens_[pos_++].text;
+      call.args.push_back(std::move(s));
+      return;
+    }
+    call.args.push_back(parse_arith());
   }
   static Expr binary(char op, Expr a, Expr b) {
     Expr e;
@@ -389,6 +503,8 @@ class Parser {
   std::uint64_t max_depth_;
   std::uint64_t max_terms_;
   std::uint64_t depth_ = 0;
+  int call_depth_ = 0;
+  bool in_relevel_ = false;
   std::vector<Token> tokens_;
   std::size_t pos_ = 0;
 };
@@ -414,14 +530,22 @@ std::string Expr::label() const {
     case Kind::kParen:
       return "(" + args[0].label() + ")";
     case Kind::kBinary: {
-      // R's deparse puts spaces around + - * but not around / and ^.
+      // R's deparse puts spaces around + - * and the comparisons but not around / and ^.
+      if (is_comparison(op))
+        return args[0].label() + " " + comparison_text(op) + " " + args[1].label();
       const bool spaced = op == '+' || op == '-' || op == '*';
       const std::string mid = spaced ? std::string(" ") + op + " " : std::string(1, op);
       return args[0].label() + mid + args[1].label();
     }
+    case Kind::kString:
+      return "\"" + text + "\"";
     case Kind::kCall: {
       std::string out = name + "(";
-      for (std::size_t i = 0; i < args.size(); ++i) out += (i ? ", " : "") + args[i].label();
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        out += i ? ", " : "";
+        if (i < arg_names.size() && !arg_names[i].empty()) out += arg_names[i] + " = ";
+        out += args[i].label();
+      }
       return out + ")";
     }
   }
@@ -431,7 +555,24 @@ std::string Expr::label() const {
 void Expr::collect_columns(std::vector<std::string>& out) const { collect(*this, out); }
 
 std::string Expr::factor_column() const {
-  return kind == Kind::kCall && name == "factor" ? args[0].name : std::string();
+  if (kind != Kind::kCall) return std::string();
+  if (name == "factor") return args[0].name;
+  if (name == "relevel") return args[0].kind == Kind::kColumn ? args[0].name : args[0].args[0].name;
+  return std::string();
+}
+
+std::string Expr::reference_level() const {
+  return kind == Kind::kCall && name == "relevel" ? args[1].text : std::string();
+}
+
+bool Expr::is_logical() const {
+  if (kind == Kind::kParen) return args[0].is_logical();
+  if (kind == Kind::kCall && name == "I") return args[0].is_logical();
+  return kind == Kind::kBinary && is_comparison(op);
+}
+
+std::size_t Expr::width() const {
+  return kind == Kind::kCall && name == "poly" ? static_cast<std::size_t>(args[1].number) : 1;
 }
 
 std::vector<std::string> Formula::columns() const {

@@ -42,3 +42,44 @@ GlmLogisticFit fit_glm_logistic(const Eigen::MatrixXd& x, const Eigen::VectorXd&
                                 const GlmLogisticOptions& options = {});
 
 }  // namespace synthaudit::stats
+
+namespace synthaudit::stats {
+
+// Generalised linear models beyond the logistic one, as R's glm.fit: binomial with a logit,
+// probit or complementary log-log link, Poisson with a log link, Gaussian with an identity
+// link. Fisher scoring (IRLS) from R's starting values, converged to a relative deviance change
+// of `tolerance`, with step halving when the deviance is not finite or grows. Standard errors
+// from φ(X'WX)⁻¹ at the estimate, φ = 1 for the binomial and Poisson families and the Pearson
+// estimate RSS/(n − p) for the Gaussian one (summary.glm).
+enum class GlmFamily { kBinomial, kPoisson, kGaussian };
+enum class GlmLink { kLogit, kProbit, kCloglog, kLog, kIdentity };
+
+struct GlmFit {
+  Eigen::VectorXd beta, se;  // empty when singular, separated or not converged
+  Eigen::MatrixXd covariance;
+  Eigen::VectorXd fitted;  // μ of the rows, when converged
+  Eigen::VectorXd eta;
+  double deviance = 0.0;
+  double dispersion = 1.0;
+  int iterations = 0;
+  bool converged = false;
+  // The estimate runs off to infinity: one more scoring step after convergence still moves the
+  // linear predictor (binomial separation; a Poisson count of 0 in every row of a level).
+  bool diverging = false;
+  std::vector<std::size_t> aliased;
+  std::vector<std::vector<std::size_t>> alias_of;
+};
+
+// `prior_weights` (optional, one per row, ≥ 0) are R's glm weights: svyglm passes the sampling
+// weights rescaled to mean 1 through them. y: 0/1 for the binomial family, ≥ 0 for Poisson.
+GlmFit fit_glm(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, GlmFamily family, GlmLink link,
+               const Eigen::VectorXd* prior_weights = nullptr,
+               const GlmLogisticOptions& options = {});
+
+// The inverse link μ(η) and dμ/dη, as R's make.link (the binomial ones clamped as R does).
+double glm_inverse_link(GlmLink link, double eta);
+double glm_mu_eta(GlmLink link, double eta);
+// The variance function V(μ) of the family.
+double glm_variance(GlmFamily family, double mu);
+
+}  // namespace synthaudit::stats

@@ -9,7 +9,14 @@
 // - columns grouped by term in R's term order, the first variable of an interaction varying
 //   fastest, named as R names them: "(Intercept)", "x", "factor(region)R02", "a:b", "I(x^2)";
 // - rows with a missing value in any column the formula reads, or where a transformation gives
-//   NaN (log of a negative number), are dropped (R's na.omit) and counted.
+//   NaN (log of a negative number), are dropped (R's na.omit) and counted;
+// - a comparison (I(age > 60)) is a logical variable, coded as R codes one: a factor with levels
+//   FALSE, TRUE ("I(age > 60)TRUE"); relevel(f, ref = "x") puts level x first;
+// - poly(x, d) (orthogonal polynomials, R's poly) and scale(x) (centred, divided by the standard
+//   deviation) are computed from the table the matrix is built from, over its rows where x is
+//   present, before rows with a missing value elsewhere are dropped (R's model.frame evaluates
+//   them on the data, then na.omit drops rows), so each data set gets its own basis, as R gives
+//   each fit (synthpop's glm.synds fits every replicate on its own data).
 // The layout is fixed once (from the confidential data) and applied to every synthetic
 // replicate, so coefficient j means the same thing in every fit.
 #include <cstdint>
@@ -25,6 +32,10 @@ namespace synthaudit::stats {
 enum class ResponseKind {
   kNumeric,  // any numeric expression (lm)
   kBinary,   // 0/1 numeric, or a categorical column with two levels: 1 = the second (glm logit)
+  kCount,    // a numeric expression ≥ 0 (Poisson glm)
+  // A categorical column, factor(numeric column) or relevel(...) with at least 3 levels present
+  // in the reference data: y is the level index 0..K−1 (multinomial and ordinal models).
+  kCategorical,
 };
 
 struct ModelMatrix {
@@ -60,15 +71,19 @@ class ModelLayout {
   // "smoke: 1 = yes, 0 = no" for a categorical binary response.
   const std::vector<std::string>& notes() const { return notes_; }
   std::string response_label() const;
+  // kCategorical: the response's levels, in order (y is the index into them).
+  const std::vector<std::string>& response_levels() const { return response_level_names_; }
 
  private:
   struct Variable {
     const Expr* expr = nullptr;
     bool is_factor = false;
     std::size_t column = 0;              // factor: table column index
-    bool numeric_factor = false;         // factor() of a numeric column
+    bool numeric_factor = false;         // factor() of a numeric column, or a logical
+    bool logical = false;                // a comparison: levels 0, 1 named FALSE, TRUE
     std::vector<std::uint32_t> levels;   // categorical factor: dictionary codes, in order
     std::vector<double> numeric_levels;  // numeric factor: sorted distinct values
+    std::vector<int> sorted_to_level;    // numeric factor: level of each sorted value (relevel)
     std::vector<std::string> level_names;
   };
   struct TermCoding {
@@ -77,6 +92,13 @@ class ModelLayout {
   };
 
   std::vector<double> evaluate(const Expr& e, const Table& table) const;
+  // The values behind a numeric factor: the column, or the comparison's 0/1.
+  std::vector<double> factor_values(const Variable& v, const Table& table) const;
+  // The design columns of a numeric variable over `rows` (poly and scale computed on them);
+  // each column has the table's length.
+  std::vector<std::vector<double>> numeric_columns(const Variable& v, std::vector<double> values,
+                                                   const std::vector<std::size_t>& rows,
+                                                   const std::string& where) const;
   // Level index (0..levels-1) of each row for factor variable v, −1 for missing, −2 for a level
   // the reference data does not have.
   std::vector<int> level_index(const Variable& v, const Table& table) const;
@@ -94,6 +116,12 @@ class ModelLayout {
   std::size_t response_column_ = 0;
   std::uint32_t response_one_code_ = 0;
   std::uint32_t response_zero_code_ = 0;
+  // kCategorical response: a column's codes (or numeric values) mapped to 0..K−1.
+  bool response_numeric_levels_ = false;
+  std::vector<int> response_code_index_;  // categorical: dictionary code → index, −2 unknown
+  std::vector<double> response_numeric_levels_values_;  // numeric: sorted level values
+  std::vector<std::size_t> response_numeric_order_;     // numeric: sorted position → index
+  std::vector<std::string> response_level_names_;
 };
 
 }  // namespace synthaudit::stats

@@ -298,4 +298,27 @@ SurveyRegressionFit survey_logit(const Eigen::MatrixXd& x, const Eigen::VectorXd
   return fit;
 }
 
+SurveyRegressionFit survey_glm(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                               const Eigen::VectorXd& w, GlmFamily family, GlmLink link,
+                               std::size_t design_rows) {
+  if (x.rows() != y.size() || x.rows() != w.size())
+    throw std::invalid_argument("survey_glm: design, response and weights differ in length");
+  SurveyRegressionFit fit;
+  const Eigen::VectorXd weight = mean_one_weights(w);
+  const GlmFit gf = fit_glm(x, y, family, link, &weight);
+  fit.iterations = gf.iterations;
+  fit.aliased = gf.aliased;
+  fit.alias_of = gf.alias_of;
+  fit.separation = gf.diverging;
+  fit.converged = gf.converged;
+  if (!fit.converged) return fit;
+  fit.beta = gf.beta;
+  Eigen::VectorXd score(x.rows());
+  for (Eigen::Index i = 0; i < x.rows(); ++i)
+    score[i] = weight[i] * (y[i] - gf.fitted[i]) * glm_mu_eta(link, gf.eta[i]) /
+               glm_variance(family, gf.fitted[i]);
+  finish(fit, x, score, gf.covariance / gf.dispersion, design_rows);
+  return fit;
+}
+
 }  // namespace synthaudit::stats

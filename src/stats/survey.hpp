@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stats/eigen_dense.hpp"
+#include "stats/glm.hpp"
 
 namespace synthaudit::stats {
 
@@ -85,5 +86,12 @@ SurveyRegressionFit survey_lm(const Eigen::MatrixXd& x, const Eigen::VectorXd& y
 // relative deviance change of 1e-12 (R's default 1e-8 is too loose to agree to 1e-6).
 SurveyRegressionFit survey_logit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
                                  const Eigen::VectorXd& w, std::size_t design_rows = 0);
+// Any family and link of fit_glm (src/stats/glm.hpp) as svyglm with family = quasibinomial(link
+// = "probit"), quasibinomial(link = "cloglog"), quasipoisson() (poisson() gives the same
+// coefficients and covariance) or gaussian(): score contributions u_i = w_i x_i (y_i − μ_i)
+// μ'(η_i)/V(μ_i), bread the unscaled (X'WX)⁻¹ of the weighted fit.
+SurveyRegressionFit survey_glm(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                               const Eigen::VectorXd& w, GlmFamily family, GlmLink link,
+                               std::size_t design_rows = 0);
 
 }  // namespace synthaudit::stats

@@ -166,6 +166,20 @@ expect_stop "a mean of a categorical column" \
   "${W[@]}" --analysis 'mean: sex'
 expect_stop "a categorical lm response" "analyses\[0\] \('lm_1'\): .*sex" "${W[@]}" \
   --analysis 'lm: sex ~ age'
+expect_stop "relevel to a level the data lack" \
+  "analyses\[0\] \('lm_1'\): formula .*relevel\(\): 'X' is not a level of 'sex' in the confidential data \(levels: F, M\)" \
+  "${W[@]}" --analysis 'lm: wages ~ relevel(sex, ref = "X")'
+expect_stop "poly inside other arithmetic" \
+  "analysis 'lm_1': formula .*poly\(\) must be a variable of its own" "${W[@]}" \
+  --analysis 'lm: wages ~ I(poly(age, 2))'
+expect_stop "a multinomial outcome with two levels" \
+  "analyses\[0\] \('multinom_1'\): formula .*'sex' has 2 level\(s\) .*at least 3" "${W[@]}" \
+  --analysis 'multinom: sex ~ age'
+expect_stop "a negative Poisson outcome" \
+  "analyses\[0\] \('glm_poisson_1'\): formula .*count outcome 'age - 100' must be >= 0" \
+  "${W[@]}" --analysis 'glm_poisson: age - 100 ~ sex'
+expect_stop "a misspelt model kind" "unknown analysis kind 'glm_probt'.*did you mean 'glm_probit'" \
+  "${W[@]}" --analysis 'glm_probt: sex ~ age'
 expect_stop "a metric parameter naming a column that does not exist" \
   "parameters\.table_utility\.columns: no column 'agee' .*\(did you mean 'age'\?\)" "${W[@]}" \
   --param 'table_utility.columns=["agee"]'

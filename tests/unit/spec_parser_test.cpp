@@ -282,7 +282,8 @@ TEST_F(SpecTest, Analyses) {
             "--analysis: 'lm y ~ x' should look like 'lm: y ~ x' or 'mean: income'");
   EXPECT_EQ(err("lmm: y ~ x"),
             "--analysis: unknown analysis kind 'lmm' (did you mean 'lm'?); use mean, proportion, "
-            "quantile, total, lm, glm_logit");
+            "quantile, total, lm, glm_logit, glm_probit, glm_cloglog, glm_poisson, glm_gaussian, "
+            "multinom, polr");
   EXPECT_EQ(err("mean:  "), "--analysis: analysis 'mean:  ' has nothing after ':'");
   EXPECT_EQ(err("quantile: income"),
             "--analysis: quantile needs a column and a probability, e.g. 'quantile: income 0.9'");
@@ -292,7 +293,7 @@ TEST_F(SpecTest, Analyses) {
             ": analyses[0]: give exactly one analysis kind");
   EXPECT_EQ(error(std::string(kMinimal) + "analyses: [{name: x}]\n"),
             ": analyses[0]: no analysis kind given (mean, proportion, quantile, total, lm, "
-            "glm_logit)");
+            "glm_logit, glm_probit, glm_cloglog, glm_poisson, glm_gaussian, multinom, polr)");
 }
 
 TEST_F(SpecTest, CandidatesFromTheCommandLine) {

@@ -14,6 +14,8 @@
 #include "metrics/design_weights.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
+#include "metrics/specific/analysis_models.hpp"
+#include "stats/categorical_models.hpp"
 #include "stats/column_lookup.hpp"
 #include "stats/combining.hpp"
 #include "stats/glm.hpp"
@@ -34,13 +36,14 @@ struct Prepared {
   std::size_t column = 0;
   std::vector<std::uint32_t> levels;  // proportion: the levels present in the confidential data
   std::unique_ptr<stats::ModelLayout> layout;
+  std::optional<ModelAnalysisKind> model;
   std::vector<std::string> terms;
 };
 
 // Estimates (q, v) of every estimand of one analysis on one table.
 struct Estimates {
   std::vector<double> q, v;
-  Eigen::MatrixXd covariance;      // lm, glm_logit: of all coefficients (lack-of-fit test)
+  Eigen::MatrixXd covariance;      // models: of all coefficients (lack-of-fit test)
   double df = stats::kInfiniteDf;  // for the single-table interval
   std::size_t rows_used = 0, rows_dropped_missing = 0, rows_dropped_unknown_level = 0;
 };
@@ -58,16 +61,30 @@ Prepared prepare(const AnalysisSpec& a, const Table& conf, const ResourceLimits&
   Prepared p;
   p.spec = &a;
   const std::string where = analysis_where(a);
-  if (a.kind == "lm" || a.kind == "glm_logit") {
+  p.model = model_analysis_kind(a.kind);
+  if (p.model) {
     auto formula = stats::parse_formula(a.formula, limits);
     try {
-      p.layout = std::make_unique<stats::ModelLayout>(
-          std::move(formula), conf,
-          a.kind == "lm" ? stats::ResponseKind::kNumeric : stats::ResponseKind::kBinary);
+      p.layout = std::make_unique<stats::ModelLayout>(std::move(formula), conf, p.model->response);
     } catch (const InputError& e) {
       throw InputError(where + ": " + e.what());
     }
-    p.terms = p.layout->column_names();
+    const auto& columns = p.layout->column_names();
+    if (p.model->model == AnalysisModel::kMultinomial) {
+      // nnet::multinom's names: one equation per level after the first.
+      const auto& levels = p.layout->response_levels();
+      for (std::size_t k = 1; k < levels.size(); ++k)
+        for (const auto& column : columns) p.terms.push_back(levels[k] + ":" + column);
+    } else if (p.model->model == AnalysisModel::kOrdinal) {
+      // MASS::polr's: the slopes (no intercept), then the cut-points "a|b".
+      for (const auto& column : columns)
+        if (column != "(Intercept)") p.terms.push_back(column);
+      const auto& levels = p.layout->response_levels();
+      for (std::size_t k = 0; k + 1 < levels.size(); ++k)
+        p.terms.push_back(levels[k] + "|" + levels[k + 1]);
+    } else {
+      p.terms = columns;
+    }
     return p;
   }
   p.column = stats::resolve_column(conf, a.column, where);
@@ -155,6 +172,138 @@ Estimates run_weighted_estimate(const Prepared& p, const Column& col,
   return e;
 }
 
+// A model's fit on one design matrix: its coefficients, their variances and covariance, and the
+// degrees of freedom of its intervals. Weighted by `weights` (one per row of the table, read at
+// the matrix's rows) as svyglm / svyolr where given.
+Estimates run_model(const Prepared& p, const stats::ModelMatrix& mm, std::size_t table_rows,
+                    const std::vector<double>* weights, const std::string& where) {
+  Estimates e;
+  e.rows_used = static_cast<std::size_t>(mm.x.rows());
+  e.rows_dropped_missing = mm.rows_dropped_missing;
+  e.rows_dropped_unknown_level = mm.rows_dropped_unknown_level;
+  const ModelAnalysisKind& model = *p.model;
+  const std::string& kind = p.spec->kind;
+  const auto set = [&e](const Eigen::VectorXd& beta, const Eigen::VectorXd& se,
+                        const Eigen::MatrixXd& covariance, double df) {
+    for (Eigen::Index j = 0; j < beta.size(); ++j) {
+      e.q.push_back(beta[j]);
+      e.v.push_back(se[j] * se[j]);
+    }
+    e.covariance = covariance;
+    e.df = df;
+  };
+  const auto aliased = [&](const std::vector<std::size_t>& columns,
+                           const std::vector<std::vector<std::size_t>>& of) {
+    if (!columns.empty())
+      throw InputError(where + ": " + alias_message(p.layout->column_names(), columns, of));
+  };
+  const auto coefficients = static_cast<std::size_t>(p.terms.size());
+  if (e.rows_used <= coefficients)
+    throw InputError(where + ": " + std::to_string(e.rows_used) + " complete rows for " +
+                     std::to_string(coefficients) + " coefficients");
+
+  if (model.model == AnalysisModel::kMultinomial || model.model == AnalysisModel::kOrdinal) {
+    const std::size_t levels = p.layout->response_levels().size();
+    std::vector<char> present(levels, 0);
+    for (Eigen::Index i = 0; i < mm.y.size(); ++i) present[static_cast<std::size_t>(mm.y[i])] = 1;
+    for (std::size_t k = 0; k < levels; ++k)
+      if (!present[k])
+        throw InputError(where + ": the outcome level '" + p.layout->response_levels()[k] +
+                         "' does not occur in the rows used, so its coefficients do not exist");
+    stats::CategoricalModelFit fit;
+    if (model.model == AnalysisModel::kMultinomial) {
+      fit = stats::fit_multinomial_logit(mm.x, mm.y, levels);
+    } else {
+      // polr has no intercept: the cut-points take its place.
+      std::vector<Eigen::Index> keep;
+      for (std::size_t j = 0; j < p.layout->column_names().size(); ++j)
+        if (p.layout->column_names()[j] != "(Intercept)")
+          keep.push_back(static_cast<Eigen::Index>(j));
+      Eigen::MatrixXd slopes(mm.x.rows(), static_cast<Eigen::Index>(keep.size()));
+      for (std::size_t j = 0; j < keep.size(); ++j)
+        slopes.col(static_cast<Eigen::Index>(j)) = mm.x.col(keep[j]);
+      fit = stats::fit_proportional_odds(slopes, mm.y, levels);
+      for (auto& column : fit.aliased) column = static_cast<std::size_t>(keep[column]);
+      for (auto& list : fit.alias_of)
+        for (auto& column : list) column = static_cast<std::size_t>(keep[column]);
+    }
+    aliased(fit.aliased, fit.alias_of);
+    if (fit.diverging)
+      throw InputError(where + ": the outcome is separated by the predictors (the " +
+                       std::string(model.r_call) +
+                       " estimates run off to infinity); the maximum-likelihood estimates do "
+                       "not exist");
+    if (!fit.converged)
+      throw InputError(where + ": the " + std::string(model.r_call) + " fit did not converge in " +
+                       std::to_string(fit.iterations) + " iterations");
+    set(fit.theta, fit.se, fit.covariance, stats::kInfiniteDf);
+    return e;
+  }
+
+  if (weights) {
+    Eigen::VectorXd w(static_cast<Eigen::Index>(mm.rows.size()));
+    std::size_t positive = 0;
+    for (std::size_t r = 0; r < mm.rows.size(); ++r) {
+      w[static_cast<Eigen::Index>(r)] = (*weights)[mm.rows[r]];
+      positive += (*weights)[mm.rows[r]] > 0 ? 1 : 0;
+    }
+    const auto fit = kind == "lm" ? stats::survey_lm(mm.x, mm.y, w, table_rows)
+                     : kind == "glm_logit"
+                         ? stats::survey_logit(mm.x, mm.y, w, table_rows)
+                         : stats::survey_glm(mm.x, mm.y, w, model.family, model.link, table_rows);
+    aliased(fit.aliased, fit.alias_of);
+    if (fit.separation)
+      throw InputError(where +
+                       ": the outcome is perfectly separated; the weighted "
+                       "maximum-likelihood estimates do not exist");
+    if (!fit.converged)
+      throw InputError(where + ": the weighted fit did not converge in " +
+                       std::to_string(fit.iterations) + " iterations");
+    // svyglm's residual degrees of freedom for the Gaussian family: rows of positive weight −
+    // coefficients; the other families take normal intervals.
+    const bool t_interval = model.family == stats::GlmFamily::kGaussian;
+    set(fit.beta, fit.se, fit.covariance,
+        t_interval ? static_cast<double>(positive) - static_cast<double>(coefficients)
+                   : stats::kInfiniteDf);
+    return e;
+  }
+  if (kind == "lm") {
+    const auto fit = stats::fit_ols(mm.x, mm.y);
+    aliased(fit.aliased, fit.alias_of);
+    set(fit.beta, fit.se, fit.covariance, fit.df_residual);
+    return e;
+  }
+  if (kind == "glm_logit") {
+    const auto fit = stats::fit_glm_logistic(mm.x, mm.y);
+    aliased(fit.aliased, fit.alias_of);
+    if (fit.separation)
+      throw InputError(where + ": the outcome is perfectly separated (" +
+                       std::to_string(fit.separated_rows) +
+                       " rows fitted with probability numerically 0 or 1); the maximum-likelihood "
+                       "estimates do not exist");
+    if (!fit.converged)
+      throw InputError(where + ": the logistic fit did not converge in " +
+                       std::to_string(fit.iterations) + " iterations");
+    set(fit.beta, fit.se, fit.covariance, stats::kInfiniteDf);
+    return e;
+  }
+  const auto fit = stats::fit_glm(mm.x, mm.y, model.family, model.link);
+  aliased(fit.aliased, fit.alias_of);
+  if (fit.diverging)
+    throw InputError(where + ": the " + std::string(model.r_call) +
+                     " estimates run off to infinity (separation, or a level whose outcome is "
+                     "always 0); the maximum-likelihood estimates do not exist");
+  if (!fit.converged)
+    throw InputError(where + ": the " + std::string(model.r_call) + " fit did not converge in " +
+                     std::to_string(fit.iterations) + " iterations");
+  // summary.glm: t intervals on n − p df when the dispersion is estimated (Gaussian).
+  set(fit.beta, fit.se, fit.covariance,
+      model.family == stats::GlmFamily::kGaussian
+          ? static_cast<double>(e.rows_used) - static_cast<double>(coefficients)
+          : stats::kInfiniteDf);
+  return e;
+}
+
 // Runs one analysis on one table, design-weighted when `weights` is given (one per row of the
 // table). `expansion` is the size a synthetic total is expanded to when the table is unweighted:
 // the confidential rows, or the confidential weights' sum. Throws InputError when the analysis
@@ -182,71 +331,12 @@ Estimates run_analysis(const Prepared& p, const Table& table, double expansion,
     } catch (const InputError& ex) {
       throw InputError(analysis_where(a) + ": " + ex.what());
     }
-    e.rows_used = static_cast<std::size_t>(mm.x.rows());
-    e.rows_dropped_missing = mm.rows_dropped_missing;
-    e.rows_dropped_unknown_level = mm.rows_dropped_unknown_level;
+    const auto rows_used = static_cast<std::size_t>(mm.x.rows());
     const auto p_cols = static_cast<std::size_t>(mm.x.cols());
-    if (e.rows_used <= p_cols)
-      throw InputError(where + ": " + std::to_string(e.rows_used) + " complete rows for " +
+    if (rows_used <= p_cols)
+      throw InputError(where + ": " + std::to_string(rows_used) + " complete rows for " +
                        std::to_string(p_cols) + " coefficients");
-    if (weights) {
-      Eigen::VectorXd w(static_cast<Eigen::Index>(mm.rows.size()));
-      std::size_t positive = 0;
-      for (std::size_t r = 0; r < mm.rows.size(); ++r) {
-        w[static_cast<Eigen::Index>(r)] = (*weights)[mm.rows[r]];
-        positive += (*weights)[mm.rows[r]] > 0 ? 1 : 0;
-      }
-      const auto fit = a.kind == "lm" ? stats::survey_lm(mm.x, mm.y, w, table.rows())
-                                      : stats::survey_logit(mm.x, mm.y, w, table.rows());
-      if (!fit.aliased.empty())
-        throw InputError(where + ": " + alias_message(p.terms, fit.aliased, fit.alias_of));
-      if (fit.separation)
-        throw InputError(where +
-                         ": the outcome is perfectly separated; the weighted "
-                         "maximum-likelihood estimates do not exist");
-      if (!fit.converged)
-        throw InputError(where + ": the weighted fit did not converge in " +
-                         std::to_string(fit.iterations) + " iterations");
-      for (Eigen::Index j = 0; j < fit.beta.size(); ++j) {
-        e.q.push_back(fit.beta[j]);
-        e.v.push_back(fit.se[j] * fit.se[j]);
-      }
-      e.covariance = fit.covariance;
-      // svyglm's residual degrees of freedom: rows of positive weight − coefficients.
-      e.df = a.kind == "lm" ? static_cast<double>(positive) - static_cast<double>(p_cols)
-                            : stats::kInfiniteDf;
-      return e;
-    }
-    if (a.kind == "lm") {
-      const auto fit = stats::fit_ols(mm.x, mm.y);
-      if (!fit.aliased.empty())
-        throw InputError(where + ": " + alias_message(p.terms, fit.aliased, fit.alias_of));
-      for (Eigen::Index j = 0; j < fit.beta.size(); ++j) {
-        e.q.push_back(fit.beta[j]);
-        e.v.push_back(fit.se[j] * fit.se[j]);
-      }
-      e.covariance = fit.covariance;
-      e.df = fit.df_residual;
-    } else {
-      const auto fit = stats::fit_glm_logistic(mm.x, mm.y);
-      if (!fit.aliased.empty())
-        throw InputError(where + ": " + alias_message(p.terms, fit.aliased, fit.alias_of));
-      if (fit.separation)
-        throw InputError(
-            where + ": the outcome is perfectly separated (" + std::to_string(fit.separated_rows) +
-            " rows fitted with probability numerically 0 or 1); the maximum-likelihood "
-            "estimates do not exist");
-      if (!fit.converged)
-        throw InputError(where + ": the logistic fit did not converge in " +
-                         std::to_string(fit.iterations) + " iterations");
-      for (Eigen::Index j = 0; j < fit.beta.size(); ++j) {
-        e.q.push_back(fit.beta[j]);
-        e.v.push_back(fit.se[j] * fit.se[j]);
-      }
-      e.covariance = fit.covariance;
-      e.df = stats::kInfiniteDf;
-    }
-    return e;
+    return run_model(p, mm, table.rows(), weights, where);
   }
   const Column& col = table.column(p.column);
   if (weights) return run_weighted_estimate(p, col, *weights, where);
@@ -588,9 +678,17 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
   }
   for (const auto& a : in.context.analyses) {
     const Prepared p = prepare(a, conf, in.context.limits);
-    const Estimates ce =
-        run_analysis(p, conf, expansion, in.context.limits,
-                     weights.front().declared() ? &weights.front().confidential : nullptr);
+    // survey has no design-weighted multinomial model, and svyolr is not reproduced here: these
+    // run unweighted on every data set, and say so.
+    const bool weighted =
+        weights.front().declared() && !(p.model && (p.model->model == AnalysisModel::kMultinomial ||
+                                                    p.model->model == AnalysisModel::kOrdinal));
+    if (weights.front().declared() && !weighted)
+      result.warnings.push_back(analysis_where(a) + ": " + a.kind +
+                                " has no design-weighted form here; it is fitted unweighted on "
+                                "the confidential data and every replicate");
+    const Estimates ce = run_analysis(p, conf, expansion, in.context.limits,
+                                      weighted ? &weights.front().confidential : nullptr);
     nlohmann::json aj = {{"name", a.name}, {"kind", a.kind}};
     if (p.layout) {
       aj["formula"] = a.formula;
@@ -612,8 +710,9 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
     nlohmann::json reps = nlohmann::json::array();
     for (std::size_t r = 0; r < m && failure.empty(); ++r) {
       try {
-        re.push_back(run_analysis(p, *in.synthetic[r], expansion, in.context.limits,
-                                  weights[r].synthetic.empty() ? nullptr : &weights[r].synthetic));
+        re.push_back(run_analysis(
+            p, *in.synthetic[r], expansion, in.context.limits,
+            weighted && !weights[r].synthetic.empty() ? &weights[r].synthetic : nullptr));
       } catch (const InputError& e) {
         failure = "replicate " + std::to_string(r + 1) + ": " + e.what();
         break;
@@ -727,7 +826,9 @@ MetricSpec analysis_inference_comparison_metric() {
       .name = "analysis_inference_comparison",
       .family = MetricFamily::kSpecific,
       .summary =
-          "Declared analyses (means, proportions, quantiles, totals, lm, logistic glm) on "
+          "Declared analyses (means, proportions, quantiles, totals, lm, glm with binomial "
+          "(logit, probit, cloglog), Poisson and Gaussian families, multinomial and ordinal "
+          "logit) on "
           "the confidential data vs the m synthetic replicates combined by synthpop's and "
           "Reiter's rules: CI overlap, standardised coefficient difference, sign/significance/"
           "overlap match, synthpop's lack-of-fit test",
@@ -736,7 +837,13 @@ MetricSpec analysis_inference_comparison_metric() {
           "a total, a regression coefficient): q and v on every replicate (mean s²/n; proportion "
           "p(1−p)/n; total N·x̄ with N the confidential rows, v = N²s²/n; quantile type 7 with "
           "v = p(1−p)/(n f̂(q)²), f̂ a Gaussian KDE with bw.nrd0; OLS classical SE; logistic "
-          "Fisher-information SE), q̄ = Σq/m, b = Σ(q − q̄)²/(m−1), v̄ = Σv/m. The replicates are "
+          "Fisher-information SE; glm_probit, glm_cloglog, glm_poisson, glm_gaussian as R's glm "
+          "with that family and link, SE φ(X'WX)⁻¹, φ = 1 or, Gaussian, RSS/(n − p) with t "
+          "intervals; multinom as nnet::multinom, baseline-category logit against the first "
+          "level, estimands LEVEL:TERM; polr as MASS::polr, logit P(Y ≤ k) = ζ_k − x'β, "
+          "estimands the slopes then the cut-points a|b; multinom and polr SEs from the inverse "
+          "observed information, normal intervals), q̄ = Σq/m, b = Σ(q − q̄)²/(m−1), v̄ = Σv/m. The "
+          "replicates are "
           "combined under each rule of `rules`, and every rule-dependent number carries its rule "
           "in its scope (`wage:age;rule=synthpop`, `wage;rule=synthpop`, `all;rule=synthpop`). "
           "**synthpop** (synthpop's default, compare.fit.synds with population.inference = FALSE; "
@@ -760,24 +867,29 @@ MetricSpec analysis_inference_comparison_metric() {
           "1 = identical), ci_overlap_signed (without the floor, negative when disjoint: Snoke et "
           "al. 2018, and synthpop's CI overlap), std_coef_diff (q̄ − q_conf)/se_conf (synthpop), "
           "sso_match (same sign, same significance — interval excludes 0 — and overlap; "
-          "Barrientos et al. 2024). **Lack of fit** (synthpop's compare.fit.synds, lm and "
-          "glm_logit, under both synthpop rules, which share it): d = q̄ − q_conf over the p "
+          "Barrientos et al. 2024). **Lack of fit** (synthpop's compare.fit.synds, every "
+          "model analysis, under both synthpop rules, which share it): d = q̄ − q_conf over the p "
           "coefficients; χ² = d′V⁺d with V = Σ_conf n/(k m), referred to χ² with p df; when the "
           "response was not synthesised, Hotelling's T² with V = B/m from the replicates' "
           "covariance B, F = T²(m−p)/(p(m−1)) referred to F(p, m−p), which needs m > p. V⁺ is "
           "MASS::ginv's pseudo-inverse and p-values are 1 − F(x), as synthpop computes them. "
           "lack_of_fit_ratio = lack_of_fit/p (synthpop's Mahalanobis distance ratio, target 1). "
           "Formulas follow R: factor(x) and categorical columns are dummy-coded against their "
-          "first level, rows with a missing value are dropped. The forest plot shows the "
+          "first level (relevel(x, ref = \"level\") picks another), I(x > k) and other "
+          "comparisons are logical factors (column I(x > k)TRUE), poly(x, d) and scale(x) are "
+          "computed on each data set as R computes them in model.frame, rows with a missing "
+          "value are dropped. The forest plot shows the "
           "synthpop rule's intervals. **Survey weights** (weights: declared): on the "
           "confidential data, and on a synthetic replicate that carries its own weights, every "
           "analysis is design-weighted as R's survey package with svydesign(ids = ~1, weights = "
           "~w): mean, proportion and total as svymean/svytotal with linearised SEs and t "
           "intervals on (rows of positive weight − 1) df; quantile as svyquantile(qrule = "
-          "\"hf7\") with the Woodruff (1952) SE, normal interval; lm and glm_logit as svyglm "
-          "(gaussian; quasibinomial) with the sandwich (Binder 1983) covariance, lm on (rows of "
+          "\"hf7\") with the Woodruff (1952) SE, normal interval; lm and the glms as svyglm "
+          "(gaussian; quasibinomial with the link; quasipoisson) with the sandwich (Binder 1983) "
+          "covariance, lm on (rows of "
           "positive weight − p) df; rows with a missing value stay in the design with weight 0, "
-          "as survey's na.rm. An unweighted replicate is analysed as above, its total expanded to "
+          "as survey's na.rm; multinom and polr have no design-weighted form here (warning, "
+          "fitted unweighted). An unweighted replicate is analysed as above, its total expanded to "
           "the sum of the confidential weights. The combining rules take n and k as row counts." +
           std::string(kWeightsDoc),
       .params = {{.name = "level",
@@ -902,28 +1014,35 @@ MetricSpec analysis_inference_comparison_metric() {
             "lack_of_fit / p (synthpop's Mahalanobis distance ratio; target 1)",
             Ideal::at(1.0, TargetScale::kRatio),
             {kAnalysis}}},
-      .references = {cite(lumley_2004(),
-                          "design-weighted estimates and svyglm fits with survey weights"),
-                     cite(woodruff_1952(), "standard error of a weighted quantile"),
-                     cite(binder_1983(), "linearised (sandwich) covariance of weighted fits"),
-                     cite(synthpop_software(),
-                          "compare.fit.synds and summary.fit.synds numbers reproduced (rules "
-                          "synthpop, synthpop_population, lack-of-fit test)"),
-                     cite(nowok_raab_dibben_2016(),
-                          "synthpop's fit comparison and standardised coefficient difference"),
-                     cite(raab_nowok_dibben_2016(),
-                          "inference from synthetic data in synthpop: the synthpop and "
-                          "synthpop_population rules and the lack-of-fit test"),
-                     cite(reiter_2003(), "combining rules for partially synthetic data"),
-                     cite(raghunathan_reiter_rubin_2003(), "full synthesis by multiple imputation"),
-                     cite(reiter_2002(),
-                          "combining rules for fully synthetic data and the non-negative variance"),
-                     cite(karr_2006(), "confidence-interval overlap"),
-                     cite(drechsler_reiter_2009(),
-                          "interval overlap as used here (0 when disjoint)"),
-                     cite(snoke_2018(), "signed interval overlap"),
-                     cite(barrientos_2024(), "sign, significance and overlap (SSO) match"),
-                     cite(statsmodels_software(), "OLS and logistic fits reproduced")},
+      .references =
+          {cite(lumley_2004(), "design-weighted estimates and svyglm fits with survey weights"),
+           cite(woodruff_1952(), "standard error of a weighted quantile"),
+           cite(binder_1983(), "linearised (sandwich) covariance of weighted fits"),
+           cite(synthpop_software(),
+                "compare.fit.synds and summary.fit.synds numbers reproduced (rules "
+                "synthpop, synthpop_population, lack-of-fit test)"),
+           cite(nowok_raab_dibben_2016(),
+                "synthpop's fit comparison and standardised coefficient difference"),
+           cite(raab_nowok_dibben_2016(),
+                "inference from synthetic data in synthpop: the synthpop and "
+                "synthpop_population rules and the lack-of-fit test"),
+           cite(reiter_2003(), "combining rules for partially synthetic data"),
+           cite(raghunathan_reiter_rubin_2003(), "full synthesis by multiple imputation"),
+           cite(reiter_2002(),
+                "combining rules for fully synthetic data and the non-negative variance"),
+           cite(karr_2006(), "confidence-interval overlap"),
+           cite(drechsler_reiter_2009(), "interval overlap as used here (0 when disjoint)"),
+           cite(snoke_2018(), "signed interval overlap"),
+           cite(barrientos_2024(), "sign, significance and overlap (SSO) match"),
+           cite(statsmodels_software(), "OLS and logistic fits reproduced"),
+           cite(nelder_wedderburn_1972(), "generalised linear models fitted by Fisher scoring"),
+           cite(venables_ripley_2002(),
+                "the multinomial logit of nnet::multinom and the proportional-odds "
+                "model of MASS::polr"),
+           cite(mccullagh_1980(), "the proportional-odds (cumulative logit) model"),
+           cite(r_software(),
+                "glm (probit, cloglog, Poisson, Gaussian), multinom, polr, poly and "
+                "scale reproduced")},
       // Estimates, intervals and the rules used: model summaries, no record's value.
       .aggregate_details = {"synthesis", "rules", "headline_rule", "level", "replicates",
                             "analyses"},

@@ -1,0 +1,46 @@
+#pragma once
+// Regression models for a categorical outcome with K ≥ 2 levels, fitted by Newton-Raphson on the
+// exact log-likelihood with analytic gradient and Hessian, converged to a relative change of the
+// deviance below `tolerance`; covariance = the inverse of the observed information at the
+// estimate.
+// - Multinomial (baseline-category) logit as nnet::multinom (Venables & Ripley 2002): the first
+//   level is the reference; log(P(Y = k)/P(Y = 1)) = x'β_k for k = 2..K. Coefficients ordered by
+//   level, then by design column.
+// - Proportional-odds (cumulative logit) model as MASS::polr: logit P(Y ≤ k) = ζ_k − x'β for
+//   k = 1..K−1, x without an intercept, ζ increasing. Coefficients β first, then ζ.
+#include <cstddef>
+#include <vector>
+
+#include "stats/eigen_dense.hpp"
+
+namespace synthaudit::stats {
+
+struct CategoricalModelOptions {
+  int max_iterations = 200;
+  double tolerance = 1e-12;
+};
+
+struct CategoricalModelFit {
+  Eigen::VectorXd theta, se;  // empty when singular or not converged
+  Eigen::MatrixXd covariance;
+  double deviance = 0.0;  // −2 log-likelihood
+  int iterations = 0;
+  bool converged = false;
+  // The estimate runs off to infinity (an outcome level separated by the predictors, or a level
+  // absent from the data): one more Newton step after convergence still moves it.
+  bool diverging = false;
+  std::vector<std::size_t> aliased;  // singular design (see GramFactor)
+  std::vector<std::vector<std::size_t>> alias_of;
+};
+
+// y: level index 0..levels−1 per row; x includes the intercept column (as model.matrix).
+CategoricalModelFit fit_multinomial_logit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                                          std::size_t levels,
+                                          const CategoricalModelOptions& options = {});
+
+// y: level index 0..levels−1 per row; x without the intercept column.
+CategoricalModelFit fit_proportional_odds(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                                          std::size_t levels,
+                                          const CategoricalModelOptions& options = {});
+
+}  // namespace synthaudit::stats
