@@ -658,4 +658,12 @@ Reference cohen_nissim_2020() {
           .doi = "10.1073/pnas.1914598117"};
 }
 
+Reference esteban_hyland_raetsch_2017() {
+  return {.authors = "Esteban, C., Hyland, S. L. and Rätsch, G.",
+          .year = 2017,
+          .title = "Real-valued (medical) time series generation with recurrent conditional GANs",
+          .venue = "arXiv preprint 1706.02633",
+          .doi = "10.48550/arXiv.1706.02633"};
+}
+
 }  // namespace synthaudit::references

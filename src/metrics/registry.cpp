@@ -43,6 +43,7 @@ MetricSpec individual_risk_metric();
 MetricSpec replicated_uniques_metric();
 MetricSpec singling_out_attack_metric();
 MetricSpec suda2_metric();
+MetricSpec train_synthetic_test_real_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
   static const std::vector<MetricSpec> metrics = [] {
@@ -81,6 +82,7 @@ const std::vector<MetricSpec>& all_metrics() {
         replicated_uniques_metric(),
         singling_out_attack_metric(),
         suda2_metric(),
+        train_synthetic_test_real_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
       for (std::size_t j = i + 1; j < table.size(); ++j)
