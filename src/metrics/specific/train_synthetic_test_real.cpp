@@ -22,6 +22,12 @@
 
 namespace synthaudit {
 
+namespace references {
+// Defined in references.cpp with the other works; declared here, its only user, so that adding it
+// does not rebuild every metric that includes references.hpp.
+Reference esteban_hyland_raetsch_2017();
+}  // namespace references
+
 namespace {
 
 constexpr const char* kName = "train_synthetic_test_real";
@@ -114,7 +120,7 @@ Eigen::VectorXd indicator(const std::vector<double>& y, double value) {
 // Probability of class 1 on `test` from a logistic fit on `train`; a training set with one class
 // only predicts that class with certainty (there is nothing to fit).
 std::vector<double> logistic_probability(const Eigen::MatrixXd& train, const Eigen::VectorXd& y,
-                                         const Eigen::MatrixXd& test,
+                                         const Eigen::MatrixXd& test, const std::string& fit_name,
                                          std::vector<std::string>& notes) {
   const double positives = y.sum();
   if (positives == 0 || positives == static_cast<double>(y.size()))
@@ -122,8 +128,9 @@ std::vector<double> logistic_probability(const Eigen::MatrixXd& train, const Eig
   stats::LogisticOptions options;
   options.max_iterations = 200;
   const auto fit = stats::fit_logistic(train, y, options);
-  if (!fit.converged) notes.push_back("the logistic fit did not converge");
-  if (fit.separation) notes.push_back("the logistic fit separates some training records");
+  if (!fit.converged) notes.push_back(fit_name + " did not converge");
+  if (fit.separation)
+    notes.push_back(fit_name + " separates some training records (fitted probabilities of 0 or 1)");
   // An aliased column is left out of the fit, as R's glm does: it contributes nothing.
   Eigen::VectorXd beta = fit.coefficients;
   for (Eigen::Index j = 0; j < beta.size(); ++j)
@@ -209,7 +216,8 @@ std::vector<double> class_probabilities(const Problem& p, const Records& train, 
     return prob;
   }
   if (k == 2) {
-    const auto p1 = logistic_probability(train.x, indicator(train.y, 1.0), test.x, notes);
+    const auto p1 =
+        logistic_probability(train.x, indicator(train.y, 1.0), test.x, "the logistic fit", notes);
     for (std::size_t i = 0; i < n; ++i) {
       prob[i * 2 + 1] = p1[i];
       prob[i * 2] = 1.0 - p1[i];
@@ -218,8 +226,9 @@ std::vector<double> class_probabilities(const Problem& p, const Records& train, 
   }
   // One-vs-rest: one logistic fit per class; the probabilities of a record normalised to sum 1.
   for (std::size_t c = 0; c < k; ++c) {
-    const auto pc =
-        logistic_probability(train.x, indicator(train.y, static_cast<double>(c)), test.x, notes);
+    const auto pc = logistic_probability(
+        train.x, indicator(train.y, static_cast<double>(c)), test.x,
+        "the logistic fit of class '" + p.class_names[c] + "' against the rest", notes);
     for (std::size_t i = 0; i < n; ++i) prob[i * k + c] = pc[i];
   }
   for (std::size_t i = 0; i < n; ++i) {
@@ -309,9 +318,10 @@ Problem set_up(const MetricInput& in, const Params& params) {
   const Table& conf = in.confidential;
   Problem p;
   const std::string& target_name = params.get_string("target");
+  // Not an error: every evaluation runs the specific family, and most declare no target.
   if (target_name.empty())
-    throw InputError(std::string("parameter target of ") + kName +
-                     ": required (the column to predict)");
+    throw MetricNotApplicable(std::string(kName) +
+                              ": no target declared (parameter target: the column to predict)");
   p.target = stats::resolve_column(conf, target_name, std::string("parameter target of ") + kName);
   const Column& target = conf.column(p.target);
   const auto& predictor_names = params.get_string_list("predictors");
@@ -365,7 +375,10 @@ Problem set_up(const MetricInput& in, const Params& params) {
                               "' has fewer than two classes in the confidential data");
 
   if (p.model != Model::kBoostedTrees) {
-    std::string formula = "~ ";
+    // The layout codes the predictors only: the target is read from its column (a multiclass
+    // target has no numeric coding a formula response could carry), so a constant stands in for
+    // the response the layout requires.
+    std::string formula = "I(0) ~ ";
     for (std::size_t k = 0; k < p.predictors.size(); ++k)
       formula += (k ? " + `" : "`") + conf.column(p.predictors[k]).name + "`";
     // Factor levels are those of the confidential records that have the target.
@@ -408,7 +421,12 @@ MetricResult compute(const MetricInput& in, const Params& params) {
     throw MetricNotApplicable(std::string(kName) +
                               ": no confidential record has the target and every predictor");
   const Scores real = score(p, real_train, test, boost);
-  for (const auto& note : real.notes) result.warnings.push_back("confidential data: " + note);
+  // One warning per distinct message (the one-vs-rest fits can repeat one).
+  auto warn = [&result](const std::string& message) {
+    if (std::find(result.warnings.begin(), result.warnings.end(), message) == result.warnings.end())
+      result.warnings.push_back(message);
+  };
+  for (const auto& note : real.notes) warn("confidential data: " + note);
 
   std::vector<Scores> synthetic;
   for (std::size_t r = 0; r < in.synthetic.size(); ++r) {
@@ -426,7 +444,7 @@ MetricResult compute(const MetricInput& in, const Params& params) {
                                     "': its model never predicts it");
     }
     synthetic.push_back(score(p, train, test, boost));
-    for (const auto& note : synthetic.back().notes) result.warnings.push_back(where + ": " + note);
+    for (const auto& note : synthetic.back().notes) warn(where + ": " + note);
   }
 
   auto report = [&](const std::string& measure, double real_value, auto member) {
@@ -503,7 +521,7 @@ std::vector<StatisticSpec> statistics() {
   } measures[] = {
       {"auc", "holdout AUC (binary target; multiclass: macro average of one-vs-rest AUCs)",
        Ideal::higher()},
-      {"accuracy", "holdout accuracy (share of holdout records whose class is predicted)",
+      {"accuracy", "holdout accuracy (share of holdout records whose class is predicted correctly)",
        Ideal::higher()},
       {"rmse", "holdout root mean squared error (numeric target)", Ideal::lower()},
       {"r2", "holdout R² = 1 − SSE/SST around the holdout mean (numeric target)", Ideal::higher()},
@@ -546,7 +564,7 @@ MetricSpec train_synthetic_test_real_metric() {
       {.name = "target",
        .type = ParamType::kString,
        .default_value = std::string(),
-       .doc = "the column to predict (required)"},
+       .doc = "the column to predict (the metric is skipped without one)"},
       {.name = "predictors",
        .type = ParamType::kStringList,
        .default_value = std::vector<std::string>{},
