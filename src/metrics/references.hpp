@@ -93,4 +93,7 @@ Reference templ_kowarik_meindl_2015();
 Reference sdcmicro_software();
 Reference cohen_nissim_2020();
 
+// Machine-learning efficacy (train on synthetic, test on real).
+Reference esteban_hyland_raetsch_2017();
+
 }  // namespace synthaudit::references

@@ -22,12 +22,6 @@
 
 namespace synthaudit {
 
-namespace references {
-// Defined in references.cpp with the other works; declared here, its only user, so that adding it
-// does not rebuild every metric that includes references.hpp.
-Reference esteban_hyland_raetsch_2017();
-}  // namespace references
-
 namespace {
 
 constexpr const char* kName = "train_synthetic_test_real";
