@@ -684,4 +684,12 @@ Reference r_software() {
           .version = "4.2.2 (nnet 7.3-18, MASS 7.3-58.2)"};
 }
 
+Reference esteban_hyland_raetsch_2017() {
+  return {.authors = "Esteban, C., Hyland, S. L. and Rätsch, G.",
+          .year = 2017,
+          .title = "Real-valued (medical) time series generation with recurrent conditional GANs",
+          .venue = "arXiv preprint 1706.02633",
+          .doi = "10.48550/arXiv.1706.02633"};
+}
+
 }  // namespace synthaudit::references

@@ -97,5 +97,7 @@ Reference cohen_nissim_2020();
 Reference nelder_wedderburn_1972();
 Reference mccullagh_1980();
 Reference r_software();
+// Machine-learning efficacy (train on synthetic, test on real).
+Reference esteban_hyland_raetsch_2017();
 
 }  // namespace synthaudit::references

@@ -45,6 +45,7 @@ MetricSpec singling_out_attack_metric();
 MetricSpec suda2_metric();
 MetricSpec tail_agreement_metric();
 MetricSpec zero_cell_agreement_metric();
+MetricSpec train_synthetic_test_real_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
   static const std::vector<MetricSpec> metrics = [] {
@@ -85,6 +86,7 @@ const std::vector<MetricSpec>& all_metrics() {
         suda2_metric(),
         tail_agreement_metric(),
         zero_cell_agreement_metric(),
+        train_synthetic_test_real_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
       for (std::size_t j = i + 1; j < table.size(); ++j)

@@ -59,6 +59,12 @@ std::string xgboost_version() {
 BoostResult fit_predict_boosted(const BoostData& data, const std::vector<std::uint8_t>& y,
                                 const BoostOptions& o, const std::vector<std::size_t>& train,
                                 const std::vector<std::size_t>& predict) {
+  return fit_predict_boosted(data, std::vector<float>(y.begin(), y.end()), o, train, predict);
+}
+
+BoostResult fit_predict_boosted(const BoostData& data, const std::vector<float>& y,
+                                const BoostOptions& o, const std::vector<std::size_t>& train,
+                                const std::vector<std::size_t>& predict) {
   if (y.size() != data.rows())
     throw std::invalid_argument("fit_predict_boosted: y and data differ in rows");
   Matrix train_m, pred_m;
@@ -84,7 +90,8 @@ BoostResult fit_predict_boosted(const BoostData& data, const std::vector<std::ui
   auto set = [&](const char* key, const std::string& value) {
     check(XGBoosterSetParam(booster.h, key, value.c_str()));
   };
-  set("objective", "binary:logistic");
+  set("objective", o.objective);
+  if (o.num_class > 0) set("num_class", std::to_string(o.num_class));
   set("tree_method", "hist");
   set("max_depth", std::to_string(o.max_depth));
   set("eta", std::to_string(o.eta));

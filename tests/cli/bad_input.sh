@@ -198,6 +198,17 @@ check "epsilon_identifiability column that does not exist" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --metrics epsilon_identifiability \
   --param 'epsilon_identifiability.columns=["agee"]'
 
+check "train_synthetic_test_real target that does not exist" \
+  "^synthaudit: error: parameter target of train_synthetic_test_real: no column 'incme' \(did you mean 'income'\?\)$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --holdout syn.csv \
+  --metrics train_synthetic_test_real --param train_synthetic_test_real.target=incme
+
+check "train_synthetic_test_real linear model of a categorical target" \
+  "^synthaudit: error: parameter model of train_synthetic_test_real: linear needs a numeric target, and 'region' is categorical" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --holdout syn.csv \
+  --metrics train_synthetic_test_real --param train_synthetic_test_real.target=region \
+  --param train_synthetic_test_real.model=linear
+
 check "membership inference delta out of range" \
   "^synthaudit: error: .*parameters\.distance_membership_inference\.delta: value 0\.5 is out of range \[" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --param distance_membership_inference.delta=0.5

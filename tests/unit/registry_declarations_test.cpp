@@ -68,6 +68,12 @@ std::vector<nlohmann::json> parameter_variants(const std::string& metric) {
   }
   if (metric == "propensity_cart" || metric == "propensity_boosted_trees")
     variants.push_back({{"null", "permutation"}, {"nperms", 3}});
+  if (metric == "train_synthetic_test_real") {
+    variants.push_back({{"target", "c"}});
+    variants.push_back({{"target", "y"}});
+    variants.push_back({{"target", "b"}, {"model", "logistic"}});
+    variants.push_back({{"target", "y"}, {"model", "boosted_trees"}, {"rounds", 3}});
+  }
   return variants;
 }
 
