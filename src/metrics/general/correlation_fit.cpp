@@ -78,7 +78,7 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
       if (with_spearman)
         add_pair("spearman", scope, mc.spearman[a * k + b], ms.spearman[a * k + b], sim_s, n_sim_s);
     }
-  // Seed 001's summaries of the lower-triangle differences, and the mean similarity.
+  // The lecture notes' summaries of the lower-triangle differences, and the mean similarity.
   auto add_summary = [&](const std::string& kind, std::span<const double> c,
                          std::span<const double> s, double similarity_sum,
                          std::size_t similarity_count) {
