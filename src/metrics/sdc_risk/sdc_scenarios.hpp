@@ -1,8 +1,8 @@
 #pragma once
 // Shared by the sdc-risk metrics (k_anonymity, l_diversity, t_closeness, individual_risk,
-// replicated_uniques; suda2 for its per-record output): each measure is computed on the confidential data and on the synthetic
-// data alike, on the keys of each disclosure scenario, and reported side by side under scopes
-// that end in ";data=confidential" or ";data=synthetic".
+// replicated_uniques; suda2 for its per-record output): each measure is computed on the
+// confidential data and on the synthetic data alike, on the keys of each disclosure scenario, and
+// reported side by side under scopes that end in ";data=confidential" or ";data=synthetic".
 #include <string>
 #include <vector>
 
