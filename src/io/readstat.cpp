@@ -44,6 +44,9 @@ readstat_off_t memory_seek(readstat_off_t offset, readstat_io_flags_t whence, vo
 ssize_t memory_read(void* buffer, size_t bytes, void* io) {
   auto* in = static_cast<MemoryInput*>(io);
   const std::size_t n = std::min(bytes, in->bytes.size() - in->position);
+  // ReadStat asks for zero bytes into a null buffer on some damaged SPSS files (found by
+  // fuzz/stat_file_fuzz.cpp); memcpy with a null pointer is undefined even for zero bytes.
+  if (n == 0) return 0;
   std::memcpy(buffer, in->bytes.data() + in->position, n);
   in->position += n;
   return static_cast<ssize_t>(n);

@@ -219,6 +219,25 @@ TEST(StatFile, DamagedFilesAreInputErrors) {
 }
 
 // Text codes: ignored when inferring kinds, matched by the whole field, counted per column.
+// A damaged SPSS file on which ReadStat asks for a zero-byte read into a null buffer (found by
+// fuzz/stat_file_fuzz.cpp; undefined behaviour in our reader callback before the fix, which the
+// sanitizer build of this test catches). It must read or be a one-line InputError.
+TEST(StatFile, ZeroLengthReadIntoNullBufferIsHarmless) {
+  const std::string path = kData + "/stat/fuzz_zero_length_read.sav";
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  ASSERT_EQ(bytes.size(), 428u);
+  const std::string msg =
+      error_of([&] { StatFile::parse(bytes, DataFormat::kSpss, "f.sav", "", {}); });
+  if (!msg.empty()) {
+    EXPECT_EQ(msg.rfind("f.sav: ", 0), 0u) << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  }
+}
+
 TEST(MissingCodes, TextCodesInEveryKindOfColumn) {
   ReadSettings settings;
   settings.missing_text_codes["income"] = {"refused"};
