@@ -30,6 +30,12 @@ const char* const kWeightsDoc =
     "linearisation; synthetic_weights says whether the synthetic data carry their own weight "
     "column (auto: when usable; own; none), and the weight column itself is not compared.";
 
+bool is_design_column(const MetricInput& in, std::size_t c) {
+  const std::string& name = in.confidential.column(c).name;
+  return (!in.context.weights.empty() && name == in.context.weights) ||
+         (!in.context.household.empty() && name == in.context.household);
+}
+
 ParamSpec synthetic_weights_param() {
   return {.name = "synthetic_weights",
           .type = ParamType::kString,

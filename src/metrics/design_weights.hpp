@@ -26,6 +26,10 @@ struct DesignWeights {
   bool is_weight_column(std::size_t c) const { return column && *column == c; }
 };
 
+// Whether column `c` of the confidential table is one the design declares (weights:,
+// household:): a design variable, not data, so per-column comparisons leave it out.
+bool is_design_column(const MetricInput& in, std::size_t c);
+
 // The synthetic_weights parameter, for the metrics that read it.
 ParamSpec synthetic_weights_param();
 

@@ -206,3 +206,27 @@ TEST(WeightedGeneralMetrics, TailAgreementUsesSvyquantileAndWeightedShares) {
                      side + " " + v + " " + tail);
     }
 }
+
+TEST(WeightedGeneralMetrics, DistanceCorrelationAndCoverageLeaveTheDesignColumnsOut) {
+  EvaluationContext design = weighted();
+  design.household = "stype";
+  for (const std::string metric :
+       {"ks_distance", "wasserstein_distance", "correlation_fit", "coverage_and_validity"}) {
+    nlohmann::json params = nlohmann::json::object();
+    if (metric == "correlation_fit") params["contour_pairs"] = 0;
+    if (metric == "ks_distance" || metric == "wasserstein_distance") params["plots"] = false;
+    const auto r = run_metric(metric, api_pair(), params, design);
+    bool compares_data = false;
+    for (const auto& v : r.values) {
+      EXPECT_EQ(v.scope.find("pw"), std::string::npos) << metric << " " << v.statistic;
+      EXPECT_EQ(v.scope.find("stype"), std::string::npos) << metric << " " << v.statistic;
+      compares_data = compares_data || v.scope.find("api00") != std::string::npos;
+    }
+    EXPECT_TRUE(compares_data) << metric;
+    // Without a design the same columns are ordinary data.
+    const auto plain = run_metric(metric, api_pair(), params);
+    EXPECT_TRUE(std::any_of(plain.values.begin(), plain.values.end(), [](const auto& v) {
+      return v.scope.find("pw") != std::string::npos;
+    })) << metric;
+  }
+}

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/threads.hpp"
+#include "metrics/design_weights.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/contingency.hpp"
@@ -31,13 +32,17 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
   const auto contour_pairs = static_cast<std::size_t>(params.get_int("contour_pairs"));
   const auto grid = static_cast<std::size_t>(params.get_int("contour_grid"));
   const std::size_t ncol = conf.column_count();
-  if (ncol < 2) throw MetricNotApplicable("correlation_fit needs at least two columns");
+  std::vector<std::size_t> compared;
+  for (std::size_t c = 0; c < ncol; ++c)
+    if (!is_design_column(in, c)) compared.push_back(c);
+  if (compared.size() < 2)
+    throw MetricNotApplicable("correlation_fit needs at least two columns besides design columns");
   if (conf.rows() == 0 || syn.rows() == 0)
     throw MetricNotApplicable("correlation_fit: a dataset has no rows");
 
   // --- Numeric pairs: Pearson and Spearman on pairwise-complete rows.
   std::vector<std::size_t> numeric;
-  for (std::size_t c = 0; c < ncol; ++c)
+  for (std::size_t c : compared)
     if (conf.column(c).is_numeric()) numeric.push_back(c);
   const std::size_t k = numeric.size();
   std::vector<std::span<const double>> xc, xs;
@@ -107,11 +112,14 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
   const stats::BinningOptions equal_width{
       .method = stats::NumericBinning::kEqualWidth, .groups = bins, .break_sources = {0}};
 #pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
-  for (std::size_t c = 0; c < ncol; ++c)
+  for (std::size_t i = 0; i < compared.size(); ++i) {
+    const std::size_t c = compared[i];
     coded[c] = stats::code_column({&conf.column(c), &syn.column(c)}, equal_width);
+  }
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
-  for (std::size_t a = 0; a < ncol; ++a)
-    for (std::size_t b = a + 1; b < ncol; ++b) pairs.emplace_back(a, b);
+  for (std::size_t i = 0; i < compared.size(); ++i)
+    for (std::size_t j = i + 1; j < compared.size(); ++j)
+      pairs.emplace_back(compared[i], compared[j]);
   std::vector<double> similarity(pairs.size()), v_conf(pairs.size()), v_syn(pairs.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
   for (std::size_t p = 0; p < pairs.size(); ++p) {

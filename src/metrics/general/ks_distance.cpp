@@ -1,6 +1,7 @@
 // Kolmogorov–Smirnov distance per numeric column.
 #include <cmath>
 
+#include "metrics/design_weights.hpp"
 #include "metrics/general/marginal_plots.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
@@ -24,7 +25,7 @@ MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
   std::vector<std::size_t> numeric;
   std::vector<std::span<const double>> to_sort;
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
-    if (!conf.column(c).is_numeric()) continue;
+    if (!conf.column(c).is_numeric() || is_design_column(in, c)) continue;
     numeric.push_back(c);
     to_sort.emplace_back(conf.column(c).numeric);
     to_sort.emplace_back(syn.column(c).numeric);

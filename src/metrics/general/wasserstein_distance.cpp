@@ -1,6 +1,7 @@
 // Wasserstein-1 distance per numeric column, raw and scaled.
 #include <cmath>
 
+#include "metrics/design_weights.hpp"
 #include "metrics/general/marginal_plots.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
@@ -23,7 +24,7 @@ MetricResult compute_wasserstein(const MetricInput& in, const Params& params) {
   std::vector<std::size_t> numeric;
   std::vector<std::span<const double>> to_sort;
   for (std::size_t c = 0; c < conf.column_count(); ++c)
-    if (conf.column(c).is_numeric()) {
+    if (conf.column(c).is_numeric() && !is_design_column(in, c)) {
       numeric.push_back(c);
       to_sort.emplace_back(conf.column(c).numeric);
       to_sort.emplace_back(syn.column(c).numeric);
