@@ -230,3 +230,34 @@ TEST(WeightedGeneralMetrics, DistanceCorrelationAndCoverageLeaveTheDesignColumns
     })) << metric;
   }
 }
+
+// Golden values by tests/golden/survey/make_weighted_distance_golden.py (scipy).
+TEST(WeightedGeneralMetrics, KsAndWassersteinUseTheWeightedEcdfs) {
+  std::map<std::string, double> want;
+  std::ifstream in(std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/survey/weighted_distances.tsv");
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto tab = line.find('\t');
+    want[line.substr(0, tab)] = std::stod(line.substr(tab + 1));
+  }
+  ASSERT_EQ(want.size(), 4 * kNumeric.size());
+  for (const std::string policy : {"own", "none"}) {
+    const nlohmann::json params = {{"plots", false}, {"synthetic_weights", policy}};
+    const auto ks =
+        run_metric("ks_distance", api_pair(),
+                   {{"plots", false}, {"pvalue", true}, {"synthetic_weights", policy}}, weighted());
+    const auto w1 = run_metric("wasserstein_distance", api_pair(), params, weighted());
+    for (const auto& v : kNumeric) {
+      expect_close(value_of(ks, "ks_distance", v), want.at(policy + ".ks_distance." + v),
+                   policy + " D " + v);
+      EXPECT_TRUE(std::isnan(value_of(ks, "ks_pvalue_independent", v))) << v;
+      const double w = want.at(policy + ".wasserstein." + v);
+      expect_close(value_of(w1, "wasserstein", v), w, policy + " W1 " + v);
+      // Scaled by the confidential svyquantile (hf7) interquartile range.
+      expect_close(value_of(w1, "wasserstein_iqr_scaled", v),
+                   w / (expected("general.svyquantile." + v + ".0.75") -
+                        expected("general.svyquantile." + v + ".0.25")),
+                   policy + " W1/IQR " + v);
+    }
+  }
+}
