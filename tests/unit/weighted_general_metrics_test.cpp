@@ -261,3 +261,30 @@ TEST(WeightedGeneralMetrics, KsAndWassersteinUseTheWeightedEcdfs) {
     }
   }
 }
+
+TEST(WeightedGeneralMetrics, CorrelationFitPearsonIsSvyvarCorrelation) {
+  const auto r = run_metric("correlation_fit", api_pair(), {{"contour_pairs", 0}}, weighted());
+  double abs_sum = 0;
+  std::size_t pairs = 0;
+  for (std::size_t i = 0; i < kNumeric.size(); ++i)
+    for (std::size_t j = i + 1; j < kNumeric.size(); ++j) {
+      const std::string pair = kNumeric[i] + ":" + kNumeric[j];
+      const double conf = expected("general.svycor." + pair);
+      const double syn = expected("general.syn.svycor." + pair);
+      expect_close(value_of(r, "pearson_confidential", pair), conf, "conf " + pair);
+      expect_close(value_of(r, "pearson_synthetic", pair), syn, "syn " + pair);
+      expect_close(value_of(r, "correlation_similarity_pearson", pair),
+                   1 - std::abs(conf - syn) / 2, "similarity " + pair);
+      abs_sum += std::abs(syn - conf);
+      ++pairs;
+    }
+  expect_close(value_of(r, "pearson_mae", "all"), abs_sum / double(pairs), "pearson_mae");
+  // synthetic_weights = none: the synthetic side is the plain sample's correlation.
+  const auto none = run_metric("correlation_fit", api_pair(),
+                               {{"contour_pairs", 0}, {"synthetic_weights", "none"}}, weighted());
+  const auto plain = run_metric("correlation_fit", api_pair(), {{"contour_pairs", 0}});
+  expect_close(value_of(none, "pearson_synthetic", "api00:api99"),
+               value_of(plain, "pearson_synthetic", "api00:api99"), "none");
+  expect_close(value_of(none, "pearson_confidential", "api00:api99"),
+               expected("general.svycor.api00:api99"), "none conf");
+}

@@ -14,6 +14,7 @@
 #include "stats/contingency.hpp"
 #include "stats/correlation.hpp"
 #include "stats/kde2d.hpp"
+#include "stats/survey.hpp"
 
 namespace synthaudit {
 
@@ -50,8 +51,25 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
     xc.emplace_back(conf.column(c).numeric);
     xs.emplace_back(syn.column(c).numeric);
   }
-  const auto mc = stats::correlation_matrices(xc, with_spearman);
-  const auto ms = stats::correlation_matrices(xs, with_spearman);
+  auto mc = stats::correlation_matrices(xc, with_spearman);
+  auto ms = stats::correlation_matrices(xs, with_spearman);
+  // Survey weights: Pearson correlations as svyvar's on the pairwise-complete rows; a side without
+  // weights keeps its plain correlations.
+  const DesignWeights weights = design_weights(in, syn, params, result.warnings);
+  auto weigh = [&](stats::CorrelationMatrices& m, const std::vector<std::span<const double>>& x,
+                   const std::vector<double>& w) {
+    if (w.empty()) return;
+    for (std::size_t a = 0; a < k; ++a)
+      for (std::size_t b = a + 1; b < k; ++b)
+        m.pearson[a * k + b] = m.pearson[b * k + a] =
+            stats::survey_moments(x[a], x[b], w).correlation;
+  };
+  weigh(mc, xc, weights.confidential);
+  weigh(ms, xs, weights.synthetic);
+  if (weights.declared())
+    result.warnings.push_back(
+        "correlation_fit with survey weights: Pearson correlations are weighted; Spearman "
+        "correlations, contingency similarity and Cramér's V treat the rows alike");
   std::vector<std::pair<double, std::pair<std::size_t, std::size_t>>> by_difference;
   double sim_p = 0, sim_s = 0;
   std::size_t n_sim_p = 0, n_sim_s = 0;
@@ -226,7 +244,15 @@ MetricSpec correlation_fit_metric() {
           "Cramér's V = √(χ²/(n(min(r,c) − 1))) (no bias correction, missing as a level), per "
           "dataset and the difference. Plots: correlation-difference "
           "heatmaps and 2-D KDE contour grids (MASS::kde2d, bandwidth.nrd) for the "
-          "`contour_pairs` numeric pairs whose correlation moved most.",
+          "`contour_pairs` numeric pairs whose correlation moved most. Survey weights: with "
+          "weights: "
+          "declared, the Pearson correlations (and so their differences, similarities and "
+          "summaries) are svyvar's over the pairwise-complete rows (Lumley 2004); Spearman "
+          "correlations, contingency similarity, Cramér's V and the KDE contour grids treat "
+          "the rows alike. synthetic_weights says whether the synthetic data carry their own "
+          "weight "
+          "column (auto: when usable; own; none), and the weight and household columns are not "
+          "compared.",
       .params = {{.name = "spearman",
                   .type = ParamType::kBool,
                   .default_value = true,
@@ -250,7 +276,8 @@ MetricSpec correlation_fit_metric() {
                   .default_value = std::int64_t{25},
                   .doc = "grid points per axis of each contour grid",
                   .min = 2,
-                  .max = 200}},
+                  .max = 200},
+                 synthetic_weights_param()},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "pearson_mae",
                      .ideal = Ideal::lower(),
@@ -321,7 +348,8 @@ MetricSpec correlation_fit_metric() {
                           "CorrelationSimilarity and ContingencySimilarity, reproduced on SD2011"),
                      cite(cramer_1946(), "Cramér's V"),
                      cite(venables_ripley_2002(),
-                          "MASS::kde2d and bandwidth.nrd for the contour grids")},
+                          "MASS::kde2d and bandwidth.nrd for the contour grids"),
+                     cite(lumley_2004(), "svyvar correlations with survey weights")},
   };
 }
 
