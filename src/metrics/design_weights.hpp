@@ -8,7 +8,7 @@
 //                   unweighted, with a warning;
 //   own:            the table's own weight column; an error when it is not usable as weights;
 //   none:           unweighted (every row weight 1), the synthetic data as a simple random sample.
-// The weight column is a design variable, not data: per-column comparisons skip it.
+// The weight and household columns are design variables, not data: comparisons skip them.
 #include <optional>
 #include <string>
 #include <vector>

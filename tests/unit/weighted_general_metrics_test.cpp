@@ -207,26 +207,31 @@ TEST(WeightedGeneralMetrics, TailAgreementUsesSvyquantileAndWeightedShares) {
     }
 }
 
-TEST(WeightedGeneralMetrics, DistanceCorrelationAndCoverageLeaveTheDesignColumnsOut) {
+TEST(WeightedGeneralMetrics, GeneralMetricsLeaveTheDesignColumnsOut) {
   EvaluationContext design = weighted();
   design.household = "stype";
   for (const std::string metric :
-       {"ks_distance", "wasserstein_distance", "correlation_fit", "coverage_and_validity"}) {
+       {"ks_distance", "wasserstein_distance", "correlation_fit", "coverage_and_validity",
+        "moments_and_covariance", "column_summaries", "ratio_of_counts", "table_utility",
+        "tail_agreement", "total_variation", "mean_in_confidence_interval"}) {
     nlohmann::json params = nlohmann::json::object();
-    if (metric == "correlation_fit") params["contour_pairs"] = 0;
-    if (metric == "ks_distance" || metric == "wasserstein_distance") params["plots"] = false;
+    for (const auto& p : find_metric(metric)->params) {
+      if (p.name == "plots") params["plots"] = false;
+      if (p.name == "contour_pairs") params["contour_pairs"] = 0;
+    }
     const auto r = run_metric(metric, api_pair(), params, design);
     bool compares_data = false;
     for (const auto& v : r.values) {
       EXPECT_EQ(v.scope.find("pw"), std::string::npos) << metric << " " << v.statistic;
       EXPECT_EQ(v.scope.find("stype"), std::string::npos) << metric << " " << v.statistic;
-      compares_data = compares_data || v.scope.find("api00") != std::string::npos;
+      compares_data = compares_data || v.scope.find("api00") != std::string::npos ||
+                      v.scope.find("sch_wide") != std::string::npos;
     }
     EXPECT_TRUE(compares_data) << metric;
     // Without a design the same columns are ordinary data.
     const auto plain = run_metric(metric, api_pair(), params);
     EXPECT_TRUE(std::any_of(plain.values.begin(), plain.values.end(), [](const auto& v) {
-      return v.scope.find("pw") != std::string::npos;
+      return v.scope.find("pw") != std::string::npos || v.scope.find("stype") != std::string::npos;
     })) << metric;
   }
 }
