@@ -236,8 +236,8 @@ TEST(WeightedGeneralMetrics, GeneralMetricsLeaveTheDesignColumnsOut) {
   }
 }
 
-// Golden values by tests/golden/survey/make_weighted_distance_golden.py (scipy).
-TEST(WeightedGeneralMetrics, KsAndWassersteinUseTheWeightedEcdfs) {
+// Golden values by tests/golden/survey/make_weighted_distance_golden.py (scipy, pandas).
+std::map<std::string, double> weighted_distance_golden() {
   std::map<std::string, double> want;
   std::ifstream in(std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/survey/weighted_distances.tsv");
   std::string line;
@@ -245,7 +245,12 @@ TEST(WeightedGeneralMetrics, KsAndWassersteinUseTheWeightedEcdfs) {
     const auto tab = line.find('\t');
     want[line.substr(0, tab)] = std::stod(line.substr(tab + 1));
   }
-  ASSERT_EQ(want.size(), 4 * kNumeric.size());
+  return want;
+}
+
+TEST(WeightedGeneralMetrics, KsAndWassersteinUseTheWeightedEcdfs) {
+  const auto want = weighted_distance_golden();
+  ASSERT_EQ(want.size(), 4 * kNumeric.size() + 2);
   for (const std::string policy : {"own", "none"}) {
     const nlohmann::json params = {{"plots", false}, {"synthetic_weights", policy}};
     const auto ks =
@@ -292,4 +297,9 @@ TEST(WeightedGeneralMetrics, CorrelationFitPearsonIsSvyvarCorrelation) {
                value_of(plain, "pearson_synthetic", "api00:api99"), "none");
   expect_close(value_of(none, "pearson_confidential", "api00:api99"),
                expected("general.svycor.api00:api99"), "none conf");
+  const auto want = weighted_distance_golden();
+  expect_close(value_of(r, "contingency_similarity", "stype:sch_wide"),
+               want.at("own.contingency_similarity.stype:sch_wide"), "weighted contingency");
+  expect_close(value_of(none, "contingency_similarity", "stype:sch_wide"),
+               want.at("none.contingency_similarity.stype:sch_wide"), "none contingency");
 }

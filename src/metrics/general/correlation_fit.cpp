@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <span>
 
 #include "core/error.hpp"
@@ -68,8 +69,8 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
   weigh(ms, xs, weights.synthetic);
   if (weights.declared())
     result.warnings.push_back(
-        "correlation_fit with survey weights: Pearson correlations are weighted; Spearman "
-        "correlations, contingency similarity and Cramér's V treat the rows alike");
+        "correlation_fit with survey weights: Pearson correlations and contingency similarity "
+        "are weighted; Spearman correlations and Cramér's V treat the rows alike");
   std::vector<std::pair<double, std::pair<std::size_t, std::size_t>>> by_difference;
   double sim_p = 0, sim_s = 0;
   std::size_t n_sim_p = 0, n_sim_s = 0;
@@ -145,9 +146,20 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
     const std::vector<const stats::CodedColumn*> cols = {&coded[a], &coded[b]};
     const auto tc = stats::joint_counts(cols, 0);
     const auto ts = stats::joint_counts(cols, 1);
-    const double nc = static_cast<double>(conf.rows()), ns = static_cast<double>(syn.rows());
+    // Survey weights: the shares are svytable's weighted cell shares; Cramér's V keeps row counts.
+    auto shares_of = [&](const std::vector<double>& counts, std::size_t dataset,
+                         const std::vector<double>& w, std::size_t rows) {
+      std::vector<double> shares =
+          w.empty() ? counts : stats::joint_counts(cols, dataset, std::size_t{1} << 26, w);
+      double total = static_cast<double>(rows);
+      if (!w.empty()) total = std::accumulate(shares.begin(), shares.end(), 0.0);
+      for (auto& share : shares) share /= total;
+      return shares;
+    };
+    const auto pc = shares_of(tc, 0, weights.confidential, conf.rows());
+    const auto ps = shares_of(ts, 1, weights.synthetic, syn.rows());
     double tv = 0;
-    for (std::size_t i = 0; i < tc.size(); ++i) tv += std::abs(tc[i] / nc - ts[i] / ns);
+    for (std::size_t i = 0; i < pc.size(); ++i) tv += std::abs(pc[i] - ps[i]);
     similarity[p] = 1 - tv / 2;
     if (conf.column(a).is_categorical() && conf.column(b).is_categorical()) {
       v_conf[p] = stats::cramers_v(tc, coded[a].levels(), coded[b].levels());
@@ -247,9 +259,10 @@ MetricSpec correlation_fit_metric() {
           "`contour_pairs` numeric pairs whose correlation moved most. Survey weights: with "
           "weights: "
           "declared, the Pearson correlations (and so their differences, similarities and "
-          "summaries) are svyvar's over the pairwise-complete rows (Lumley 2004); Spearman "
-          "correlations, contingency similarity, Cramér's V and the KDE contour grids treat "
-          "the rows alike. synthetic_weights says whether the synthetic data carry their own "
+          "summaries) are svyvar's over the pairwise-complete rows and contingency_similarity "
+          "compares weighted cell shares (svytable) (Lumley 2004); Spearman correlations, "
+          "Cramér's V and the KDE contour grids treat the rows alike. synthetic_weights says "
+          "whether the synthetic data carry their own "
           "weight "
           "column (auto: when usable; own; none), and the weight and household columns are not "
           "compared.",

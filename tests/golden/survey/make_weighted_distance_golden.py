@@ -3,7 +3,9 @@ independently with numpy/scipy for tests/unit/weighted_general_metrics_test.cpp:
 scipy.stats.wasserstein_distance(u, v, u_weights, v_weights), D as the largest gap between the two
 weighted ECDFs evaluated at every pooled value. The confidential data are weighted by pw, the
 synthetic data by their own pw ("own") or not at all ("none"); missing values dropped. Run with
-Debian's /usr/bin/python3 from this folder; writes weighted_distances.tsv."""
+Debian's /usr/bin/python3 from this folder; writes weighted_distances.tsv. Also
+correlation_fit's contingency similarity of the categorical pair, 1 - 1/2 sum |p_conf - p_syn|
+over the weighted cell shares (pandas group sums of the weights, missing a level of its own)."""
 import numpy as np
 import pandas as pd
 from scipy.stats import wasserstein_distance
@@ -31,3 +33,11 @@ with open("weighted_distances.tsv", "w") as out:
             d = np.max(np.abs(weighted_ecdf(u, uw, pooled) - weighted_ecdf(v, vw, pooled)))
             out.write(f"{policy}.wasserstein.{column}\t{w1!r}\n")
             out.write(f"{policy}.ks_distance.{column}\t{d!r}\n")
+
+    pair = ["stype", "sch_wide"]
+    p = conf.fillna({c: "NA" for c in pair}).groupby(pair).pw.sum() / conf.pw.sum()
+    s_filled = syn.fillna({c: "NA" for c in pair})
+    for policy, weights in [("own", s_filled.pw), ("none", pd.Series(1.0, index=s_filled.index))]:
+        q = weights.groupby([s_filled[c] for c in pair]).sum() / weights.sum()
+        gap = p.sub(q, fill_value=0.0).abs().sum()
+        out.write(f"{policy}.contingency_similarity.stype:sch_wide\t{1 - gap / 2!r}\n")
