@@ -23,7 +23,6 @@ struct DesignWeights {
   std::vector<double> confidential;   // empty when not declared
   std::vector<double> synthetic;      // empty when the synthetic table is unweighted
   bool declared() const { return column.has_value(); }
-  bool is_weight_column(std::size_t c) const { return column && *column == c; }
 };
 
 // Whether column `c` of the confidential table is one the design declares (weights:,

@@ -12,6 +12,9 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "stats/distribution.hpp"
+#include "stats/ecdf.hpp"
+#include "stats/weighted_ecdf.hpp"
 #include "test_support.hpp"
 
 using namespace synthaudit;
@@ -302,4 +305,19 @@ TEST(WeightedGeneralMetrics, CorrelationFitPearsonIsSvyvarCorrelation) {
                want.at("own.contingency_similarity.stype:sch_wide"), "weighted contingency");
   expect_close(value_of(none, "contingency_similarity", "stype:sch_wide"),
                want.at("none.contingency_similarity.stype:sch_wide"), "none contingency");
+}
+
+TEST(WeightedEcdf, IntegerWeightsEqualRepeatedRowsAndZeroTotalIsNaN) {
+  const std::vector<double> a = {3, 1, NAN, 2, 2}, wa = {2, 1, 5, 3, 0};
+  const std::vector<double> b = {2.5, 1, 4}, wb = {1, 3, 2};
+  // The same samples with each row repeated its weight's times, sorted, missing dropped.
+  const std::vector<double> a_rows = {1, 2, 2, 2, 3, 3}, b_rows = {1, 1, 1, 2.5, 4, 4};
+  const auto wsa = stats::weighted_sorted(a, wa), wsb = stats::weighted_sorted(b, wb);
+  EXPECT_NEAR(stats::weighted_ks_distance(wsa, wsb), stats::ks_distance_sorted(a_rows, b_rows),
+              1e-15);
+  EXPECT_NEAR(stats::weighted_wasserstein1(wsa, wsb), stats::wasserstein1_sorted(a_rows, b_rows),
+              1e-15);
+  const auto zero = stats::weighted_sorted(b, std::vector<double>{0, 0, 0});
+  EXPECT_TRUE(std::isnan(stats::weighted_ks_distance(wsa, zero)));
+  EXPECT_TRUE(std::isnan(stats::weighted_wasserstein1(zero, wsa)));
 }
