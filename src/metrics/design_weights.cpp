@@ -28,7 +28,14 @@ const char* const kWeightsDoc =
     " Survey weights: with weights: declared, the estimates are design-weighted as R's survey "
     "package with svydesign(ids = ~1, weights = ~w) (Lumley 2004), standard errors by Taylor "
     "linearisation; synthetic_weights says whether the synthetic data carry their own weight "
-    "column (auto: when usable; own; none), and the weight column itself is not compared.";
+    "column (auto: when usable; own; none), and the weight and household columns are not "
+    "compared.";
+
+bool is_design_column(const MetricInput& in, std::size_t c) {
+  const std::string& name = in.confidential.column(c).name;
+  return (!in.context.weights.empty() && name == in.context.weights) ||
+         (!in.context.household.empty() && name == in.context.household);
+}
 
 ParamSpec synthetic_weights_param() {
   return {.name = "synthetic_weights",

@@ -8,7 +8,7 @@
 //                   unweighted, with a warning;
 //   own:            the table's own weight column; an error when it is not usable as weights;
 //   none:           unweighted (every row weight 1), the synthetic data as a simple random sample.
-// The weight column is a design variable, not data: per-column comparisons skip it.
+// The weight and household columns are design variables, not data: comparisons skip them.
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,8 +23,11 @@ struct DesignWeights {
   std::vector<double> confidential;   // empty when not declared
   std::vector<double> synthetic;      // empty when the synthetic table is unweighted
   bool declared() const { return column.has_value(); }
-  bool is_weight_column(std::size_t c) const { return column && *column == c; }
 };
+
+// Whether column `c` of the confidential table is one the design declares (weights:,
+// household:): a design variable, not data, so per-column comparisons leave it out.
+bool is_design_column(const MetricInput& in, std::size_t c);
 
 // The synthetic_weights parameter, for the metrics that read it.
 ParamSpec synthetic_weights_param();

@@ -232,8 +232,9 @@ TEST(RegistryDeclarations, EmittedStatisticsAreDeclared) {
     if (ch == 'u') ch = 'w';
   const auto copied = make_tables(conf, {copy}, mixed_csv(5, 40), settings);
   check_emitted(copied, "near-copy", used);
-  const auto small = make_tables("x,y,c\n1.5,0,a\n2,1,b\n", {"x,y,c\n2.5,1,b\n3,2,c\n"},
-                                 std::string("x,y,c\n1,1,a\n2,2,b\n"));
+  // Two categorical columns besides the household column d, so categorical pairs remain.
+  const auto small = make_tables("x,y,c,e\n1.5,0,a,p\n2,1,b,q\n", {"x,y,c,e\n2.5,1,b,q\n3,2,c,p\n"},
+                                 std::string("x,y,c,e\n1,1,a,p\n2,2,b,q\n"));
   check_emitted(small, "two rows", used);
 
   // Every declaration is something a metric can emit: none is stale.

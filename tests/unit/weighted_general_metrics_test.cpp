@@ -12,6 +12,9 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "stats/distribution.hpp"
+#include "stats/ecdf.hpp"
+#include "stats/weighted_ecdf.hpp"
 #include "test_support.hpp"
 
 using namespace synthaudit;
@@ -205,4 +208,116 @@ TEST(WeightedGeneralMetrics, TailAgreementUsesSvyquantileAndWeightedShares) {
                      expected("general.tail." + side + "_share_" + tail + "." + v),
                      side + " " + v + " " + tail);
     }
+}
+
+TEST(WeightedGeneralMetrics, GeneralMetricsLeaveTheDesignColumnsOut) {
+  EvaluationContext design = weighted();
+  design.household = "stype";
+  for (const std::string metric :
+       {"ks_distance", "wasserstein_distance", "correlation_fit", "coverage_and_validity",
+        "moments_and_covariance", "column_summaries", "ratio_of_counts", "table_utility",
+        "tail_agreement", "total_variation", "mean_in_confidence_interval"}) {
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto& p : find_metric(metric)->params) {
+      if (p.name == "plots") params["plots"] = false;
+      if (p.name == "contour_pairs") params["contour_pairs"] = 0;
+    }
+    const auto r = run_metric(metric, api_pair(), params, design);
+    bool compares_data = false;
+    for (const auto& v : r.values) {
+      EXPECT_EQ(v.scope.find("pw"), std::string::npos) << metric << " " << v.statistic;
+      EXPECT_EQ(v.scope.find("stype"), std::string::npos) << metric << " " << v.statistic;
+      compares_data = compares_data || v.scope.find("api00") != std::string::npos ||
+                      v.scope.find("sch_wide") != std::string::npos;
+    }
+    EXPECT_TRUE(compares_data) << metric;
+    // Without a design the same columns are ordinary data.
+    const auto plain = run_metric(metric, api_pair(), params);
+    EXPECT_TRUE(std::any_of(plain.values.begin(), plain.values.end(), [](const auto& v) {
+      return v.scope.find("pw") != std::string::npos || v.scope.find("stype") != std::string::npos;
+    })) << metric;
+  }
+}
+
+// Golden values by tests/golden/survey/make_weighted_distance_golden.py (scipy, pandas).
+std::map<std::string, double> weighted_distance_golden() {
+  std::map<std::string, double> want;
+  std::ifstream in(std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/survey/weighted_distances.tsv");
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto tab = line.find('\t');
+    want[line.substr(0, tab)] = std::stod(line.substr(tab + 1));
+  }
+  return want;
+}
+
+TEST(WeightedGeneralMetrics, KsAndWassersteinUseTheWeightedEcdfs) {
+  const auto want = weighted_distance_golden();
+  ASSERT_EQ(want.size(), 4 * kNumeric.size() + 2);
+  for (const std::string policy : {"own", "none"}) {
+    const nlohmann::json params = {{"plots", false}, {"synthetic_weights", policy}};
+    const auto ks =
+        run_metric("ks_distance", api_pair(),
+                   {{"plots", false}, {"pvalue", true}, {"synthetic_weights", policy}}, weighted());
+    const auto w1 = run_metric("wasserstein_distance", api_pair(), params, weighted());
+    for (const auto& v : kNumeric) {
+      expect_close(value_of(ks, "ks_distance", v), want.at(policy + ".ks_distance." + v),
+                   policy + " D " + v);
+      EXPECT_TRUE(std::isnan(value_of(ks, "ks_pvalue_independent", v))) << v;
+      const double w = want.at(policy + ".wasserstein." + v);
+      expect_close(value_of(w1, "wasserstein", v), w, policy + " W1 " + v);
+      // Scaled by the confidential svyquantile (hf7) interquartile range.
+      expect_close(value_of(w1, "wasserstein_iqr_scaled", v),
+                   w / (expected("general.svyquantile." + v + ".0.75") -
+                        expected("general.svyquantile." + v + ".0.25")),
+                   policy + " W1/IQR " + v);
+    }
+  }
+}
+
+TEST(WeightedGeneralMetrics, CorrelationFitPearsonIsSvyvarCorrelation) {
+  const auto r = run_metric("correlation_fit", api_pair(), {{"contour_pairs", 0}}, weighted());
+  double abs_sum = 0;
+  std::size_t pairs = 0;
+  for (std::size_t i = 0; i < kNumeric.size(); ++i)
+    for (std::size_t j = i + 1; j < kNumeric.size(); ++j) {
+      const std::string pair = kNumeric[i] + ":" + kNumeric[j];
+      const double conf = expected("general.svycor." + pair);
+      const double syn = expected("general.syn.svycor." + pair);
+      expect_close(value_of(r, "pearson_confidential", pair), conf, "conf " + pair);
+      expect_close(value_of(r, "pearson_synthetic", pair), syn, "syn " + pair);
+      expect_close(value_of(r, "correlation_similarity_pearson", pair),
+                   1 - std::abs(conf - syn) / 2, "similarity " + pair);
+      abs_sum += std::abs(syn - conf);
+      ++pairs;
+    }
+  expect_close(value_of(r, "pearson_mae", "all"), abs_sum / double(pairs), "pearson_mae");
+  // synthetic_weights = none: the synthetic side is the plain sample's correlation.
+  const auto none = run_metric("correlation_fit", api_pair(),
+                               {{"contour_pairs", 0}, {"synthetic_weights", "none"}}, weighted());
+  const auto plain = run_metric("correlation_fit", api_pair(), {{"contour_pairs", 0}});
+  expect_close(value_of(none, "pearson_synthetic", "api00:api99"),
+               value_of(plain, "pearson_synthetic", "api00:api99"), "none");
+  expect_close(value_of(none, "pearson_confidential", "api00:api99"),
+               expected("general.svycor.api00:api99"), "none conf");
+  const auto want = weighted_distance_golden();
+  expect_close(value_of(r, "contingency_similarity", "stype:sch_wide"),
+               want.at("own.contingency_similarity.stype:sch_wide"), "weighted contingency");
+  expect_close(value_of(none, "contingency_similarity", "stype:sch_wide"),
+               want.at("none.contingency_similarity.stype:sch_wide"), "none contingency");
+}
+
+TEST(WeightedEcdf, IntegerWeightsEqualRepeatedRowsAndZeroTotalIsNaN) {
+  const std::vector<double> a = {3, 1, NAN, 2, 2}, wa = {2, 1, 5, 3, 0};
+  const std::vector<double> b = {2.5, 1, 4}, wb = {1, 3, 2};
+  // The same samples with each row repeated its weight's times, sorted, missing dropped.
+  const std::vector<double> a_rows = {1, 2, 2, 2, 3, 3}, b_rows = {1, 1, 1, 2.5, 4, 4};
+  const auto wsa = stats::weighted_sorted(a, wa), wsb = stats::weighted_sorted(b, wb);
+  EXPECT_NEAR(stats::weighted_ks_distance(wsa, wsb), stats::ks_distance_sorted(a_rows, b_rows),
+              1e-15);
+  EXPECT_NEAR(stats::weighted_wasserstein1(wsa, wsb), stats::wasserstein1_sorted(a_rows, b_rows),
+              1e-15);
+  const auto zero = stats::weighted_sorted(b, std::vector<double>{0, 0, 0});
+  EXPECT_TRUE(std::isnan(stats::weighted_ks_distance(wsa, zero)));
+  EXPECT_TRUE(std::isnan(stats::weighted_wasserstein1(zero, wsa)));
 }

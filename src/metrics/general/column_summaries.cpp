@@ -118,7 +118,7 @@ MetricResult compute_column_summaries(const MetricInput& in, const Params& param
   std::vector<std::span<const double>> to_sort;
   std::vector<std::size_t> slot(conf.column_count(), 0);
   for (std::size_t c = 0; c < conf.column_count(); ++c)
-    if (conf.column(c).is_numeric() && !weights.is_weight_column(c)) {
+    if (conf.column(c).is_numeric() && !is_design_column(in, c)) {
       slot[c] = to_sort.size();
       to_sort.emplace_back(conf.column(c).numeric);
       to_sort.emplace_back(syn.column(c).numeric);
@@ -130,7 +130,7 @@ MetricResult compute_column_summaries(const MetricInput& in, const Params& param
                                : summarise_weighted(column, sorted_column, row_weights);
   };
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
-    if (weights.is_weight_column(c)) continue;
+    if (is_design_column(in, c)) continue;
     const Column& cc = conf.column(c);
     const Column& sc = syn.column(c);
     const std::string& name = cc.name;

@@ -4,15 +4,18 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <span>
 
 #include "core/error.hpp"
 #include "core/threads.hpp"
+#include "metrics/design_weights.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/contingency.hpp"
 #include "stats/correlation.hpp"
 #include "stats/kde2d.hpp"
+#include "stats/survey.hpp"
 
 namespace synthaudit {
 
@@ -31,13 +34,17 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
   const auto contour_pairs = static_cast<std::size_t>(params.get_int("contour_pairs"));
   const auto grid = static_cast<std::size_t>(params.get_int("contour_grid"));
   const std::size_t ncol = conf.column_count();
-  if (ncol < 2) throw MetricNotApplicable("correlation_fit needs at least two columns");
+  std::vector<std::size_t> compared;
+  for (std::size_t c = 0; c < ncol; ++c)
+    if (!is_design_column(in, c)) compared.push_back(c);
+  if (compared.size() < 2)
+    throw MetricNotApplicable("correlation_fit needs at least two columns besides design columns");
   if (conf.rows() == 0 || syn.rows() == 0)
     throw MetricNotApplicable("correlation_fit: a dataset has no rows");
 
   // --- Numeric pairs: Pearson and Spearman on pairwise-complete rows.
   std::vector<std::size_t> numeric;
-  for (std::size_t c = 0; c < ncol; ++c)
+  for (std::size_t c : compared)
     if (conf.column(c).is_numeric()) numeric.push_back(c);
   const std::size_t k = numeric.size();
   std::vector<std::span<const double>> xc, xs;
@@ -45,8 +52,25 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
     xc.emplace_back(conf.column(c).numeric);
     xs.emplace_back(syn.column(c).numeric);
   }
-  const auto mc = stats::correlation_matrices(xc, with_spearman);
-  const auto ms = stats::correlation_matrices(xs, with_spearman);
+  auto mc = stats::correlation_matrices(xc, with_spearman);
+  auto ms = stats::correlation_matrices(xs, with_spearman);
+  // Survey weights: Pearson correlations as svyvar's on the pairwise-complete rows; a side without
+  // weights keeps its plain correlations.
+  const DesignWeights weights = design_weights(in, syn, params, result.warnings);
+  auto weigh = [&](stats::CorrelationMatrices& m, const std::vector<std::span<const double>>& x,
+                   const std::vector<double>& w) {
+    if (w.empty()) return;
+    for (std::size_t a = 0; a < k; ++a)
+      for (std::size_t b = a + 1; b < k; ++b)
+        m.pearson[a * k + b] = m.pearson[b * k + a] =
+            stats::survey_moments(x[a], x[b], w).correlation;
+  };
+  weigh(mc, xc, weights.confidential);
+  weigh(ms, xs, weights.synthetic);
+  if (weights.declared())
+    result.warnings.push_back(
+        "correlation_fit with survey weights: Pearson correlations and contingency similarity "
+        "are weighted; Spearman correlations and Cramér's V treat the rows alike");
   std::vector<std::pair<double, std::pair<std::size_t, std::size_t>>> by_difference;
   double sim_p = 0, sim_s = 0;
   std::size_t n_sim_p = 0, n_sim_s = 0;
@@ -107,11 +131,14 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
   const stats::BinningOptions equal_width{
       .method = stats::NumericBinning::kEqualWidth, .groups = bins, .break_sources = {0}};
 #pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
-  for (std::size_t c = 0; c < ncol; ++c)
+  for (std::size_t i = 0; i < compared.size(); ++i) {
+    const std::size_t c = compared[i];
     coded[c] = stats::code_column({&conf.column(c), &syn.column(c)}, equal_width);
+  }
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
-  for (std::size_t a = 0; a < ncol; ++a)
-    for (std::size_t b = a + 1; b < ncol; ++b) pairs.emplace_back(a, b);
+  for (std::size_t i = 0; i < compared.size(); ++i)
+    for (std::size_t j = i + 1; j < compared.size(); ++j)
+      pairs.emplace_back(compared[i], compared[j]);
   std::vector<double> similarity(pairs.size()), v_conf(pairs.size()), v_syn(pairs.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
   for (std::size_t p = 0; p < pairs.size(); ++p) {
@@ -119,9 +146,20 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
     const std::vector<const stats::CodedColumn*> cols = {&coded[a], &coded[b]};
     const auto tc = stats::joint_counts(cols, 0);
     const auto ts = stats::joint_counts(cols, 1);
-    const double nc = static_cast<double>(conf.rows()), ns = static_cast<double>(syn.rows());
+    // Survey weights: the shares are svytable's weighted cell shares; Cramér's V keeps row counts.
+    auto shares_of = [&](const std::vector<double>& counts, std::size_t dataset,
+                         const std::vector<double>& w, std::size_t rows) {
+      std::vector<double> shares =
+          w.empty() ? counts : stats::joint_counts(cols, dataset, std::size_t{1} << 26, w);
+      double total = static_cast<double>(rows);
+      if (!w.empty()) total = std::accumulate(shares.begin(), shares.end(), 0.0);
+      for (auto& share : shares) share /= total;
+      return shares;
+    };
+    const auto pc = shares_of(tc, 0, weights.confidential, conf.rows());
+    const auto ps = shares_of(ts, 1, weights.synthetic, syn.rows());
     double tv = 0;
-    for (std::size_t i = 0; i < tc.size(); ++i) tv += std::abs(tc[i] / nc - ts[i] / ns);
+    for (std::size_t i = 0; i < pc.size(); ++i) tv += std::abs(pc[i] - ps[i]);
     similarity[p] = 1 - tv / 2;
     if (conf.column(a).is_categorical() && conf.column(b).is_categorical()) {
       v_conf[p] = stats::cramers_v(tc, coded[a].levels(), coded[b].levels());
@@ -218,7 +256,16 @@ MetricSpec correlation_fit_metric() {
           "Cramér's V = √(χ²/(n(min(r,c) − 1))) (no bias correction, missing as a level), per "
           "dataset and the difference. Plots: correlation-difference "
           "heatmaps and 2-D KDE contour grids (MASS::kde2d, bandwidth.nrd) for the "
-          "`contour_pairs` numeric pairs whose correlation moved most.",
+          "`contour_pairs` numeric pairs whose correlation moved most. Survey weights: with "
+          "weights: "
+          "declared, the Pearson correlations (and so their differences, similarities and "
+          "summaries) are svyvar's over the pairwise-complete rows and contingency_similarity "
+          "compares weighted cell shares (svytable) (Lumley 2004); Spearman correlations, "
+          "Cramér's V and the KDE contour grids treat the rows alike. synthetic_weights says "
+          "whether the synthetic data carry their own "
+          "weight "
+          "column (auto: when usable; own; none), and the weight and household columns are not "
+          "compared.",
       .params = {{.name = "spearman",
                   .type = ParamType::kBool,
                   .default_value = true,
@@ -242,7 +289,8 @@ MetricSpec correlation_fit_metric() {
                   .default_value = std::int64_t{25},
                   .doc = "grid points per axis of each contour grid",
                   .min = 2,
-                  .max = 200}},
+                  .max = 200},
+                 synthetic_weights_param()},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "pearson_mae",
                      .ideal = Ideal::lower(),
@@ -313,7 +361,8 @@ MetricSpec correlation_fit_metric() {
                           "CorrelationSimilarity and ContingencySimilarity, reproduced on SD2011"),
                      cite(cramer_1946(), "Cramér's V"),
                      cite(venables_ripley_2002(),
-                          "MASS::kde2d and bandwidth.nrd for the contour grids")},
+                          "MASS::kde2d and bandwidth.nrd for the contour grids"),
+                     cite(lumley_2004(), "svyvar correlations with survey weights")},
   };
 }
 

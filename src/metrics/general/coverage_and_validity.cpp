@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "metrics/design_weights.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/level_counts.hpp"
@@ -22,6 +23,7 @@ MetricResult compute_coverage(const MetricInput& in, const Params&) {
   std::size_t new_total = 0;
   auto new_levels_json = nlohmann::json::object();
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
+    if (is_design_column(in, c)) continue;
     const Column& cc = conf.column(c);
     const Column& sc = syn.column(c);
     const std::string& name = cc.name;

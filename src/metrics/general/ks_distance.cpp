@@ -1,11 +1,13 @@
 // Kolmogorov–Smirnov distance per numeric column.
 #include <cmath>
 
+#include "metrics/design_weights.hpp"
 #include "metrics/general/marginal_plots.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/ecdf.hpp"
 #include "stats/summary.hpp"
+#include "stats/weighted_ecdf.hpp"
 
 namespace synthaudit {
 
@@ -18,13 +20,14 @@ MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
   const bool with_pvalue = params.get_bool("pvalue");
   const bool with_plots = params.get_bool("plots");
   auto plots = nlohmann::json::array();
+  const DesignWeights weights = design_weights(in, syn, params, result.warnings);
   double sum = 0.0;
   std::size_t counted = 0;
   // Every numeric column of both tables sorted up front, in parallel over columns.
   std::vector<std::size_t> numeric;
   std::vector<std::span<const double>> to_sort;
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
-    if (!conf.column(c).is_numeric()) continue;
+    if (!conf.column(c).is_numeric() || is_design_column(in, c)) continue;
     numeric.push_back(c);
     to_sort.emplace_back(conf.column(c).numeric);
     to_sort.emplace_back(syn.column(c).numeric);
@@ -34,12 +37,18 @@ MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
     const std::size_t c = numeric[i];
     const auto& a = sorted[2 * i];
     const auto& b = sorted[2 * i + 1];
-    const double d = stats::ks_distance_sorted(a, b);
+    const double d = weights.declared()
+                         ? stats::weighted_ks_distance(
+                               stats::weighted_sorted(conf.column(c).numeric, weights.confidential),
+                               stats::weighted_sorted(syn.column(c).numeric, weights.synthetic))
+                         : stats::ks_distance_sorted(a, b);
     const std::string& name = conf.column(c).name;
     result.add("ks_distance", name, d);
     result.add("ks_complement", name, 1.0 - d);
     if (with_pvalue)
-      result.add("ks_pvalue_independent", name, stats::ks_pvalue_asymptotic(d, a.size(), b.size()));
+      result.add(
+          "ks_pvalue_independent", name,
+          weights.declared() ? std::nan("") : stats::ks_pvalue_asymptotic(d, a.size(), b.size()));
     if (with_plots) plots.push_back(plots::ecdf_overlay(name, a, b));
     if (std::isnan(d)) {
       result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
@@ -55,6 +64,10 @@ MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
     result.add("mean_ks_complement", "all", 1.0 - sum / static_cast<double>(counted));
   }
   if (with_plots) result.details["plots"] = std::move(plots);
+  if (with_pvalue && weights.declared())
+    result.warnings.push_back(
+        "ks_pvalue_independent is NaN with survey weights: the two-sample KS distribution has no "
+        "form for weighted samples");
   if (with_pvalue)
     result.warnings.push_back(
         "ks_pvalue_independent assumes independent samples; synthetic data are generated from "
@@ -78,7 +91,12 @@ MetricSpec ks_distance_metric() {
           "(0 = identical, 1 = disjoint). Also 1 − D, SDMetrics' KSComplement, and the mean "
           "over numeric columns. The optional asymptotic p-value assumes independent samples, "
           "which synthetic and confidential data are not: report D, not the p-value. Plot: "
-          "ECDF overlay per column.",
+          "ECDF overlay per column (unweighted). Survey weights: with weights: declared, D is "
+          "between the design-weighted ECDFs F_w(t) = Σ_{x_i ≤ t} w_i / Σ w_i (Lumley 2004) and "
+          "the p-value is NaN (the asymptotic distribution assumes unweighted independent "
+          "samples); synthetic_weights says whether the synthetic data carry their own weight "
+          "column (auto: when usable; own; none), and the weight and household columns are not "
+          "compared.",
       .params = {{.name = "pvalue",
                   .type = ParamType::kBool,
                   .default_value = false,
@@ -87,7 +105,8 @@ MetricSpec ks_distance_metric() {
                  {.name = "plots",
                   .type = ParamType::kBool,
                   .default_value = true,
-                  .doc = "emit ECDF overlay plot data (both ECDFs at up to 200 pooled quantiles)"}},
+                  .doc = "emit ECDF overlay plot data (both ECDFs at up to 200 pooled quantiles)"},
+                 synthetic_weights_param()},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "mean_ks_distance",
                      .ideal = Ideal::lower(),
@@ -107,13 +126,14 @@ MetricSpec ks_distance_metric() {
             {kColumn}},
            {"ks_pvalue_independent",
             "asymptotic two-sample p-value, valid only for independent samples, which synthetic "
-            "and confidential data are not (parameter pvalue)",
+            "and confidential data are not (parameter pvalue); NaN with survey weights",
             std::nullopt,
             {kColumn}},
            {"mean_ks_distance", "mean of D over the numeric columns", Ideal::lower(), {kAll}},
            {"mean_ks_complement", "1 − mean_ks_distance", Ideal::higher(), {kAll}}},
       .references = {cite(sdmetrics_software(), "KSComplement, reproduced on SD2011"),
-                     cite(scipy_2020(), "scipy.stats.ks_2samp: D and the asymptotic p-value")},
+                     cite(scipy_2020(), "scipy.stats.ks_2samp: D and the asymptotic p-value"),
+                     cite(lumley_2004(), "design-weighted ECDFs with survey weights")},
   };
 }
 

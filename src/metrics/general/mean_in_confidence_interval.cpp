@@ -49,7 +49,7 @@ MetricResult compute_mean_in_ci(const MetricInput& in, const Params& params) {
   const DesignWeights weights = design_weights(in, syn, params, result.warnings);
   std::size_t inside = 0, counted = 0, rejected = 0, tested = 0;
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
-    if (!conf.column(c).is_numeric() || weights.is_weight_column(c)) continue;
+    if (!conf.column(c).is_numeric() || is_design_column(in, c)) continue;
     const std::string& name = conf.column(c).name;
     const auto ci =
         weights.declared()

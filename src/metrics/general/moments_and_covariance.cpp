@@ -50,7 +50,7 @@ MetricResult compute_moments_and_covariance(const MetricInput& in, const Params&
   const DesignWeights weights = design_weights(in, syn, params, result.warnings);
   std::vector<std::size_t> cols;
   for (std::size_t c = 0; c < conf.column_count(); ++c)
-    if (conf.column(c).is_numeric() && !weights.is_weight_column(c)) cols.push_back(c);
+    if (conf.column(c).is_numeric() && !is_design_column(in, c)) cols.push_back(c);
   if (cols.empty()) throw MetricNotApplicable("no numeric columns");
 
   std::vector<std::string> names;

@@ -52,7 +52,7 @@ MetricResult compute_ratio_of_counts(const MetricInput& in, const Params& params
   double sum = 0;
   std::size_t counted = 0;
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
-    if (weights.is_weight_column(c)) continue;
+    if (is_design_column(in, c)) continue;
     const Column& cc = conf.column(c);
     const Column& sc = syn.column(c);
     std::vector<double> co, cs;

@@ -102,10 +102,10 @@ MetricResult compute_table_utility(const MetricInput& in, const Params& params) 
   const auto& names = params.get_string_list("columns");
   if (names.empty()) {
     for (std::size_t c = 0; c < conf.column_count(); ++c)
-      if (!weights.is_weight_column(c)) selected.push_back(c);
+      if (!is_design_column(in, c)) selected.push_back(c);
   } else {
     for (auto c : stats::resolve_columns(conf, names, "parameters.table_utility.columns"))
-      if (!weights.is_weight_column(c)) selected.push_back(c);
+      if (!is_design_column(in, c)) selected.push_back(c);
   }
   if (selected.empty()) throw MetricNotApplicable("table_utility: the data have no columns");
   if (conf.rows() == 0 || syn.rows() == 0)

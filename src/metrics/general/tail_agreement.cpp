@@ -64,7 +64,7 @@ MetricResult compute_tail_agreement(const MetricInput& in, const Params& params)
   std::size_t counted = 0;
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
     if (!conf.column(c).is_numeric()) continue;
-    if (weights.is_weight_column(c)) continue;
+    if (is_design_column(in, c)) continue;
     const std::string& name = conf.column(c).name;
     std::vector<double> x = non_missing(conf.column(c));
     const std::vector<double> y = non_missing(syn.column(c));

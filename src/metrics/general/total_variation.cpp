@@ -45,7 +45,7 @@ MetricResult compute_total_variation(const MetricInput& in, const Params& params
   double sum = 0.0;
   std::size_t counted = 0;
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
-    if (!conf.column(c).is_categorical()) continue;
+    if (!conf.column(c).is_categorical() || is_design_column(in, c)) continue;
     const std::string& name = conf.column(c).name;
     if (conf.rows() == 0 || syn.rows() == 0) {
       result.add("total_variation", name, std::nan(""));

@@ -1,12 +1,15 @@
 // Wasserstein-1 distance per numeric column, raw and scaled.
 #include <cmath>
 
+#include "metrics/design_weights.hpp"
 #include "metrics/general/marginal_plots.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/distribution.hpp"
 #include "stats/quantile.hpp"
 #include "stats/summary.hpp"
+#include "stats/survey.hpp"
+#include "stats/weighted_ecdf.hpp"
 
 namespace synthaudit {
 
@@ -18,12 +21,13 @@ MetricResult compute_wasserstein(const MetricInput& in, const Params& params) {
   const Table& syn = in.first_synthetic();
   const bool with_plots = params.get_bool("plots");
   auto plots = nlohmann::json::array();
+  const DesignWeights weights = design_weights(in, syn, params, result.warnings);
   double sum_iqr = 0, sum_range = 0;
   std::size_t n_iqr = 0, n_range = 0;
   std::vector<std::size_t> numeric;
   std::vector<std::span<const double>> to_sort;
   for (std::size_t c = 0; c < conf.column_count(); ++c)
-    if (conf.column(c).is_numeric()) {
+    if (conf.column(c).is_numeric() && !is_design_column(in, c)) {
       numeric.push_back(c);
       to_sort.emplace_back(conf.column(c).numeric);
       to_sort.emplace_back(syn.column(c).numeric);
@@ -34,14 +38,22 @@ MetricResult compute_wasserstein(const MetricInput& in, const Params& params) {
     const std::string& name = conf.column(c).name;
     const auto& a = sorted[2 * i];
     const auto& b = sorted[2 * i + 1];
-    const double w = stats::wasserstein1_sorted(a, b);
+    const double w = weights.declared()
+                         ? stats::weighted_wasserstein1(
+                               stats::weighted_sorted(conf.column(c).numeric, weights.confidential),
+                               stats::weighted_sorted(syn.column(c).numeric, weights.synthetic))
+                         : stats::wasserstein1_sorted(a, b);
     result.add("wasserstein", name, w);
     if (std::isnan(w)) {
       result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
       continue;
     }
-    const double iqr = stats::quantile_type7(a, 0.75, stats::QuantileArithmetic::kNumpy) -
-                       stats::quantile_type7(a, 0.25, stats::QuantileArithmetic::kNumpy);
+    const auto& x = conf.column(c).numeric;
+    const double iqr = weights.declared()
+                           ? stats::weighted_quantile_hf7(x, weights.confidential, 0.75) -
+                                 stats::weighted_quantile_hf7(x, weights.confidential, 0.25)
+                           : stats::quantile_type7(a, 0.75, stats::QuantileArithmetic::kNumpy) -
+                                 stats::quantile_type7(a, 0.25, stats::QuantileArithmetic::kNumpy);
     const double range = a.back() - a.front();
     result.add("wasserstein_iqr_scaled", name, iqr > 0 ? w / iqr : std::nan(""));
     result.add("wasserstein_range_scaled", name, range > 0 ? w / range : std::nan(""));
@@ -85,11 +97,17 @@ MetricSpec wasserstein_distance_metric() {
           "(max − min)_conf, so columns on different scales can be averaged "
           "(mean_wasserstein_iqr_scaled, mean_wasserstein_range_scaled); a scaled value is "
           "NaN when the confidential IQR or range is 0. 0 = identical marginals. Plot: QQ "
-          "pairs (100 type-7 quantiles per column).",
+          "pairs (100 type-7 quantiles per column, unweighted). Survey weights: with weights: "
+          "declared, F_conf and F_syn are the design-weighted distribution functions "
+          "(scipy.stats.wasserstein_distance with u_weights and v_weights), the IQR is from "
+          "svyquantile (qrule hf7) quartiles (Lumley 2004); synthetic_weights says whether the "
+          "synthetic data carry their own weight column (auto: when usable; own; none), and the "
+          "weight and household columns are not compared.",
       .params = {{.name = "plots",
                   .type = ParamType::kBool,
                   .default_value = true,
-                  .doc = "emit QQ plot data"}},
+                  .doc = "emit QQ plot data"},
+                 synthetic_weights_param()},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "mean_wasserstein_iqr_scaled",
                      .ideal = Ideal::lower(),
@@ -120,7 +138,8 @@ MetricSpec wasserstein_distance_metric() {
                       {kAll}}},
       .references = {cite(vallender_1974(),
                           "W1 as the area between the two distribution functions"),
-                     cite(scipy_2020(), "scipy.stats.wasserstein_distance, reproduced")},
+                     cite(scipy_2020(), "scipy.stats.wasserstein_distance, reproduced"),
+                     cite(lumley_2004(), "svyquantile quartiles with survey weights")},
   };
 }
 
