@@ -12,7 +12,7 @@ test_that("sa_describe is the command line's describe, as text and as a declarat
   described <- sa_describe("ks_distance")
   expect_s3_class(described, "sa_metric")
   expect_identical(described$name, "ks_distance")
-  expect_identical(vapply(described$parameters, `[[`, "", "name"), c("pvalue", "plots"))
+  expect_identical(vapply(described$parameters, `[[`, "", "name"), c("pvalue", "plots", "synthetic_weights"))
   printed <- capture.output(print(described))
   expect_identical(printed, run_cli(c("describe", "ks_distance"))$stdout)
   cli <- run_cli(c("describe", "ks_distanc"))
