@@ -326,6 +326,26 @@ std::string format_reference(const Reference& reference);
 
 using ComputeFn = std::function<MetricResult(const MetricInput&, const Params&)>;
 
+// How a metric is computed from row partitions of its tables (a partitioned evaluation over MPI
+// ranks, docs/mpi.md), for metrics whose statistics are functions of sums over records: counts
+// and contingency tables, moments and co-moments, per-record scores summed. Each partition's
+// sufficient statistics are computed where its rows are; one process merges them and computes
+// the result. The merge is exact: the same values as `compute` on the whole tables, up to the
+// order of floating-point sums (relative difference at most 1e-12), and bit-identical where the
+// arithmetic is integer. A metric without this form runs on one process with every row gathered
+// there.
+struct MergeableForm {
+  // The sufficient statistics of one partition, serialised (any layout: both ends are the same
+  // build). `partition` holds one consecutive row range of every table (confidential, each
+  // synthetic table, holdout), with the whole tables' schema and dictionaries.
+  std::function<std::string(const MetricInput& partition, const Params&)> partial_state;
+  // The result from the states of all partitions, in row order. `schema` is one partition's input:
+  // read its column names, kinds, dictionaries and context, never its rows.
+  std::function<MetricResult(const std::vector<std::string>& states, const MetricInput& schema,
+                             const Params&)>
+      finalize;
+};
+
 struct MetricSpec {
   std::string name;  // registry key, snake_case, e.g. "ks_distance"
   MetricFamily family;
@@ -339,6 +359,8 @@ struct MetricSpec {
   bool needs_analyses = false;            // needs declared analyses
   std::vector<Headline> headlines;        // at most two or three per metric
   ComputeFn compute;
+  // Set when the metric can be computed from row partitions (above); optional.
+  std::optional<MergeableForm> mergeable;
   // Every statistic the metric can emit (the registry test holds each metric to it) and the
   // published works it follows; list-metrics, describe, docs/metrics.md, results.json and the
   // report read them from here.

@@ -58,7 +58,9 @@ Neighbours NeighbourCache::search(const Table& query, const Table& reference,
     }
   }
   // Searched outside the lock: the search itself runs on every thread.
-  Neighbours result = nearest_neighbours(query, reference, options);
+  std::optional<Neighbours> remote;
+  if (backend_) remote = backend_(query, reference, options);
+  Neighbours result = remote ? std::move(*remote) : nearest_neighbours(query, reference, options);
   const std::lock_guard<std::mutex> lock(mutex_);
   if (kept_.count(&query) && kept_.count(&reference) && kept_.count(scale)) {
     auto it = stored_.find(key);
@@ -103,6 +105,11 @@ std::shared_ptr<const TiedNeighbourLists> NeighbourCache::tied_search(
     tied_stored_.emplace(key, lists);
   }
   return lists;
+}
+
+void NeighbourCache::set_backend(SearchBackend backend) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  backend_ = std::move(backend);
 }
 
 std::size_t NeighbourCache::searches_run() const {

@@ -11,9 +11,11 @@
 // that reuses a freed address is never confused with another; searches over other tables run
 // directly. Thread-safe; one cache per evaluation keeps the library reentrant.
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -48,6 +50,14 @@ class NeighbourCache {
                                                         std::size_t k, ProgressSink* progress,
                                                         const std::string& task);
 
+  // Where Gower searches run instead of in this process: in a partitioned evaluation (docs/mpi.md)
+  // each rank searches its share of the reference rows and the top-k lists are merged, exactly
+  // (engine/partition.hpp). The backend returns nullopt for a search it cannot run (a table it
+  // does not know), which then runs here. Storing and reuse work as for local searches.
+  using SearchBackend = std::function<std::optional<Neighbours>(
+      const Table& query, const Table& reference, const NeighbourOptions& options)>;
+  void set_backend(SearchBackend backend);
+
   std::size_t searches_run() const;
   std::size_t searches_reused() const;
 
@@ -55,6 +65,7 @@ class NeighbourCache {
   using Key = std::tuple<const Table*, const Table*, DistanceKind, std::vector<std::size_t>,
                          const Table*, SearchMode>;
   std::size_t byte_budget_;
+  SearchBackend backend_;
   std::size_t bytes_ = 0;
   std::size_t run_ = 0, reused_ = 0;
   mutable std::mutex mutex_;
