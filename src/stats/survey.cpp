@@ -180,6 +180,34 @@ SurveyMoments survey_moments(std::span<const double> x, std::span<const double> 
   return m;
 }
 
+std::vector<double> weighted_mid_ranks(std::span<const double> x, std::span<const double> w,
+                                       std::span<const double> mask) {
+  check_lengths(x, w);
+  if (!mask.empty()) check_lengths(mask, w);
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (!std::isnan(x[i]) && w[i] > 0 && (mask.empty() || !std::isnan(mask[i]))) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return x[a] < x[b]; });
+  std::vector<double> ranks(x.size(), kNaN);
+  double below = 0;
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t j = i;
+    double tied = 0;
+    for (; j < order.size() && x[order[j]] == x[order[i]]; ++j) tied += w[order[j]];
+    for (std::size_t k = i; k < j; ++k) ranks[order[k]] = below + tied / 2;
+    below += tied;
+    i = j;
+  }
+  return ranks;
+}
+
+double survey_spearman(std::span<const double> x, std::span<const double> y,
+                       std::span<const double> w) {
+  const auto rx = weighted_mid_ranks(x, w, y);
+  const auto ry = weighted_mid_ranks(y, w, x);
+  return std::clamp(survey_moments(rx, ry, w).correlation, -1.0, 1.0);
+}
+
 SurveyEstimate survey_mean(std::span<const double> x, std::span<const double> w) {
   const DesignRows rows = design_rows(x, w);
   SurveyEstimate result = design_mean(rows.x, rows.w);

@@ -46,6 +46,21 @@ SurveyMoments survey_moments(std::span<const double> x, std::span<const double> 
 SurveyMoments survey_moments(std::span<const double> x, std::span<const double> y,
                              std::span<const double> w);
 
+// Weighted mid-ranks of x among the rows where x (and `mask`, unless empty) are present and the
+// weight is positive: a value's rank is the weight of the rows with a smaller value plus half the
+// weight of the rows tied with it (the estimated population count below it plus half its own), NaN
+// elsewhere. Integer weights give the average ranks of the data with each row repeated its
+// weight's times, less ½, so correlations of them equal those of the repeated data.
+std::vector<double> weighted_mid_ranks(std::span<const double> x, std::span<const double> w,
+                                       std::span<const double> mask = {});
+
+// Design-weighted Spearman correlation over the pairwise-complete rows of positive weight: the
+// weighted Pearson correlation (survey_moments) of the weighted mid-ranks of x and y. Equal
+// weights give the ordinary Spearman correlation. NaN with fewer than two rows or a constant
+// column.
+double survey_spearman(std::span<const double> x, std::span<const double> y,
+                       std::span<const double> w);
+
 // Weighted quantile of probability p by survey's qrule "hf7": with the rows of positive weight
 // sorted by value and cumulative weights C_k, the value at plotting position 0 for the first, and
 // C_{k−1}/C_{n−1} for the k-th, interpolated linearly in p. With equal weights this is
