@@ -60,6 +60,9 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
   auto weigh = [&](stats::CorrelationMatrices& m, const std::vector<std::span<const double>>& x,
                    const std::vector<double>& w) {
     if (w.empty()) return;
+    std::vector<std::vector<std::uint32_t>> order(with_spearman ? k : 0);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
+    for (std::size_t c = 0; c < order.size(); ++c) order[c] = stats::weighted_rank_order(x[c], w);
     std::vector<std::pair<std::size_t, std::size_t>> pairs;
     for (std::size_t a = 0; a < k; ++a)
       for (std::size_t b = a + 1; b < k; ++b) pairs.emplace_back(a, b);
@@ -69,7 +72,8 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
       m.pearson[a * k + b] = m.pearson[b * k + a] =
           stats::survey_moments(x[a], x[b], w).correlation;
       if (with_spearman)
-        m.spearman[a * k + b] = m.spearman[b * k + a] = stats::survey_spearman(x[a], x[b], w);
+        m.spearman[a * k + b] = m.spearman[b * k + a] =
+            stats::survey_spearman(x[a], x[b], w, order[a], order[b]);
     }
   };
   weigh(mc, xc, weights.confidential);
