@@ -203,6 +203,10 @@ def test_bad_subgroup_options(data_dir):
         synthaudit.evaluate(conf, {"c": syn}, by="stype", by_min_rows=0, metrics="ks_distance")
     with pytest.raises(synthaudit.InputError, match="nope"):
         synthaudit.evaluate(conf, {"c": syn}, weights="nope", metrics="ks_distance")
+    with pytest.raises(synthaudit.InputError, match="nope"):
+        synthaudit.evaluate(conf, {"c": syn}, household="nope", metrics="ks_distance")
+    with pytest.raises(TypeError):
+        synthaudit.evaluate(conf, {"c": syn}, weights=["pw"], metrics="ks_distance")
     with pytest.raises(TypeError):
         synthaudit.evaluate(conf, {"c": syn}, by=3, metrics="ks_distance")
     with pytest.raises(TypeError):

@@ -95,4 +95,8 @@ test_that("weights and subgroups give the command line's values", {
                            by_min_rows = 0), "by_min_rows must be one whole number")
   expect_error(sa_evaluate(conf, list(c = syn), metrics = "ks_distance", weights = c("a", "b")),
                "weights must be one column name")
+  expect_error(sa_evaluate(conf, list(c = syn), metrics = "ks_distance", weights = "nope"),
+               "nope")
+  expect_error(sa_evaluate(conf, list(c = syn), metrics = "ks_distance", household = "nope"),
+               "nope")
 })
