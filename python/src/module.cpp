@@ -82,6 +82,12 @@ void apply_options(sa::Evaluation& evaluation, const std::optional<sa::Evaluatio
     evaluation.plots = file->plots;
     evaluation.baseline_draws = file->baseline_draws;
     evaluation.policy = file->policy;
+    evaluation.synthesised_columns = file->synthesised_columns;
+    evaluation.disclosure_matching = file->disclosure_matching;
+    evaluation.weights = file->context.weights;
+    evaluation.household = file->context.household;
+    evaluation.by = file->by;
+    evaluation.by_min_rows = file->by_min_rows;
   }
   if (options.contains("metrics")) evaluation.metrics = strings(options["metrics"]);
   // Each parameter given wins over the spec's value of that parameter, as --param does.
@@ -113,6 +119,12 @@ void apply_options(sa::Evaluation& evaluation, const std::optional<sa::Evaluatio
   if (options.contains("plots")) evaluation.plots = options["plots"].get<std::string>();
   if (options.contains("baseline_draws"))
     evaluation.baseline_draws = options["baseline_draws"].get<int>();
+  if (options.contains("weights")) evaluation.weights = options["weights"].get<std::string>();
+  if (options.contains("household"))
+    evaluation.household = options["household"].get<std::string>();
+  if (options.contains("by")) evaluation.by = strings(options["by"]);
+  if (options.contains("by_min_rows"))
+    evaluation.by_min_rows = options["by_min_rows"].get<std::size_t>();
   if (options.contains("policy"))
     evaluation.policy = sa::load_policy(options["policy"].get<std::string>());
 }

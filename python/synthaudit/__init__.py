@@ -47,7 +47,8 @@ def _count(value, what):
 
 
 def _options(keys, targets, analyses, metrics, params, spec, seed, threads, missing_codes,
-             synthesis, policy, baseline_draws, plots):
+             synthesis, policy, baseline_draws, plots, weights=None, household=None, by=None,
+             by_min_rows=None):
     """The options the call gives, as JSON for the library (options left as None are not given:
     the spec's value, or the command line's default, applies)."""
     options = {}
@@ -85,12 +86,22 @@ def _options(keys, targets, analyses, metrics, params, spec, seed, threads, miss
         options["policy"] = str(policy)
     if plots is not None:
         options["plots"] = str(plots)
+    for name, column in (("weights", weights), ("household", household)):
+        if column is not None:
+            if not isinstance(column, str):
+                raise TypeError(f"{name}: expected a column name, got {type(column).__name__}")
+            options[name] = column
+    if by is not None:
+        options["by"] = _names(by, "by")
+    if by_min_rows is not None:
+        options["by_min_rows"] = _count(by_min_rows, "by_min_rows")
     return json.dumps(options, default=_json_value)
 
 
 def evaluate(confidential, synthetic, holdout=None, *, keys=None, targets=None, analyses=None,
              metrics=None, params=None, spec=None, seed=None, threads=None, missing_codes=None,
-             synthesis=None, policy=None, baseline_draws=None, plots=None, progress=None):
+             synthesis=None, policy=None, baseline_draws=None, plots=None, weights=None,
+             household=None, by=None, by_min_rows=None, progress=None):
     """Runs the metrics on DataFrames, as ``synthaudit evaluate`` does on files.
 
     confidential: the confidential DataFrame. Its columns fix each column's kind: numbers
@@ -111,14 +122,23 @@ def evaluate(confidential, synthetic, holdout=None, *, keys=None, targets=None, 
     params: metric parameters, a mapping metric -> {parameter: value}; each is checked
         against the metric's declaration (below, and ``describe(name)``).
     spec: a YAML spec file (docs/config.md); its options apply (metrics, parameters,
-        disclosure, analyses, missing_codes, columns, seed, threads, policy, ...) unless the
-        call gives them. Its file names are not read: the tables are the DataFrames given.
+        disclosure, analyses, missing_codes, columns, weights, household, by, seed,
+        threads, policy, ...) unless the call gives them. Its file names are not read: the
+        tables are the DataFrames given.
     seed: the master seed (default 1): every random step derives its own from it.
     threads: this call's threads (default 0: all cores); results never depend on it.
     missing_codes: numeric values that mean missing, per column ({"income": [-8]}).
     synthesis: "full" (default) or "partial" (synthetic row i corresponds to confidential
         row i). policy: a release policy YAML file. baseline_draws: draws of the baselines
         (default 5). plots: replicates whose plot data the document keeps (first|all|none).
+    weights, household: survey design columns of the confidential table, as --weights and
+        --household (docs/config.md): the estimate-type utility measures are design-weighted,
+        and both columns are left out of the compared columns.
+    by: categorical columns, a list or comma-separated text, as --by / the spec's ``by:``:
+        the general, specific and key-disclosure metrics run again within each level and
+        each combination of levels (scopes ``by:COLUMN=LEVEL;...``). by_min_rows: subgroups
+        with fewer confidential rows are reported as suppressed (default 50), as
+        --by-min-rows.
     progress: a callable given one line of text per metric run (or None).
 
     Returns a :class:`Results`. Raises :class:`InputError` (a ValueError) for bad input, with
@@ -126,7 +146,8 @@ def evaluate(confidential, synthetic, holdout=None, *, keys=None, targets=None, 
     """
     kinds = _core.spec_column_kinds(str(spec)) if spec is not None else {}
     options = _options(keys, targets, analyses, metrics, params, spec, seed, threads,
-                       missing_codes, synthesis, policy, baseline_draws, plots)
+                       missing_codes, synthesis, policy, baseline_draws, plots, weights,
+                       household, by, by_min_rows)
     if not isinstance(synthetic, dict) or not synthetic:
         raise TypeError("synthetic: expected a dict candidate name -> DataFrame or list of "
                         "DataFrames")

@@ -149,3 +149,65 @@ def test_written_files_match_the_command_line(survey, cli, tmp_path):
     again = synthaudit.load_results(tmp_path / "results.json")
     assert_same_table(again.table, results.table)
     assert not math.isnan(results.table["value"].iloc[0])
+
+
+WEIGHTED_SUBGROUPS = dict(metrics=["ks_distance", "correlation_fit", "mean_in_confidence_interval"],
+                          params={"correlation_fit": {"contour_pairs": 0}}, seed=3, threads=1)
+
+
+def test_weights_and_subgroups_as_flags_and_as_spec(cli, data_dir, tmp_path):
+    """weights=/by=/by_min_rows= do what --weights/--by/--by-min-rows do, and a spec's
+    weights:/by:/by_min_rows: apply to a call that names the spec (on the weighted api survey:
+    stype M has 48 synthetic rows, so it is suppressed below 49)."""
+    conf_path = data_dir / "survey" / "apistrat.csv"
+    syn_path = data_dir / "survey" / "apistrat_syn.csv"
+    out = tmp_path / "cli"
+    run_cli(cli, "evaluate", "--quiet", "--confidential", conf_path, "--synthetic",
+            f"c={syn_path}", "--weights", "pw", "--by", "stype", "--by-min-rows", 49,
+            "--metrics", ",".join(WEIGHTED_SUBGROUPS["metrics"]),
+            "--param", "correlation_fit.contour_pairs=0", "--seed", 3, "--threads", 1,
+            "--out", out)
+    cli_table = read_results_tsv(out / "results.tsv")
+    conf, syn = pd.read_csv(conf_path), pd.read_csv(syn_path)
+    results = synthaudit.evaluate(conf, {"c": syn}, weights="pw", by=["stype"], by_min_rows=49,
+                                  **WEIGHTED_SUBGROUPS)
+    assert_same_table(results.table, cli_table)
+    scopes = results.table["scope"]
+    assert scopes.str.startswith("by:stype=E;").any() and scopes.str.startswith("by:stype=H;").any()
+    suppressed = results.table[results.table["statistic"] == "suppressed"]
+    assert set(suppressed["scope"].str.split(";").str[0]) == {"by:stype=M"}
+    assert not scopes.str.contains("pw").any()  # the weight column is a design column
+
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("confidential: unused.csv\ncandidates:\n  - name: c\n    replicates: [u.csv]\n"
+                    "weights: pw\nby: [stype]\nby_min_rows: 49\n", encoding="utf-8")
+    from_spec = synthaudit.evaluate(conf, {"c": syn}, spec=spec, **WEIGHTED_SUBGROUPS)
+    assert_same_table(from_spec.table, cli_table)
+    # Without the subgroups and weights the values differ (so the comparisons above can fail).
+    plain = synthaudit.evaluate(conf, {"c": syn}, **WEIGHTED_SUBGROUPS)
+    assert not plain.table["scope"].str.startswith("by:").any()
+
+    def pearson(table):
+        row = table[(table["statistic"] == "pearson_confidential")
+                    & (table["scope"] == "api00:enroll")]
+        return float(row["value"].iloc[0])
+    assert abs(pearson(results.table) - pearson(plain.table)) > 1e-3
+
+
+def test_bad_subgroup_options(data_dir):
+    conf = pd.read_csv(data_dir / "survey" / "apistrat.csv")
+    syn = pd.read_csv(data_dir / "survey" / "apistrat_syn.csv")
+    with pytest.raises(synthaudit.InputError, match="nope"):
+        synthaudit.evaluate(conf, {"c": syn}, by="nope", metrics="ks_distance")
+    with pytest.raises(synthaudit.InputError, match="by_min_rows must be 1 or more"):
+        synthaudit.evaluate(conf, {"c": syn}, by="stype", by_min_rows=0, metrics="ks_distance")
+    with pytest.raises(synthaudit.InputError, match="nope"):
+        synthaudit.evaluate(conf, {"c": syn}, weights="nope", metrics="ks_distance")
+    with pytest.raises(synthaudit.InputError, match="nope"):
+        synthaudit.evaluate(conf, {"c": syn}, household="nope", metrics="ks_distance")
+    with pytest.raises(TypeError):
+        synthaudit.evaluate(conf, {"c": syn}, weights=["pw"], metrics="ks_distance")
+    with pytest.raises(TypeError):
+        synthaudit.evaluate(conf, {"c": syn}, by=3, metrics="ks_distance")
+    with pytest.raises(TypeError):
+        synthaudit.evaluate(conf, {"c": syn}, by_min_rows=2.5, metrics="ks_distance")

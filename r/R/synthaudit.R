@@ -7,7 +7,8 @@ sa_evaluate <- function(confidential, synthetic, holdout = NULL, keys = NULL, ta
                         name = "synthpop", missing_codes = NULL,
                         synthesis = c("full", "partial"), baseline_draws = 5,
                         plots = c("first", "all", "none"), policy = NULL,
-                        na_strings = c("", "NA", "NaN", "null")) {
+                        na_strings = c("", "NA", "NaN", "null"), weights = NULL,
+                        household = NULL, by = NULL, by_min_rows = NULL) {
   synthesis <- match.arg(synthesis)
   plots <- match.arg(plots)
   check_table(confidential, "confidential")
@@ -27,7 +28,13 @@ sa_evaluate <- function(confidential, synthetic, holdout = NULL, keys = NULL, ta
     baseline_draws = as.integer(whole_number(baseline_draws, "baseline_draws", 0, 1000)),
     plots = plots,
     policy = if (is.null(policy)) "" else path.expand(single_string(policy, "policy")),
-    na_strings = if (is.null(na_strings)) character() else strings(na_strings, "na_strings"))
+    na_strings = if (is.null(na_strings)) character() else strings(na_strings, "na_strings"),
+    weights = if (is.null(weights)) "" else single_column(weights, "weights"),
+    household = if (is.null(household)) "" else single_column(household, "household"),
+    by = if (is.null(by)) character() else split_names(strings(by, "by")),
+    # 0: the library's default (50)
+    by_min_rows = if (is.null(by_min_rows)) 0 else whole_number(by_min_rows, "by_min_rows", 1,
+                                                                1e9))
   results_frame(.sa_evaluate(confidential, candidates, holdout, options))
 }
 
@@ -137,6 +144,12 @@ strings <- function(value, what) {
   if (is.factor(value)) value <- as.character(value)
   if (!is.character(value) || anyNA(value))
     argument_error(what, " must be a character vector without NA")
+  value
+}
+
+single_column <- function(value, what) {
+  if (!is.character(value) || length(value) != 1L || is.na(value) || value == "")
+    argument_error(what, " must be one column name")
   value
 }
 

@@ -405,6 +405,11 @@ Rcpp::List sa_evaluate_impl(SEXP confidential, Rcpp::List candidates, SEXP holdo
     evaluation.threads = Rcpp::as<int>(options["threads"]);
     evaluation.baseline_draws = Rcpp::as<int>(options["baseline_draws"]);
     evaluation.plots = Rcpp::as<std::string>(options["plots"]);
+    evaluation.weights = Rcpp::as<std::string>(options["weights"]);
+    evaluation.household = Rcpp::as<std::string>(options["household"]);
+    evaluation.by = strings_of(options["by"]);
+    if (const double rows = Rcpp::as<double>(options["by_min_rows"]); rows > 0)
+      evaluation.by_min_rows = static_cast<std::size_t>(rows);
     const std::string policy = Rcpp::as<std::string>(options["policy"]);
     if (!policy.empty()) evaluation.policy = synthaudit::load_policy(policy);
 

@@ -692,4 +692,14 @@ Reference esteban_hyland_raetsch_2017() {
           .doi = "10.48550/arXiv.1706.02633"};
 }
 
+Reference bailey_emad_wcorr() {
+  return {.authors = "Bailey, P., Emad, A. and Sikali, E.",
+          .year = 2023,
+          .title =
+              "wCorr: weighted correlations (vignette \"wCorr Formulas\", Emad, A. and "
+              "Bailey, P.)",
+          .venue = "R package version 1.9.6, American Institutes for Research",
+          .url = "https://american-institutes-for-research.github.io/wCorr/"};
+}
+
 }  // namespace synthaudit::references

@@ -99,5 +99,7 @@ Reference mccullagh_1980();
 Reference r_software();
 // Machine-learning efficacy (train on synthetic, test on real).
 Reference esteban_hyland_raetsch_2017();
+// Weighted rank correlation.
+Reference bailey_emad_wcorr();
 
 }  // namespace synthaudit::references

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "stats/ols.hpp"
 
@@ -10,16 +11,26 @@ namespace synthaudit::stats {
 
 namespace {
 
+// Row weights of a fit: empty when unweighted, else rescaled to mean 1.
+Eigen::VectorXd row_weights(const CategoricalModelOptions& options, Eigen::Index rows) {
+  if (options.weights.size() == 0) return {};
+  if (options.weights.size() != rows)
+    throw std::invalid_argument("categorical model: one weight per row expected");
+  const double mean = options.weights.mean();
+  return options.weights / mean;
+}
+
 // Newton-Raphson on a concave log-likelihood with step halving. `evaluate(theta, gradient,
-// hessian)` returns the log-likelihood (−∞ outside the parameter space) and fills the gradient and
-// the Hessian when asked.
+// hessian, scores)` returns the log-likelihood (−∞ outside the parameter space) and fills the
+// gradient and the Hessian when asked, and with them the rows' score contributions (one row per
+// data row) when `scores` is given.
 template <typename Evaluate>
 void newton(Eigen::VectorXd theta, Evaluate evaluate, const CategoricalModelOptions& options,
-            CategoricalModelFit& fit) {
+            bool weighted, Eigen::Index rows, CategoricalModelFit& fit) {
   const Eigen::Index k = theta.size();
   Eigen::VectorXd gradient(k);
   Eigen::MatrixXd hessian(k, k);
-  double loglik = evaluate(theta, &gradient, &hessian);
+  double loglik = evaluate(theta, &gradient, &hessian, nullptr);
   if (!std::isfinite(loglik)) return;
   auto step_of = [&](const Eigen::MatrixXd& h, const Eigen::VectorXd& g) {
     const Eigen::LDLT<Eigen::MatrixXd> ldlt(-h);
@@ -31,18 +42,18 @@ void newton(Eigen::VectorXd theta, Evaluate evaluate, const CategoricalModelOpti
     if (!step.allFinite()) return;
     double scale = 1.0;
     Eigen::VectorXd candidate = theta + step;
-    double next = evaluate(candidate, nullptr, nullptr);
+    double next = evaluate(candidate, nullptr, nullptr, nullptr);
     for (int halving = 0;
          halving < 60 && !(std::isfinite(next) && next >= loglik - 1e-12 * std::abs(loglik));
          ++halving) {
       scale /= 2.0;
       candidate = theta + scale * step;
-      next = evaluate(candidate, nullptr, nullptr);
+      next = evaluate(candidate, nullptr, nullptr, nullptr);
     }
     if (!std::isfinite(next)) return;
     const double change = std::abs(next - loglik) / (std::abs(2.0 * next) + 0.1) * 2.0;
     theta = candidate;
-    loglik = evaluate(theta, &gradient, &hessian);
+    loglik = evaluate(theta, &gradient, &hessian, nullptr);
     if (change < options.tolerance) {
       fit.converged = true;
       break;
@@ -57,11 +68,26 @@ void newton(Eigen::VectorXd theta, Evaluate evaluate, const CategoricalModelOpti
   }
   // Polish: one more Newton step (quadratic convergence makes it exact to rounding).
   theta += further;
-  loglik = evaluate(theta, &gradient, &hessian);
+  Eigen::MatrixXd scores;
+  loglik = evaluate(theta, &gradient, &hessian, weighted ? &scores : nullptr);
   fit.theta = theta;
   fit.deviance = -2.0 * loglik;
   const Eigen::MatrixXd information = -hessian;
-  fit.covariance = information.ldlt().solve(Eigen::MatrixXd::Identity(k, k));
+  const Eigen::MatrixXd inverse = information.ldlt().solve(Eigen::MatrixXd::Identity(k, k));
+  if (weighted) {
+    // Sandwich with the with-replacement design's meat over n = design_rows rows, the rows not in
+    // x contributing a zero score: Σ (u_i − ū)(u_i − ū)' = Σ_x (u_i − ū)(u_i − ū)' + (n − m) ū ū'.
+    const auto n = static_cast<double>(
+        std::max<std::size_t>(options.design_rows, static_cast<std::size_t>(rows)));
+    const Eigen::RowVectorXd mean = scores.colwise().sum() / n;
+    const Eigen::MatrixXd centred = scores.rowwise() - mean;
+    Eigen::MatrixXd meat =
+        centred.transpose() * centred + (n - static_cast<double>(rows)) * mean.transpose() * mean;
+    meat *= n / (n - 1.0);
+    fit.covariance = inverse * meat * inverse;
+  } else {
+    fit.covariance = inverse;
+  }
   fit.covariance = (fit.covariance + fit.covariance.transpose()) / 2.0;
   fit.se = fit.covariance.diagonal().array().sqrt();
 }
@@ -90,8 +116,10 @@ CategoricalModelFit fit_multinomial_logit(const Eigen::MatrixXd& x, const Eigen:
   if (!check_rank(x, fit)) return fit;
   const Eigen::Index n = x.rows(), p = x.cols();
   const auto equations = static_cast<Eigen::Index>(levels) - 1;
+  const Eigen::VectorXd weight = row_weights(options, n);
+  const bool weighted = weight.size() > 0;
   auto evaluate = [&](const Eigen::VectorXd& theta, Eigen::VectorXd* gradient,
-                      Eigen::MatrixXd* hessian) {
+                      Eigen::MatrixXd* hessian, Eigen::MatrixXd* scores) {
     const Eigen::Map<const Eigen::MatrixXd> beta(theta.data(), p, equations);
     const Eigen::MatrixXd eta = x * beta;  // n × (K − 1)
     Eigen::MatrixXd prob(n, equations);
@@ -105,7 +133,8 @@ CategoricalModelFit fit_multinomial_logit(const Eigen::MatrixXd& x, const Eigen:
       for (Eigen::Index k = 0; k < equations; ++k)
         prob(i, k) = std::exp(eta(i, k) - log_denominator);
       const auto yi = static_cast<Eigen::Index>(y[i]);
-      loglik += (yi == 0 ? 0.0 : eta(i, yi - 1)) - log_denominator;
+      const double row = (yi == 0 ? 0.0 : eta(i, yi - 1)) - log_denominator;
+      loglik += weighted ? weight[i] * row : row;
     }
     if (gradient) {
       Eigen::MatrixXd residual = -prob;
@@ -113,14 +142,20 @@ CategoricalModelFit fit_multinomial_logit(const Eigen::MatrixXd& x, const Eigen:
         const auto yi = static_cast<Eigen::Index>(y[i]);
         if (yi > 0) residual(i, yi - 1) += 1.0;
       }
+      if (weighted) residual = weight.asDiagonal() * residual;
       const Eigen::MatrixXd g = x.transpose() * residual;  // p × (K − 1)
       *gradient = Eigen::Map<const Eigen::VectorXd>(g.data(), p * equations);
+      if (scores) {  // row i, equation a, column j at a·p + j (the order of theta)
+        scores->resize(n, p * equations);
+        for (Eigen::Index a = 0; a < equations; ++a)
+          scores->middleCols(a * p, p) = residual.col(a).asDiagonal() * x;
+      }
       hessian->resize(p * equations, p * equations);
       for (Eigen::Index a = 0; a < equations; ++a)
         for (Eigen::Index b = a; b < equations; ++b) {
           Eigen::VectorXd w(n);
           for (Eigen::Index i = 0; i < n; ++i)
-            w[i] = prob(i, a) * ((a == b ? 1.0 : 0.0) - prob(i, b));
+            w[i] = prob(i, a) * ((a == b ? 1.0 : 0.0) - prob(i, b)) * (weighted ? weight[i] : 1.0);
           const Eigen::MatrixXd block = -(x.transpose() * w.asDiagonal() * x);
           hessian->block(a * p, b * p, p, p) = block;
           hessian->block(b * p, a * p, p, p) = block.transpose();
@@ -128,7 +163,7 @@ CategoricalModelFit fit_multinomial_logit(const Eigen::MatrixXd& x, const Eigen:
     }
     return loglik;
   };
-  newton(Eigen::VectorXd::Zero(p * equations), evaluate, options, fit);
+  newton(Eigen::VectorXd::Zero(p * equations), evaluate, options, weighted, n, fit);
   return fit;
 }
 
@@ -140,8 +175,10 @@ CategoricalModelFit fit_proportional_odds(const Eigen::MatrixXd& x, const Eigen:
   const Eigen::Index n = x.rows(), p = x.cols();
   const auto cuts = static_cast<Eigen::Index>(levels) - 1;
   constexpr double kInf = std::numeric_limits<double>::infinity();
+  const Eigen::VectorXd weight = row_weights(options, n);
+  const bool weighted = weight.size() > 0;
   auto evaluate = [&](const Eigen::VectorXd& theta, Eigen::VectorXd* gradient,
-                      Eigen::MatrixXd* hessian) {
+                      Eigen::MatrixXd* hessian, Eigen::MatrixXd* scores) {
     const Eigen::VectorXd beta = theta.head(p);
     const Eigen::VectorXd zeta = theta.tail(cuts);
     for (Eigen::Index k = 1; k < cuts; ++k)
@@ -151,6 +188,7 @@ CategoricalModelFit fit_proportional_odds(const Eigen::MatrixXd& x, const Eigen:
       gradient->setZero(p + cuts);
       hessian->setZero(p + cuts, p + cuts);
     }
+    if (scores) scores->setZero(n, p + cuts);
     double loglik = 0.0;
     for (Eigen::Index i = 0; i < n; ++i) {
       const auto yi = static_cast<Eigen::Index>(y[i]);
@@ -161,13 +199,21 @@ CategoricalModelFit fit_proportional_odds(const Eigen::MatrixXd& x, const Eigen:
       // F(a) − F(b) without cancellation: F(a)(1 − F(b))(1 − e^{b − a}).
       const double prob = yi < cuts && yi > 0 ? fa * (1.0 - fb) * -std::expm1(b - a) : fa - fb;
       if (!(prob > 0)) return -kInf;
-      loglik += std::log(prob);
+      const double wi = weighted ? weight[i] : 1.0;
+      loglik += weighted ? wi * std::log(prob) : std::log(prob);
       if (!gradient) continue;
       const double da = fa * (1.0 - fa), db = fb * (1.0 - fb);  // densities
-      const double la = da / prob, lb = -db / prob;             // ∂ℓ/∂a, ∂ℓ/∂b
-      const double laa = da * (1.0 - 2.0 * fa) / prob - la * la;
-      const double lbb = -db * (1.0 - 2.0 * fb) / prob - lb * lb;
-      const double lab = -la * lb;
+      double la = da / prob, lb = -db / prob;                   // ∂ℓ/∂a, ∂ℓ/∂b
+      double laa = da * (1.0 - 2.0 * fa) / prob - la * la;
+      double lbb = -db * (1.0 - 2.0 * fb) / prob - lb * lb;
+      double lab = -la * lb;
+      if (weighted) {
+        la *= wi;
+        lb *= wi;
+        laa *= wi;
+        lbb *= wi;
+        lab *= wi;
+      }
       // ∂a/∂β = ∂b/∂β = −x; ∂a/∂ζ_y = 1; ∂b/∂ζ_{y−1} = 1.
       Eigen::VectorXd ga = Eigen::VectorXd::Zero(p + cuts), gb = ga;
       if (yi < cuts) {
@@ -179,6 +225,7 @@ CategoricalModelFit fit_proportional_odds(const Eigen::MatrixXd& x, const Eigen:
         gb[p + yi - 1] = 1.0;
       }
       *gradient += la * ga + lb * gb;
+      if (scores) scores->row(i) = (la * ga + lb * gb).transpose();
       hessian->noalias() += laa * ga * ga.transpose() + lbb * gb * gb.transpose() +
                             lab * (ga * gb.transpose() + gb * ga.transpose());
     }
@@ -187,14 +234,16 @@ CategoricalModelFit fit_proportional_odds(const Eigen::MatrixXd& x, const Eigen:
   // Start: β = 0, ζ the logits of the cumulative shares of the levels.
   Eigen::VectorXd theta = Eigen::VectorXd::Zero(p + cuts);
   std::vector<double> counts(levels, 0.0);
-  for (Eigen::Index i = 0; i < n; ++i) counts[static_cast<std::size_t>(y[i])] += 1.0;
+  for (Eigen::Index i = 0; i < n; ++i)
+    counts[static_cast<std::size_t>(y[i])] += weighted ? weight[i] : 1.0;
+  const double total = weighted ? weight.sum() : static_cast<double>(n);
   double cumulative = 0.0;
   for (Eigen::Index k = 0; k < cuts; ++k) {
     cumulative += counts[static_cast<std::size_t>(k)];
-    const double share = std::clamp(cumulative / static_cast<double>(n), 1e-6, 1.0 - 1e-6);
+    const double share = std::clamp(cumulative / total, 1e-6, 1.0 - 1e-6);
     theta[p + k] = std::log(share / (1.0 - share)) + 1e-6 * static_cast<double>(k);
   }
-  newton(theta, evaluate, options, fit);
+  newton(theta, evaluate, options, weighted, n, fit);
   return fit;
 }
 

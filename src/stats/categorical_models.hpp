@@ -8,6 +8,17 @@
 //   level, then by design column.
 // - Proportional-odds (cumulative logit) model as MASS::polr: logit P(Y ≤ k) = ζ_k − x'β for
 //   k = 1..K−1, x without an intercept, ζ increasing. Coefficients β first, then ζ.
+//
+// Design-weighted fits (options.weights, one sampling weight per row of x): the estimate maximises
+// the weighted log-likelihood Σ w_i log P(y_i | x_i) (nnet::multinom(weights =), and
+// survey::svyolr for polr), and the covariance is the linearisation (sandwich) estimator of a
+// one-stage design drawn with replacement, svydesign(ids = ~1, weights = ~w): A⁻¹ B A⁻¹ with A the
+// information of the weighted log-likelihood and B = n/(n − 1) Σ (u_i − ū)(u_i − ū)', u_i = w_i
+// ∂log P(y_i)/∂θ the weighted score of row i, n = options.design_rows (rows of the design the
+// complete cases came from; rows dropped for a missing value count with u_i = 0, as svyolr's and
+// svyglm's designs keep them). survey has no multinomial model; the same formula is what svyolr
+// computes for polr (its svyrecvar of the influence functions u_i A⁻¹). Weights are rescaled to
+// mean 1 (neither the estimate nor the sandwich depends on their scale).
 #include <cstddef>
 #include <vector>
 
@@ -18,6 +29,8 @@ namespace synthaudit::stats {
 struct CategoricalModelOptions {
   int max_iterations = 200;
   double tolerance = 1e-12;
+  Eigen::VectorXd weights;      // empty: unweighted (inverse observed information)
+  std::size_t design_rows = 0;  // weighted fits: n of the sandwich; 0 = the rows of x
 };
 
 struct CategoricalModelFit {

@@ -180,6 +180,57 @@ SurveyMoments survey_moments(std::span<const double> x, std::span<const double> 
   return m;
 }
 
+std::vector<std::uint32_t> weighted_rank_order(std::span<const double> x,
+                                               std::span<const double> w) {
+  check_lengths(x, w);
+  if (x.size() > std::numeric_limits<std::uint32_t>::max())
+    throw std::invalid_argument("weighted_rank_order: more than 2^32 rows");
+  std::vector<std::uint32_t> order;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (!std::isnan(x[i]) && w[i] > 0) order.push_back(static_cast<std::uint32_t>(i));
+  std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return x[a] < x[b]; });
+  return order;
+}
+
+std::vector<double> weighted_mid_ranks(std::span<const double> x, std::span<const double> w,
+                                       const std::vector<std::uint32_t>& order,
+                                       std::span<const double> mask) {
+  check_lengths(x, w);
+  if (!mask.empty()) check_lengths(mask, w);
+  std::vector<double> ranks(x.size(), kNaN);
+  auto used = [&](std::size_t k) { return mask.empty() || !std::isnan(mask[order[k]]); };
+  double below = 0;
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t j = i;
+    double tied = 0;
+    for (; j < order.size() && x[order[j]] == x[order[i]]; ++j)
+      if (used(j)) tied += w[order[j]];
+    for (std::size_t k = i; k < j; ++k)
+      if (used(k)) ranks[order[k]] = below + tied / 2;
+    below += tied;
+    i = j;
+  }
+  return ranks;
+}
+
+std::vector<double> weighted_mid_ranks(std::span<const double> x, std::span<const double> w,
+                                       std::span<const double> mask) {
+  return weighted_mid_ranks(x, w, weighted_rank_order(x, w), mask);
+}
+
+double survey_spearman(std::span<const double> x, std::span<const double> y,
+                       std::span<const double> w, const std::vector<std::uint32_t>& order_x,
+                       const std::vector<std::uint32_t>& order_y) {
+  const auto rx = weighted_mid_ranks(x, w, order_x, y);
+  const auto ry = weighted_mid_ranks(y, w, order_y, x);
+  return std::clamp(survey_moments(rx, ry, w).correlation, -1.0, 1.0);
+}
+
+double survey_spearman(std::span<const double> x, std::span<const double> y,
+                       std::span<const double> w) {
+  return survey_spearman(x, y, w, weighted_rank_order(x, w), weighted_rank_order(y, w));
+}
+
 SurveyEstimate survey_mean(std::span<const double> x, std::span<const double> w) {
   const DesignRows rows = design_rows(x, w);
   SurveyEstimate result = design_mean(rows.x, rows.w);

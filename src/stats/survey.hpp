@@ -9,6 +9,7 @@
 // estimate, as svymean and svytotal) but carry no estimate; quantiles and the degrees of freedom
 // of their intervals leave them out, as survey does.
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -45,6 +46,33 @@ struct SurveyMoments {
 SurveyMoments survey_moments(std::span<const double> x, std::span<const double> w);
 SurveyMoments survey_moments(std::span<const double> x, std::span<const double> y,
                              std::span<const double> w);
+
+// Weighted mid-ranks of x among the rows where x (and `mask`, unless empty) are present and the
+// weight is positive: a value's rank is the weight of the rows with a smaller value plus half the
+// weight of the rows tied with it (the estimated population count below it plus half its own), NaN
+// elsewhere. Integer weights give the average ranks of the data with each row repeated its
+// weight's times, less ½, so correlations of them equal those of the repeated data.
+std::vector<double> weighted_mid_ranks(std::span<const double> x, std::span<const double> w,
+                                       std::span<const double> mask = {});
+
+// The rows where x is present and the weight positive, sorted by x (stable): computed once per
+// column, it lets every pair rank x by one pass instead of a sort.
+std::vector<std::uint32_t> weighted_rank_order(std::span<const double> x,
+                                               std::span<const double> w);
+// weighted_mid_ranks from that order.
+std::vector<double> weighted_mid_ranks(std::span<const double> x, std::span<const double> w,
+                                       const std::vector<std::uint32_t>& order,
+                                       std::span<const double> mask = {});
+
+// Design-weighted Spearman correlation over the pairwise-complete rows of positive weight: the
+// weighted Pearson correlation (survey_moments) of the weighted mid-ranks of x and y. Equal
+// weights give the ordinary Spearman correlation. NaN with fewer than two rows or a constant
+// column. The second form takes the columns' weighted_rank_order.
+double survey_spearman(std::span<const double> x, std::span<const double> y,
+                       std::span<const double> w);
+double survey_spearman(std::span<const double> x, std::span<const double> y,
+                       std::span<const double> w, const std::vector<std::uint32_t>& order_x,
+                       const std::vector<std::uint32_t>& order_y);
 
 // Weighted quantile of probability p by survey's qrule "hf7": with the rows of positive weight
 // sorted by value and cumulative weights C_k, the value at plotting position 0 for the first, and

@@ -42,25 +42,29 @@ struct Coefficient {
 // case → term → value, in the golden file's order of terms.
 using Golden = std::map<std::string, std::vector<std::pair<std::string, Coefficient>>>;
 
+// golden.tsv (make_golden.R) and weighted_categorical.tsv (make_weighted_categorical_golden.R).
 Golden read_golden() {
-  std::ifstream in(std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/analyses/golden.tsv");
-  std::string line;
-  std::getline(in, line);  // header
   Golden golden;
-  while (std::getline(in, line)) {
-    const auto f = split(line, '\t');
-    if (f.size() != 4) {
-      ADD_FAILURE() << "golden.tsv: malformed line " << line;
-      continue;
+  for (const std::string file : {"golden.tsv", "weighted_categorical.tsv"}) {
+    std::ifstream in(std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/analyses/" + file);
+    if (!in) ADD_FAILURE() << "no golden file " << file;
+    std::string line;
+    std::getline(in, line);  // header
+    while (std::getline(in, line)) {
+      const auto f = split(line, '\t');
+      if (f.size() != 4) {
+        ADD_FAILURE() << "golden.tsv: malformed line " << line;
+        continue;
+      }
+      auto& terms = golden[f[0]];
+      auto it =
+          std::find_if(terms.begin(), terms.end(), [&](const auto& t) { return t.first == f[1]; });
+      if (it == terms.end()) {
+        terms.push_back({f[1], {}});
+        it = terms.end() - 1;
+      }
+      (f[2] == "estimate" ? it->second.estimate : it->second.se) = std::stod(f[3]);
     }
-    auto& terms = golden[f[0]];
-    auto it =
-        std::find_if(terms.begin(), terms.end(), [&](const auto& t) { return t.first == f[1]; });
-    if (it == terms.end()) {
-      terms.push_back({f[1], {}});
-      it = terms.end() - 1;
-    }
-    (f[2] == "estimate" ? it->second.estimate : it->second.se) = std::stod(f[3]);
   }
   return golden;
 }
@@ -161,7 +165,84 @@ void check_polr(const std::string& case_name, const std::string& formula) {
   expect_matches(case_name, names, fit.theta, fit.se);
 }
 
+// A design-weighted multinom or polr on apistrat with weights pw. With `blank_every_7th`, the
+// 7th, 14th, ... rows are left out as rows with a missing predictor would be (the R script blanks
+// meals there): they stay in the design's n with a zero score.
+void check_weighted_categorical(const std::string& case_name, const std::string& formula,
+                                bool ordinal, bool blank_every_7th) {
+  const Table& table = apistrat().confidential;
+  const auto d = design(formula, table, stats::ResponseKind::kCategorical);
+  std::vector<Eigen::Index> keep;
+  for (std::size_t r = 0; r < d.matrix.rows.size(); ++r)
+    if (!blank_every_7th || (d.matrix.rows[r] + 1) % 7 != 0)
+      keep.push_back(static_cast<Eigen::Index>(r));
+  const auto first = ordinal ? Eigen::Index{1} : Eigen::Index{0};  // polr: no intercept
+  Eigen::MatrixXd x(static_cast<Eigen::Index>(keep.size()), d.matrix.x.cols() - first);
+  Eigen::VectorXd y(x.rows());
+  stats::CategoricalModelOptions options;
+  options.weights.resize(x.rows());
+  options.design_rows = table.rows();
+  const auto& pw = table.column("pw").numeric;
+  for (Eigen::Index i = 0; i < x.rows(); ++i) {
+    const auto r = keep[static_cast<std::size_t>(i)];
+    x.row(i) = d.matrix.x.row(r).tail(x.cols());
+    y[i] = d.matrix.y[r];
+    options.weights[i] = pw[d.matrix.rows[static_cast<std::size_t>(r)]];
+  }
+  const std::size_t levels = d.layout.response_levels().size();
+  const auto fit = ordinal ? stats::fit_proportional_odds(x, y, levels, options)
+                           : stats::fit_multinomial_logit(x, y, levels, options);
+  ASSERT_TRUE(fit.converged) << case_name;
+  std::vector<std::string> names;
+  if (ordinal) {
+    names.assign(d.layout.column_names().begin() + 1, d.layout.column_names().end());
+    const auto& l = d.layout.response_levels();
+    for (std::size_t k = 0; k + 1 < l.size(); ++k) names.push_back(l[k] + "|" + l[k + 1]);
+  } else {
+    names = multinomial_names(d.layout);
+  }
+  if (blank_every_7th)
+    for (auto& name : names)
+      if (const auto at = name.find("meals"); at != std::string::npos)
+        name.insert(at + 5, "_missing");
+  expect_matches(case_name, names, fit.theta, fit.se);
+}
+
 }  // namespace
+
+TEST(AnalysisModels, DesignWeightedPolrMatchesSvyolr) {
+  check_weighted_categorical("weighted_polr", "stype ~ api00 + meals + sch_wide", true, false);
+  check_weighted_categorical("weighted_polr_missing", "stype ~ api99 + meals", true, true);
+}
+
+TEST(AnalysisModels, DesignWeightedMultinomMatchesWeightedFitAndLinearisedSe) {
+  check_weighted_categorical("weighted_multinom", "stype ~ api00 + meals + sch_wide", false, false);
+  check_weighted_categorical("weighted_multinom_missing", "stype ~ api99 + meals", false, true);
+}
+
+TEST(AnalysisModels, CategoricalModelWeightsOfOneKeepTheUnweightedFitAndScaleDoesNotMatter) {
+  const Table& table = apistrat().confidential;
+  const auto d = design("stype ~ api00 + meals", table, stats::ResponseKind::kCategorical);
+  const Eigen::MatrixXd slopes = d.matrix.x.rightCols(d.matrix.x.cols() - 1);
+  const auto plain = stats::fit_proportional_odds(slopes, d.matrix.y, 3);
+  stats::CategoricalModelOptions options;
+  options.weights = Eigen::VectorXd::Constant(slopes.rows(), 7.5);
+  const auto equal = stats::fit_proportional_odds(slopes, d.matrix.y, 3, options);
+  ASSERT_TRUE(plain.converged && equal.converged);
+  EXPECT_LT((plain.theta - equal.theta).cwiseAbs().maxCoeff(), 1e-9);
+  // Equal weights: the sandwich, not the inverse information (they differ on real data).
+  EXPECT_GT((plain.se - equal.se).cwiseAbs().maxCoeff(), 1e-4 * plain.se.minCoeff());
+  const auto& pw = table.column("pw").numeric;
+  Eigen::VectorXd w(slopes.rows());
+  for (Eigen::Index i = 0; i < w.size(); ++i) w[i] = pw[d.matrix.rows[static_cast<std::size_t>(i)]];
+  options.weights = w;
+  const auto a = stats::fit_multinomial_logit(d.matrix.x, d.matrix.y, 3, options);
+  options.weights = w * 1e-3;
+  const auto b = stats::fit_multinomial_logit(d.matrix.x, d.matrix.y, 3, options);
+  ASSERT_TRUE(a.converged && b.converged);
+  EXPECT_LT(((a.theta - b.theta).array() / a.theta.array().abs().max(1.0)).abs().maxCoeff(), 1e-9);
+  EXPECT_LT(((a.se - b.se).array() / a.se.array()).abs().maxCoeff(), 1e-9);
+}
 
 TEST(AnalysisModels, GlmFamiliesMatchR) {
   using stats::GlmFamily;
@@ -302,5 +383,61 @@ TEST(AnalysisModels, MetricComparesTheNewModelKinds) {
     EXPECT_GE(overlap, 0.0) << analysis;
     EXPECT_LE(overlap, 1.0) << analysis;
     EXPECT_TRUE(std::isfinite(value_of(r, "lack_of_fit", analysis + ";rule=synthpop"))) << analysis;
+  }
+}
+
+// Through the metric with weights: declared, multinom and polr are design-weighted on the
+// confidential data (no unweighted-fallback warning any more) and on a replicate with its own
+// weights; with synthetic_weights = none the replicate's fit is the unweighted one.
+TEST(AnalysisModels, MetricFitsMultinomAndPolrDesignWeighted) {
+  const std::string dir = std::string(SYNTHAUDIT_TEST_DATA) + "/survey/";
+  const auto t = load_tables(dir + "apistrat.csv", {dir + "apistrat_syn.csv"});
+  EvaluationContext context;
+  context.weights = "pw";
+  context.analyses = {
+      {.name = "m", .kind = "multinom", .formula = "stype ~ api00 + meals + sch_wide"},
+      {.name = "o", .kind = "polr", .formula = "stype ~ api00 + meals + sch_wide"}};
+  for (const std::string policy : {"own", "none"}) {
+    const auto r =
+        run_metric("analysis_inference_comparison", t, {{"synthetic_weights", policy}}, context);
+    for (const auto& [analysis, golden_case] :
+         {std::pair{"m", "weighted_multinom"}, std::pair{"o", "weighted_polr"}}) {
+      for (const auto& [term, want] : golden().at(golden_case)) {
+        const std::string scope = std::string(analysis) + ":" + term;
+        EXPECT_NEAR(value_of(r, "confidential_estimate", scope), want.estimate,
+                    1e-6 * std::abs(want.estimate))
+            << scope;
+        EXPECT_NEAR(value_of(r, "confidential_se", scope), want.se, 1e-6 * std::abs(want.se))
+            << scope;
+      }
+    }
+    for (const auto& w : r.warnings)
+      EXPECT_EQ(w.find("no design-weighted form"), std::string::npos) << w;
+    // The replicate's fit: weighted by its own pw, or the plain fit.
+    const Table& syn = t.synthetic.front();
+    const auto d =
+        design("stype ~ api00 + meals + sch_wide", syn, stats::ResponseKind::kCategorical);
+    stats::CategoricalModelOptions options;
+    if (policy == "own") {
+      options.weights.resize(d.matrix.x.rows());
+      for (Eigen::Index i = 0; i < d.matrix.x.rows(); ++i)
+        options.weights[i] = syn.column("pw").numeric[d.matrix.rows[static_cast<std::size_t>(i)]];
+      options.design_rows = syn.rows();
+    }
+    const auto fit = stats::fit_multinomial_logit(d.matrix.x, d.matrix.y, 3, options);
+    ASSERT_TRUE(fit.converged);
+    const auto names = multinomial_names(d.layout);
+    const auto& replicate = [&]() -> const nlohmann::json& {
+      for (const auto& a : r.details["analyses"])
+        if (a["name"] == "m") return a["replicates"][0];
+      throw std::runtime_error("no analysis m");
+    }();
+    for (std::size_t j = 0; j < names.size(); ++j) {
+      const auto k = static_cast<Eigen::Index>(j);
+      EXPECT_NEAR(replicate["q"][j].get<double>(), fit.theta[k], 1e-9 * std::abs(fit.theta[k]))
+          << policy << " " << names[j];
+      EXPECT_NEAR(std::sqrt(replicate["v"][j].get<double>()), fit.se[k], 1e-9 * fit.se[k])
+          << policy << " " << names[j];
+    }
   }
 }

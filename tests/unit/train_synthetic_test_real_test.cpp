@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <numeric>
 
 #include "core/error.hpp"
 #include "test_support.hpp"
@@ -97,6 +98,34 @@ TEST(TrainSyntheticTestReal, DefaultPredictorsLeaveOutDesignColumns) {
   EXPECT_EQ(value_of(with_design, "r2_real", "all"), value_of(listed, "r2_real", "all"));
   const auto all = run_metric("train_synthetic_test_real", sd2011(), {{"target", "income"}});
   EXPECT_NEAR(value_of(all, "r2_real", "all"), c["real"]["r2"].get<double>(), 1e-6);
+}
+
+// With weights: declared the fits and scores stay unweighted, and a warning says so.
+TEST(TrainSyntheticTestReal, WeightsAreIgnoredWithAWarning) {
+  const std::string dir = std::string(SYNTHAUDIT_TEST_DATA) + "/survey/";
+  // apistrat's first 150 rows confidential, the last 50 the holdout.
+  const auto all = load_tables(dir + "apistrat.csv", {dir + "apistrat_syn.csv"});
+  auto t = load_tables(dir + "apistrat.csv", {dir + "apistrat_syn.csv"});
+  std::vector<std::size_t> train(150), test(50);
+  std::iota(train.begin(), train.end(), 0);
+  std::iota(test.begin(), test.end(), 150);
+  t.confidential = select_rows(all.confidential, train, {.role = "confidential"});
+  t.holdout = select_rows(all.confidential, test, {.role = "holdout"});
+  const nlohmann::json params = {
+      {"target", "api00"}, {"model", "linear"}, {"predictors", {"ell", "meals", "stype"}}};
+  EvaluationContext context;
+  context.weights = "pw";
+  const auto weighted = run_metric("train_synthetic_test_real", t, params, context);
+  const auto plain = run_metric("train_synthetic_test_real", t, params);
+  const auto mentions_weights = [](const MetricResult& r) {
+    return std::count_if(r.warnings.begin(), r.warnings.end(), [](const std::string& w) {
+      return w.find("ignores the survey weights (column 'pw')") != std::string::npos;
+    });
+  };
+  EXPECT_EQ(mentions_weights(weighted), 1);
+  EXPECT_EQ(mentions_weights(plain), 0);
+  for (const std::string statistic : {"rmse_real", "r2_real", "r2_synthetic", "efficacy_ratio"})
+    EXPECT_EQ(value_of(weighted, statistic, "all"), value_of(plain, statistic, "all")) << statistic;
 }
 
 nlohmann::json boosted(const std::string& target) {

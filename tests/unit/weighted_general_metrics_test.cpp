@@ -12,8 +12,10 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "stats/correlation.hpp"
 #include "stats/distribution.hpp"
 #include "stats/ecdf.hpp"
+#include "stats/survey.hpp"
 #include "stats/weighted_ecdf.hpp"
 #include "test_support.hpp"
 
@@ -320,4 +322,79 @@ TEST(WeightedEcdf, IntegerWeightsEqualRepeatedRowsAndZeroTotalIsNaN) {
   const auto zero = stats::weighted_sorted(b, std::vector<double>{0, 0, 0});
   EXPECT_TRUE(std::isnan(stats::weighted_ks_distance(wsa, zero)));
   EXPECT_TRUE(std::isnan(stats::weighted_wasserstein1(zero, wsa)));
+}
+
+// Golden values by tests/golden/survey/make_weighted_correlation_golden.py (numpy, scipy, pandas).
+TEST(WeightedGeneralMetrics, CorrelationFitSpearmanAndCramersVAreDesignWeighted) {
+  std::map<std::string, double> want;
+  std::ifstream in(std::string(SYNTHAUDIT_TEST_DATA) +
+                   "/../golden/survey/weighted_correlations.tsv");
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto tab = line.find('\t');
+    want[line.substr(0, tab)] = std::stod(line.substr(tab + 1));
+  }
+  ASSERT_EQ(want.size(), 3 * (kNumeric.size() * (kNumeric.size() - 1) / 2 + 1));
+  const auto plain = run_metric("correlation_fit", api_pair(), {{"contour_pairs", 0}});
+  for (const std::string policy : {"own", "none"}) {
+    const auto r = run_metric("correlation_fit", api_pair(),
+                              {{"contour_pairs", 0}, {"synthetic_weights", policy}}, weighted());
+    double abs_sum = 0;
+    std::size_t pairs = 0;
+    for (std::size_t i = 0; i < kNumeric.size(); ++i)
+      for (std::size_t j = i + 1; j < kNumeric.size(); ++j) {
+        const std::string pair = kNumeric[i] + ":" + kNumeric[j];
+        const double conf = want.at("conf.spearman." + pair);
+        const double syn = want.at(policy + ".spearman." + pair);
+        expect_close(value_of(r, "spearman_confidential", pair), conf, policy + " conf " + pair);
+        expect_close(value_of(r, "spearman_synthetic", pair), syn, policy + " syn " + pair);
+        abs_sum += std::abs(syn - conf);
+        ++pairs;
+        if (policy == "none")  // the unweighted side is the plain Spearman correlation
+          expect_close(value_of(plain, "spearman_synthetic", pair), syn, "plain " + pair);
+      }
+    expect_close(value_of(r, "spearman_mae", "all"), abs_sum / double(pairs), policy + " mae");
+    const std::string pair = "stype:sch_wide";
+    const double v_conf = want.at("conf.cramers_v." + pair);
+    const double v_syn = want.at(policy + ".cramers_v." + pair);
+    expect_close(value_of(r, "cramers_v_confidential", pair), v_conf, policy + " V conf");
+    expect_close(value_of(r, "cramers_v_synthetic", pair), v_syn, policy + " V syn");
+    expect_close(value_of(r, "cramers_v_mae", "all"), std::abs(v_syn - v_conf), policy + " V mae");
+    if (policy == "none")
+      expect_close(value_of(plain, "cramers_v_synthetic", pair), v_syn, "plain V");
+  }
+  // Weighting changes the confidential values (so the test above could fail on unweighted code).
+  EXPECT_GT(std::abs(value_of(plain, "spearman_confidential", "api00:enroll") -
+                     want.at("conf.spearman.api00:enroll")),
+            1e-3);
+  EXPECT_GT(std::abs(value_of(plain, "cramers_v_confidential", "stype:sch_wide") -
+                     want.at("conf.cramers_v.stype:sch_wide")),
+            1e-3);
+}
+
+TEST(WeightedSpearman, IntegerWeightsEqualRepeatedRowsAndScaleDoesNotMatter) {
+  const std::vector<double> x = {3, 1, NAN, 2, 2, 5, 1}, y = {0.5, 2, 1, NAN, 3, 3, 1};
+  const std::vector<double> w = {2, 1, 4, 3, 1, 3, 2};
+  // Pairwise-complete rows (0, 1, 4, 5, 6) each repeated its weight's times.
+  std::vector<double> xr, yr;
+  for (std::size_t i : {0, 1, 4, 5, 6})
+    for (int k = 0; k < static_cast<int>(w[i]); ++k) {
+      xr.push_back(x[i]);
+      yr.push_back(y[i]);
+    }
+  const double repeated = stats::spearman_pairwise(xr, yr);
+  EXPECT_NEAR(stats::survey_spearman(x, y, w), repeated, 1e-14);
+  std::vector<double> scaled = w;
+  for (auto& v : scaled) v *= 0.37;
+  EXPECT_NEAR(stats::survey_spearman(x, y, scaled), repeated, 1e-14);
+  // Mid-ranks: weight below plus half the tied weight; NaN where a value or the mask is missing.
+  const auto ranks = stats::weighted_mid_ranks(x, w, y);
+  EXPECT_DOUBLE_EQ(ranks[1], 1.5);  // ties with row 6: tied weight 3
+  EXPECT_DOUBLE_EQ(ranks[6], 1.5);
+  EXPECT_DOUBLE_EQ(ranks[4], 3.5);  // weight 3 below, own weight 1
+  EXPECT_DOUBLE_EQ(ranks[0], 5.0);  // 4 below, own 2
+  EXPECT_DOUBLE_EQ(ranks[5], 7.5);
+  EXPECT_TRUE(std::isnan(ranks[2]) && std::isnan(ranks[3]));
+  const std::vector<double> zero(x.size(), 0.0);
+  EXPECT_TRUE(std::isnan(stats::survey_spearman(x, y, zero)));
 }

@@ -63,3 +63,40 @@ test_that("the package and the command line give identical values on the same fi
   expect_identical(as.list(tsv[1:5]), table_of(package)[1:5])
   expect_equal(tsv$value, package$value, tolerance = 1e-15)
 })
+
+# weights, by and by_min_rows do what --weights, --by and --by-min-rows do, on the real weighted
+# api survey (stype M has 48 synthetic rows, so it is suppressed below 49 rows).
+test_that("weights and subgroups give the command line's values", {
+  skip_without_cli()
+  conf_file <- test_data("survey", "apistrat.csv")
+  syn_file <- test_data("survey", "apistrat_syn.csv")
+  metrics <- c("ks_distance", "correlation_fit", "mean_in_confidence_interval")
+  out <- tempfile("by")
+  cli <- run_cli(c("evaluate", "--confidential", conf_file, "--synthetic",
+                   paste0("c=", syn_file), "--weights", "pw", "--by", "stype",
+                   "--by-min-rows", "49", "--metrics", paste(metrics, collapse = ","),
+                   "--param", "correlation_fit.contour_pairs=0", "--seed", "3", "--threads", "1",
+                   "--out", out, "--quiet"))
+  expect_true(cli$status %in% c(0L, 3L), info = paste(cli$stderr, collapse = "\n"))
+  conf <- read.csv(conf_file, stringsAsFactors = TRUE)
+  syn <- read.csv(syn_file, stringsAsFactors = TRUE)
+  package <- sa_evaluate(conf, list(c = syn), metrics = metrics,
+                         params = list(correlation_fit = list(contour_pairs = 0)), seed = 3,
+                         threads = 1, weights = "pw", by = "stype", by_min_rows = 49)
+  expect_identical(table_of(package), table_of(sa_read_results(file.path(out, "results.json"))))
+  expect_true(any(startsWith(package$scope, "by:stype=E;")))
+  suppressed <- package$scope[package$statistic == "suppressed"]
+  expect_gt(length(suppressed), 0)
+  expect_true(all(startsWith(suppressed, "by:stype=M")))
+  expect_false(any(grepl("pw", package$scope, fixed = TRUE)))
+
+  expect_error(sa_evaluate(conf, list(c = syn), metrics = "ks_distance", by = "nope"), "nope")
+  expect_error(sa_evaluate(conf, list(c = syn), metrics = "ks_distance", by = "stype",
+                           by_min_rows = 0), "by_min_rows must be one whole number")
+  expect_error(sa_evaluate(conf, list(c = syn), metrics = "ks_distance", weights = c("a", "b")),
+               "weights must be one column name")
+  expect_error(sa_evaluate(conf, list(c = syn), metrics = "ks_distance", weights = "nope"),
+               "nope")
+  expect_error(sa_evaluate(conf, list(c = syn), metrics = "ks_distance", household = "nope"),
+               "nope")
+})

@@ -54,23 +54,30 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
   }
   auto mc = stats::correlation_matrices(xc, with_spearman);
   auto ms = stats::correlation_matrices(xs, with_spearman);
-  // Survey weights: Pearson correlations as svyvar's on the pairwise-complete rows; a side without
-  // weights keeps its plain correlations.
+  // Survey weights: Pearson correlations as svyvar's and Spearman correlations of weighted
+  // mid-ranks, on the pairwise-complete rows; a side without weights keeps its plain correlations.
   const DesignWeights weights = design_weights(in, syn, params, result.warnings);
   auto weigh = [&](stats::CorrelationMatrices& m, const std::vector<std::span<const double>>& x,
                    const std::vector<double>& w) {
     if (w.empty()) return;
+    std::vector<std::vector<std::uint32_t>> order(with_spearman ? k : 0);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
+    for (std::size_t c = 0; c < order.size(); ++c) order[c] = stats::weighted_rank_order(x[c], w);
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
     for (std::size_t a = 0; a < k; ++a)
-      for (std::size_t b = a + 1; b < k; ++b)
-        m.pearson[a * k + b] = m.pearson[b * k + a] =
-            stats::survey_moments(x[a], x[b], w).correlation;
+      for (std::size_t b = a + 1; b < k; ++b) pairs.emplace_back(a, b);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
+    for (std::size_t p = 0; p < pairs.size(); ++p) {
+      const auto [a, b] = pairs[p];
+      m.pearson[a * k + b] = m.pearson[b * k + a] =
+          stats::survey_moments(x[a], x[b], w).correlation;
+      if (with_spearman)
+        m.spearman[a * k + b] = m.spearman[b * k + a] =
+            stats::survey_spearman(x[a], x[b], w, order[a], order[b]);
+    }
   };
   weigh(mc, xc, weights.confidential);
   weigh(ms, xs, weights.synthetic);
-  if (weights.declared())
-    result.warnings.push_back(
-        "correlation_fit with survey weights: Pearson correlations and contingency similarity "
-        "are weighted; Spearman correlations and Cramér's V treat the rows alike");
   std::vector<std::pair<double, std::pair<std::size_t, std::size_t>>> by_difference;
   double sim_p = 0, sim_s = 0;
   std::size_t n_sim_p = 0, n_sim_s = 0;
@@ -146,24 +153,31 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
     const std::vector<const stats::CodedColumn*> cols = {&coded[a], &coded[b]};
     const auto tc = stats::joint_counts(cols, 0);
     const auto ts = stats::joint_counts(cols, 1);
-    // Survey weights: the shares are svytable's weighted cell shares; Cramér's V keeps row counts.
-    auto shares_of = [&](const std::vector<double>& counts, std::size_t dataset,
-                         const std::vector<double>& w, std::size_t rows) {
-      std::vector<double> shares =
-          w.empty() ? counts : stats::joint_counts(cols, dataset, std::size_t{1} << 26, w);
-      double total = static_cast<double>(rows);
-      if (!w.empty()) total = std::accumulate(shares.begin(), shares.end(), 0.0);
-      for (auto& share : shares) share /= total;
-      return shares;
+    // Survey weights: the table of estimated population counts (svytable's weighted cells) gives
+    // both the cell shares and Cramér's V.
+    auto weighted_counts = [&](const std::vector<double>& counts, std::size_t dataset,
+                               const std::vector<double>& w) {
+      return w.empty() ? counts : stats::joint_counts(cols, dataset, std::size_t{1} << 26, w);
     };
-    const auto pc = shares_of(tc, 0, weights.confidential, conf.rows());
-    const auto ps = shares_of(ts, 1, weights.synthetic, syn.rows());
+    const auto wc = weighted_counts(tc, 0, weights.confidential);
+    const auto ws = weighted_counts(ts, 1, weights.synthetic);
+    auto shares_of = [](std::vector<double> counts, double total) {
+      for (auto& share : counts) share /= total;
+      return counts;
+    };
+    auto weight_total = [](const std::vector<double>& counts) {
+      return std::accumulate(counts.begin(), counts.end(), 0.0);
+    };
+    const auto pc = shares_of(
+        wc, weights.confidential.empty() ? static_cast<double>(conf.rows()) : weight_total(wc));
+    const auto ps = shares_of(
+        ws, weights.synthetic.empty() ? static_cast<double>(syn.rows()) : weight_total(ws));
     double tv = 0;
     for (std::size_t i = 0; i < pc.size(); ++i) tv += std::abs(pc[i] - ps[i]);
     similarity[p] = 1 - tv / 2;
     if (conf.column(a).is_categorical() && conf.column(b).is_categorical()) {
-      v_conf[p] = stats::cramers_v(tc, coded[a].levels(), coded[b].levels());
-      v_syn[p] = stats::cramers_v(ts, coded[a].levels(), coded[b].levels());
+      v_conf[p] = stats::cramers_v(wc, coded[a].levels(), coded[b].levels());
+      v_syn[p] = stats::cramers_v(ws, coded[a].levels(), coded[b].levels());
     }
   }
   double sum_sim = 0, v_abs = 0;
@@ -257,11 +271,18 @@ MetricSpec correlation_fit_metric() {
           "dataset and the difference. Plots: correlation-difference "
           "heatmaps and 2-D KDE contour grids (MASS::kde2d, bandwidth.nrd) for the "
           "`contour_pairs` numeric pairs whose correlation moved most. Survey weights: with "
-          "weights: "
-          "declared, the Pearson correlations (and so their differences, similarities and "
-          "summaries) are svyvar's over the pairwise-complete rows and contingency_similarity "
-          "compares weighted cell shares (svytable) (Lumley 2004); Spearman correlations, "
-          "Cramér's V and the KDE contour grids treat the rows alike. synthetic_weights says "
+          "weights: declared, every correlation is the design-based point estimate of its "
+          "population value (and so are their differences, similarities and summaries): Pearson "
+          "correlations are svyvar's over the pairwise-complete rows (Lumley 2004); Spearman "
+          "correlations are the weighted Pearson correlations of weighted mid-ranks, a value's "
+          "rank being the weight of the rows below it plus half the weight of its ties (the "
+          "weighted Pearson of weighted ranks of Bailey & Emad's wCorr, whose ranks add the "
+          "tied rows' mean weight instead of half of it: with integer weights ours equal the "
+          "repeated rows' Spearman, wCorr's do not); contingency_similarity compares weighted cell "
+          "shares (svytable) and Cramér's V is computed on the table of estimated population "
+          "counts (cells summing the weights, n = Σw; V does not change when the weights are "
+          "rescaled, so this is also V of the weighted cell shares). The KDE contour grids treat "
+          "the rows alike. synthetic_weights says "
           "whether the synthetic data carry their own "
           "weight "
           "column (auto: when usable; own; none), and the weight and household columns are not "
@@ -362,7 +383,10 @@ MetricSpec correlation_fit_metric() {
                      cite(cramer_1946(), "Cramér's V"),
                      cite(venables_ripley_2002(),
                           "MASS::kde2d and bandwidth.nrd for the contour grids"),
-                     cite(lumley_2004(), "svyvar correlations with survey weights")},
+                     cite(lumley_2004(), "svyvar correlations with survey weights"),
+                     cite(bailey_emad_wcorr(),
+                          "weighted Spearman as the weighted Pearson correlation of weighted "
+                          "ranks (ties and a row's own weight handled differently, see the doc)")},
   };
 }
 

@@ -210,9 +210,20 @@ Estimates run_model(const Prepared& p, const stats::ModelMatrix& mm, std::size_t
       if (!present[k])
         throw InputError(where + ": the outcome level '" + p.layout->response_levels()[k] +
                          "' does not occur in the rows used, so its coefficients do not exist");
+    // Design-weighted: the weighted likelihood's estimate with the linearisation (sandwich)
+    // covariance over the table's rows, as svyolr (polr) and by the same formula for multinom.
+    stats::CategoricalModelOptions options;
+    if (weights) {
+      options.weights.resize(static_cast<Eigen::Index>(mm.rows.size()));
+      for (std::size_t r = 0; r < mm.rows.size(); ++r)
+        options.weights[static_cast<Eigen::Index>(r)] = (*weights)[mm.rows[r]];
+      options.design_rows = table_rows;
+      if (!(options.weights.sum() > 0))
+        throw InputError(where + ": the rows used have no positive weight");
+    }
     stats::CategoricalModelFit fit;
     if (model.model == AnalysisModel::kMultinomial) {
-      fit = stats::fit_multinomial_logit(mm.x, mm.y, levels);
+      fit = stats::fit_multinomial_logit(mm.x, mm.y, levels, options);
     } else {
       // polr has no intercept: the cut-points take its place.
       std::vector<Eigen::Index> keep;
@@ -222,7 +233,7 @@ Estimates run_model(const Prepared& p, const stats::ModelMatrix& mm, std::size_t
       Eigen::MatrixXd slopes(mm.x.rows(), static_cast<Eigen::Index>(keep.size()));
       for (std::size_t j = 0; j < keep.size(); ++j)
         slopes.col(static_cast<Eigen::Index>(j)) = mm.x.col(keep[j]);
-      fit = stats::fit_proportional_odds(slopes, mm.y, levels);
+      fit = stats::fit_proportional_odds(slopes, mm.y, levels, options);
       for (auto& column : fit.aliased) column = static_cast<std::size_t>(keep[column]);
       for (auto& list : fit.alias_of)
         for (auto& column : list) column = static_cast<std::size_t>(keep[column]);
@@ -678,15 +689,7 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
   }
   for (const auto& a : in.context.analyses) {
     const Prepared p = prepare(a, conf, in.context.limits);
-    // survey has no design-weighted multinomial model, and svyolr is not reproduced here: these
-    // run unweighted on every data set, and say so.
-    const bool weighted =
-        weights.front().declared() && !(p.model && (p.model->model == AnalysisModel::kMultinomial ||
-                                                    p.model->model == AnalysisModel::kOrdinal));
-    if (weights.front().declared() && !weighted)
-      result.warnings.push_back(analysis_where(a) + ": " + a.kind +
-                                " has no design-weighted form here; it is fitted unweighted on "
-                                "the confidential data and every replicate");
+    const bool weighted = weights.front().declared();
     const Estimates ce = run_analysis(p, conf, expansion, in.context.limits,
                                       weighted ? &weights.front().confidential : nullptr);
     nlohmann::json aj = {{"name", a.name}, {"kind", a.kind}};
@@ -888,8 +891,15 @@ MetricSpec analysis_inference_comparison_metric() {
           "(gaussian; quasibinomial with the link; quasipoisson) with the sandwich (Binder 1983) "
           "covariance, lm on (rows of "
           "positive weight − p) df; rows with a missing value stay in the design with weight 0, "
-          "as survey's na.rm; multinom and polr have no design-weighted form here (warning, "
-          "fitted unweighted). An unweighted replicate is analysed as above, its total expanded to "
+          "as survey's na.rm; polr as survey::svyolr (the weighted polr likelihood, sandwich "
+          "covariance of its scores; svyolr's own SEs take optim's finite-difference Hessian, "
+          "whose default steps of 1e-3 can be several per cent off when a coefficient is small "
+          "against its column's range); multinom, which survey lacks, as "
+          "nnet::multinom(weights = w) with the same linearisation covariance A⁻¹BA⁻¹ (A the "
+          "information of the weighted log-likelihood, B = n/(n − 1)Σ(u_i − ū)(u_i − ū)' over "
+          "the design's rows of the weighted scores u_i, rows with a missing value scoring 0); "
+          "both with normal intervals. An unweighted replicate is analysed as above, its total "
+          "expanded to "
           "the sum of the confidential weights. The combining rules take n and k as row counts." +
           std::string(kWeightsDoc),
       .params = {{.name = "level",
@@ -1014,35 +1024,37 @@ MetricSpec analysis_inference_comparison_metric() {
             "lack_of_fit / p (synthpop's Mahalanobis distance ratio; target 1)",
             Ideal::at(1.0, TargetScale::kRatio),
             {kAnalysis}}},
-      .references =
-          {cite(lumley_2004(), "design-weighted estimates and svyglm fits with survey weights"),
-           cite(woodruff_1952(), "standard error of a weighted quantile"),
-           cite(binder_1983(), "linearised (sandwich) covariance of weighted fits"),
-           cite(synthpop_software(),
-                "compare.fit.synds and summary.fit.synds numbers reproduced (rules "
-                "synthpop, synthpop_population, lack-of-fit test)"),
-           cite(nowok_raab_dibben_2016(),
-                "synthpop's fit comparison and standardised coefficient difference"),
-           cite(raab_nowok_dibben_2016(),
-                "inference from synthetic data in synthpop: the synthpop and "
-                "synthpop_population rules and the lack-of-fit test"),
-           cite(reiter_2003(), "combining rules for partially synthetic data"),
-           cite(raghunathan_reiter_rubin_2003(), "full synthesis by multiple imputation"),
-           cite(reiter_2002(),
-                "combining rules for fully synthetic data and the non-negative variance"),
-           cite(karr_2006(), "confidence-interval overlap"),
-           cite(drechsler_reiter_2009(), "interval overlap as used here (0 when disjoint)"),
-           cite(snoke_2018(), "signed interval overlap"),
-           cite(barrientos_2024(), "sign, significance and overlap (SSO) match"),
-           cite(statsmodels_software(), "OLS and logistic fits reproduced"),
-           cite(nelder_wedderburn_1972(), "generalised linear models fitted by Fisher scoring"),
-           cite(venables_ripley_2002(),
-                "the multinomial logit of nnet::multinom and the proportional-odds "
-                "model of MASS::polr"),
-           cite(mccullagh_1980(), "the proportional-odds (cumulative logit) model"),
-           cite(r_software(),
-                "glm (probit, cloglog, Poisson, Gaussian), multinom, polr, poly and "
-                "scale reproduced")},
+      .references = {cite(lumley_2004(),
+                          "design-weighted estimates, svyglm and svyolr fits with survey weights"),
+                     cite(woodruff_1952(), "standard error of a weighted quantile"),
+                     cite(binder_1983(), "linearised (sandwich) covariance of weighted fits"),
+                     cite(synthpop_software(),
+                          "compare.fit.synds and summary.fit.synds numbers reproduced (rules "
+                          "synthpop, synthpop_population, lack-of-fit test)"),
+                     cite(nowok_raab_dibben_2016(),
+                          "synthpop's fit comparison and standardised coefficient difference"),
+                     cite(raab_nowok_dibben_2016(),
+                          "inference from synthetic data in synthpop: the synthpop and "
+                          "synthpop_population rules and the lack-of-fit test"),
+                     cite(reiter_2003(), "combining rules for partially synthetic data"),
+                     cite(raghunathan_reiter_rubin_2003(), "full synthesis by multiple imputation"),
+                     cite(reiter_2002(),
+                          "combining rules for fully synthetic data and the non-negative variance"),
+                     cite(karr_2006(), "confidence-interval overlap"),
+                     cite(drechsler_reiter_2009(),
+                          "interval overlap as used here (0 when disjoint)"),
+                     cite(snoke_2018(), "signed interval overlap"),
+                     cite(barrientos_2024(), "sign, significance and overlap (SSO) match"),
+                     cite(statsmodels_software(), "OLS and logistic fits reproduced"),
+                     cite(nelder_wedderburn_1972(),
+                          "generalised linear models fitted by Fisher scoring"),
+                     cite(venables_ripley_2002(),
+                          "the multinomial logit of nnet::multinom and the proportional-odds "
+                          "model of MASS::polr"),
+                     cite(mccullagh_1980(), "the proportional-odds (cumulative logit) model"),
+                     cite(r_software(),
+                          "glm (probit, cloglog, Poisson, Gaussian), multinom, polr, poly and "
+                          "scale reproduced")},
       // Estimates, intervals and the rules used: model summaries, no record's value.
       .aggregate_details = {"synthesis", "rules", "headline_rule", "level", "replicates",
                             "analyses"},

@@ -397,6 +397,13 @@ MetricResult compute(const MetricInput& in, const Params& params) {
                               " needs a holdout file: models are scored on real records neither "
                               "model was fitted on");
   MetricResult result;
+  // Machine-learning efficacy is a property of the records as released, so the models are
+  // fitted and scored on rows alike; weighted fits and population-weighted scores are not done.
+  if (!in.context.weights.empty())
+    result.warnings.push_back(
+        std::string(kName) + " ignores the survey weights (column '" + in.context.weights +
+        "'): every model is fitted and scored with the rows weighted alike, so the scores "
+        "describe the sample, not the population; the weight column is not a predictor");
   const Problem p = set_up(in, params);
   stats::BoostOptions boost;
   boost.rounds = static_cast<int>(params.get_int("rounds"));
@@ -640,7 +647,10 @@ MetricSpec train_synthetic_test_real_metric() {
           "noise alone puts the ratio. A class a replicate lacks is never predicted by its model "
           "(warning); a training set with one class predicts it with certainty. Differs from "
           "SDMetrics' ML-efficacy metrics, which test on the whole real table and use their own "
-          "preprocessing and F1; no parity with them is claimed. No survey weights are used.",
+          "preprocessing and F1; no parity with them is claimed. Survey weights (weights: "
+          "declared) are not used: the models are fitted and scored unweighted, so the scores "
+          "describe the sample rather than the population (a warning says so), and the weight "
+          "and household columns are never predictors.",
       .params = std::move(params),
       .granularity = MetricGranularity::kPerCandidate,
       .needs_holdout = true,
