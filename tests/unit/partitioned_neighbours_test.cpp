@@ -347,3 +347,44 @@ TEST(PartitionedNeighbours, TiedListsWithFewerRowsThanK) {
     }
   }
 }
+
+// Large enough for every pruning path (signature groups, projection bounds, exact-copy hashing)
+// to run inside each partition: 50k queries against 50k reference rows over two and four ranks'
+// shares (one of the four empty).
+TEST(PartitionedNeighbours, FiftyThousandByFiftyThousand) {
+  const Data data = mixed_data(50000, 50000);
+  const Table& reference = data.reference();
+  const Table& query = data.query();
+  const auto scales =
+      std::make_shared<const stats::DistanceScales>(stats::distance_scales(reference));
+  for (std::size_t k : {1u, 5u}) {
+    NeighbourOptions options;
+    options.k = k;
+    const auto whole = stats::nearest_neighbours(query, reference, options);
+    EXPECT_GT(whole.exact_copy_shortcuts, 0u);
+    for (int ranks : {2, 4}) {
+      const auto ranges = split(reference.rows(), ranks);
+      const auto parts = partitions(reference, ranges);
+      std::vector<stats::Neighbours> lists;
+      for (std::size_t r = 0; r < parts.size(); ++r)
+        lists.push_back(stats::search_reference_part(query, parts[r], ranges[r].first,
+                                                     reference.rows(), options, scales));
+      const auto merged = stats::merge_neighbours(lists);
+      ASSERT_EQ(merged.distance.size(), whole.distance.size());
+      for (std::size_t x = 0; x < whole.distance.size(); ++x) {
+        ASSERT_TRUE(same_bits(merged.distance[x], whole.distance[x]))
+            << "k=" << k << " ranks=" << ranks << " slot " << x;
+        ASSERT_EQ(merged.index[x], whole.index[x])
+            << "k=" << k << " ranks=" << ranks << " slot " << x;
+      }
+    }
+  }
+  // The partitions' own ranges differ from the whole table's: without the gathered scales the
+  // partitions would measure other distances.
+  const auto own = stats::distance_scales(partitions(reference, split(reference.rows(), 4))[0]);
+  bool differs = false;
+  for (std::size_t c = 0; c < own.size(); ++c)
+    differs = differs || !same_bits(own[c].hi, (*scales)[c].hi) ||
+              !same_bits(own[c].lo, (*scales)[c].lo) || !same_bits(own[c].sd, (*scales)[c].sd);
+  EXPECT_TRUE(differs);
+}
