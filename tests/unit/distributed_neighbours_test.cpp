@@ -265,7 +265,16 @@ TEST(DistributedNeighbours, ATableMissingOnARankIsAnErrorNotAHang) {
     std::iota(rows.begin(), rows.end(), first);
     const Table mine = select_rows(t.confidential, rows, t.confidential.source());
     if (comm.rank() != 2) directory.add("confidential", {&mine, first, t.confidential.rows()});
-    if (comm.is_root()) directory.add_whole(t.confidential, "confidential");
+    const Table& hold = *t.holdout;
+    const auto [hold_first, hold_size] = share(hold.rows(), comm.size(), comm.rank());
+    std::vector<std::size_t> hold_rows(hold_size);
+    std::iota(hold_rows.begin(), hold_rows.end(), hold_first);
+    const Table my_hold = select_rows(hold, hold_rows, hold.source());
+    directory.add("holdout", {&my_hold, hold_first, hold.rows()});
+    if (comm.is_root()) {
+      directory.add_whole(t.confidential, "confidential");
+      directory.add_whole(hold, "holdout");
+    }
     Cluster cluster(comm);
     stats::NeighbourCache cache;
     register_distributed_neighbours(cluster, directory, comm.is_root() ? &cache : nullptr);
@@ -277,6 +286,12 @@ TEST(DistributedNeighbours, ATableMissingOnARankIsAnErrorNotAHang) {
     o.k = 1;
     EXPECT_THROW(cache.search(t.confidential, t.confidential, o), std::runtime_error);
     EXPECT_EQ(cache.search(t.confidential, t.synthetic[0], o).queries, t.confidential.rows());
+    // A request that is not one: refused on every rank before any exchange.
+    EXPECT_THROW(cluster.call("neighbour_search", "not a request"), std::runtime_error);
+    EXPECT_THROW(cluster.call("tied_neighbour_search", ""), std::runtime_error);
+    // The ranks still serve: a search over tables they all hold works after the failures.
+    expect_same(cache.search(hold, hold, o), stats::nearest_neighbours(hold, hold, o),
+                "after the failures");
     cluster.stop();
   });
 }
