@@ -57,9 +57,7 @@ std::vector<double> Neighbours::nearest() const {
 
 namespace {
 
-struct ColumnStats {
-  double lo = NAN, hi = NAN, mean = NAN, sd = NAN;
-};
+using ColumnStats = ColumnScale;
 
 ColumnStats column_stats(const Column& column) {
   ColumnStats s;
@@ -82,6 +80,14 @@ ColumnStats column_stats(const Column& column) {
     s.sd = std::sqrt(ss / static_cast<double>(n - 1));
   }
   return s;
+}
+
+// Column c's scales: given ones, or computed from the scale table.
+ColumnStats scale_of(const NeighbourOptions& options, const Table& scale, std::size_t c) {
+  if (!options.scales) return column_stats(scale.column(c));
+  if (c >= options.scales->size())
+    throw std::logic_error("nearest neighbours: the given scales have too few columns");
+  return (*options.scales)[c];
 }
 
 std::vector<std::size_t> resolve_columns(const Table& query, const Table& reference,
@@ -443,7 +449,7 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
     const Column& rc = reference.column(c);
     double range = NAN, lo = NAN;
     if (rc.is_numeric() && opt.distance == DistanceKind::kGower) {
-      const ColumnStats s = column_stats(scale.column(c));
+      const ColumnStats s = scale_of(opt, scale, c);
       range = s.hi - s.lo;
       lo = s.lo;
     }
@@ -791,11 +797,12 @@ struct NumericData {
   std::vector<double> mean, sd;
 };
 
-NumericData numeric_data(const Table& scale, const std::vector<std::size_t>& cols) {
+NumericData numeric_data(const Table& scale, const std::vector<std::size_t>& cols,
+                         const NeighbourOptions& options) {
   NumericData d;
   for (auto c : cols) {
     if (!scale.column(c).is_numeric()) continue;
-    const ColumnStats s = column_stats(scale.column(c));
+    const ColumnStats s = scale_of(options, scale, c);
     if (!(s.sd > 0.0) || !std::isfinite(s.sd)) continue;  // constant or too short: no information
     d.cols.push_back(c);
     d.mean.push_back(s.mean);
@@ -812,7 +819,7 @@ inline double zscore(double v, double mean, double sd) { return (filled(v, mean)
 Neighbours numeric_search(const Table& query, const Table& reference, const NeighbourOptions& opt,
                           const std::vector<std::size_t>& cols) {
   const Table& scale = opt.scale ? *opt.scale : reference;
-  const NumericData nd = numeric_data(scale, cols);
+  const NumericData nd = numeric_data(scale, cols, opt);
   const std::size_t m = query.rows(), n = reference.rows(), p = nd.cols.size();
   const bool cosine = opt.distance == DistanceKind::kCosine;
   Neighbours result;
@@ -884,6 +891,13 @@ Neighbours numeric_search(const Table& query, const Table& reference, const Neig
 
 }  // namespace
 
+DistanceScales distance_scales(const Table& scale) {
+  DistanceScales out;
+  out.reserve(scale.column_count());
+  for (const Column& column : scale.columns()) out.push_back(column_stats(column));
+  return out;
+}
+
 Neighbours nearest_neighbours(const Table& query, const Table& reference,
                               const NeighbourOptions& options) {
   if (reference.rows() >= kNoNeighbour)
@@ -900,14 +914,14 @@ PairDistance::PairDistance(const Table& query, const Table& reference,
   columns_ = resolve_columns(query, reference, options);
   const Table& scale = options.scale ? *options.scale : reference;
   if (options.distance == DistanceKind::kEuclidean || options.distance == DistanceKind::kCosine) {
-    const NumericData nd = numeric_data(scale, columns_);
+    const NumericData nd = numeric_data(scale, columns_, options);
     columns_ = nd.cols;
     mean_ = nd.mean;
     sd_ = nd.sd;
     return;
   }
   for (auto c : columns_) {
-    const ColumnStats s = column_stats(scale.column(c));
+    const ColumnStats s = scale_of(options, scale, c);
     const bool numeric =
         reference.column(c).is_numeric() && options.distance == DistanceKind::kGower;
     lo_.push_back(s.lo);

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -51,11 +52,29 @@ DistanceKind distance_from_string(const std::string& name, const std::string& wh
 // part of their Gower distance times p, so skipping rows beyond the gap is exact.
 enum class SearchMode { kAuto, kFullScan, kGrouped, kProjected };
 
+// What a search takes from its scale table, per numeric column: the smallest and largest
+// non-missing value (Gower ranges), the mean and the standard deviation (n − 1) of the non-missing
+// values (Euclidean, cosine). Sums run in row order, so the same rows give the same bits.
+// NaN where undefined (no value; sd with one value; every categorical column).
+struct ColumnScale {
+  double lo = std::numeric_limits<double>::quiet_NaN();
+  double hi = std::numeric_limits<double>::quiet_NaN();
+  double mean = std::numeric_limits<double>::quiet_NaN();
+  double sd = std::numeric_limits<double>::quiet_NaN();
+};
+using DistanceScales = std::vector<ColumnScale>;  // one entry per column of the table
+
+// The scales of every column of `scale`, exactly as a search with that scale table uses them.
+DistanceScales distance_scales(const Table& scale);
+
 struct NeighbourOptions {
   DistanceKind distance = DistanceKind::kGower;
   std::size_t k = 2;                 // neighbours per query, >= 1
   std::vector<std::size_t> columns;  // column indices (same in both tables); empty = all
   const Table* scale = nullptr;      // table giving ranges / means / sds; nullptr = reference
+  // The scales themselves, for a search whose scale table is not in this process (a partition of
+  // the reference, stats/partitioned_neighbours.hpp); when set, `scale` is not read.
+  std::shared_ptr<const DistanceScales> scales;
   SearchMode mode = SearchMode::kAuto;
   ProgressSink* progress = nullptr;  // queries done out of all, reported as `progress_task`
   std::string progress_task;

@@ -44,7 +44,9 @@ Neighbours NeighbourCache::search(const Table& query, const Table& reference,
   const Key key{&query, &reference, options.distance, columns, scale, options.mode};
   {
     const std::lock_guard<std::mutex> lock(mutex_);
-    const bool storable = kept_.count(&query) && kept_.count(&reference) && kept_.count(scale);
+    // Given scales are not part of the key: such a search is never stored.
+    const bool storable =
+        !options.scales && kept_.count(&query) && kept_.count(&reference) && kept_.count(scale);
     if (!storable) {
       ++run_;
     } else {
@@ -62,7 +64,7 @@ Neighbours NeighbourCache::search(const Table& query, const Table& reference,
   if (backend_) remote = backend_(query, reference, options);
   Neighbours result = remote ? std::move(*remote) : nearest_neighbours(query, reference, options);
   const std::lock_guard<std::mutex> lock(mutex_);
-  if (kept_.count(&query) && kept_.count(&reference) && kept_.count(scale)) {
+  if (!options.scales && kept_.count(&query) && kept_.count(&reference) && kept_.count(scale)) {
     auto it = stored_.find(key);
     if (it != stored_.end() && it->second->k < result.k) {
       bytes_ -= bytes_of(*it->second);
@@ -96,8 +98,11 @@ std::shared_ptr<const TiedNeighbourLists> NeighbourCache::tied_search(
     ++run_;
     budget_left = byte_budget_ > bytes_ ? byte_budget_ - bytes_ : 0;
   }
-  auto lists = std::make_shared<const TiedNeighbourLists>(query, reference, columns, k, budget_left,
-                                                          progress, task);
+  std::shared_ptr<const TiedNeighbourLists> lists;
+  if (tied_backend_) lists = tied_backend_(query, reference, columns, k);
+  if (!lists)
+    lists = std::make_shared<const TiedNeighbourLists>(query, reference, columns, k, budget_left,
+                                                       progress, task);
   const std::lock_guard<std::mutex> lock(mutex_);
   if (storable && lists->stored() && bytes_ + lists->bytes() <= byte_budget_ &&
       !tied_stored_.count(key)) {
@@ -110,6 +115,11 @@ std::shared_ptr<const TiedNeighbourLists> NeighbourCache::tied_search(
 void NeighbourCache::set_backend(SearchBackend backend) {
   const std::lock_guard<std::mutex> lock(mutex_);
   backend_ = std::move(backend);
+}
+
+void NeighbourCache::set_tied_backend(TiedSearchBackend backend) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  tied_backend_ = std::move(backend);
 }
 
 std::size_t NeighbourCache::searches_run() const {

@@ -57,6 +57,11 @@ class NeighbourCache {
   using SearchBackend = std::function<std::optional<Neighbours>(
       const Table& query, const Table& reference, const NeighbourOptions& options)>;
   void set_backend(SearchBackend backend);
+  // The same for tied_search: returns null for a search it cannot run.
+  using TiedSearchBackend = std::function<std::shared_ptr<const TiedNeighbourLists>(
+      const Table& query, const Table& reference, const std::vector<std::size_t>& columns,
+      std::size_t k)>;
+  void set_tied_backend(TiedSearchBackend backend);
 
   std::size_t searches_run() const;
   std::size_t searches_reused() const;
@@ -66,6 +71,7 @@ class NeighbourCache {
                          const Table*, SearchMode>;
   std::size_t byte_budget_;
   SearchBackend backend_;
+  TiedSearchBackend tied_backend_;
   std::size_t bytes_ = 0;
   std::size_t run_ = 0, reused_ = 0;
   mutable std::mutex mutex_;

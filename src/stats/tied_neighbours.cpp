@@ -54,15 +54,36 @@ long double choose(std::size_t n, std::size_t r) {
 AttackDistance::AttackDistance(const Table& query, const Table& reference,
                                std::vector<std::size_t> columns)
     : query_(query), reference_(reference) {
-  if (columns.empty()) throw InputError("attack distance: no columns");
-  for (std::size_t c : columns) {
+  std::vector<AttackRange> ranges(columns.size());
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const std::size_t c = columns[i];
     if (c >= query.columns().size() || c >= reference.columns().size())
       throw InputError("attack distance: column index out of range");
-    if (query.column(c).is_numeric()) {
-      double lo = INFINITY, hi = -INFINITY;
-      extend_range(query.column(c), lo, hi);
-      extend_range(reference.column(c), lo, hi);
-      const double range = hi - lo;
+    if (!query.column(c).is_numeric()) continue;
+    extend_range(query.column(c), ranges[i].lo, ranges[i].hi);
+    extend_range(reference.column(c), ranges[i].lo, ranges[i].hi);
+  }
+  init(columns, ranges);
+}
+
+AttackDistance::AttackDistance(const Table& query, const Table& reference,
+                               std::vector<std::size_t> columns,
+                               const std::vector<AttackRange>& ranges)
+    : query_(query), reference_(reference) {
+  if (ranges.size() != columns.size())
+    throw std::logic_error("attack distance: one range per column expected");
+  init(columns, ranges);
+}
+
+void AttackDistance::init(const std::vector<std::size_t>& columns,
+                          const std::vector<AttackRange>& ranges) {
+  if (columns.empty()) throw InputError("attack distance: no columns");
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const std::size_t c = columns[i];
+    if (c >= query_.columns().size() || c >= reference_.columns().size())
+      throw InputError("attack distance: column index out of range");
+    if (query_.column(c).is_numeric()) {
+      const double lo = ranges[i].lo, range = ranges[i].hi - ranges[i].lo;
       numeric_.push_back(c);
       range_.push_back(std::isfinite(range) && range > 0 ? range : 1.0);
       low_.push_back(std::isfinite(lo) ? lo : 0.0);
@@ -345,11 +366,11 @@ TiedNeighbourLists::TiedNeighbourLists(const Table& query, const Table& referenc
                                        std::size_t byte_budget, ProgressSink* progress,
                                        const std::string& task)
     : distance_(std::make_unique<AttackDistance>(query, reference, std::move(columns))),
-      search_(*distance_),
+      search_(std::make_unique<TiedNeighbourSearch>(*distance_)),
       k_(k) {
   if (k == 0) throw InputError("tied nearest neighbours: k must be at least 1");
   const std::size_t m = query.rows();
-  const auto& order = search_.query_order();
+  const auto& order = search_->query_order();
   // Per query until the total is known; abandoned (and searched again when asked) past the budget.
   std::vector<std::vector<std::uint32_t>> rows(m);
   sure_count_.assign(m, 0);
@@ -372,7 +393,7 @@ TiedNeighbourLists::TiedNeighbourLists(const Table& query, const Table& referenc
       const std::size_t end = std::min(m, (chunk + 1) * kChunk);
       for (std::size_t i = chunk * kChunk; i < end; ++i) {
         const std::uint32_t q = order[i];
-        const auto found = search_.nearest(q, k, scratch);
+        const auto found = search_->nearest(q, k, scratch);
         auto& list = rows[q];
         list.reserve(found.sure.size() + found.tied.size());
         list.assign(found.sure.begin(), found.sure.end());
@@ -410,8 +431,27 @@ TiedNeighbourLists::TiedNeighbourLists(const Table& query, const Table& referenc
   stored_ = true;
 }
 
+TiedNeighbourLists::TiedNeighbourLists(std::size_t k, std::vector<std::size_t> offset,
+                                       std::vector<std::uint32_t> rows,
+                                       std::vector<std::uint32_t> sure_count,
+                                       std::vector<std::uint32_t> picks, std::vector<double> kth)
+    : k_(k),
+      stored_(true),
+      offset_(std::move(offset)),
+      rows_(std::move(rows)),
+      sure_count_(std::move(sure_count)),
+      picks_(std::move(picks)),
+      kth_(std::move(kth)) {
+  const std::size_t m = sure_count_.size();
+  if (offset_.size() != m + 1 || picks_.size() != m || kth_.size() != m ||
+      offset_.back() != rows_.size())
+    throw std::logic_error("tied neighbour lists: inconsistent sizes");
+  row_order_.resize(m);
+  std::iota(row_order_.begin(), row_order_.end(), 0u);
+}
+
 TiedNeighbours TiedNeighbourLists::of(std::size_t q, TiedNeighbourScratch& scratch) const {
-  if (!stored_) return search_.nearest(q, k_, scratch);
+  if (!stored_) return search_->nearest(q, k_, scratch);
   TiedNeighbours out;
   const std::uint32_t* first = rows_.data() + offset_[q];
   out.sure = std::span<const std::uint32_t>(first, sure_count_[q]);

@@ -30,6 +30,7 @@
 // by a rounding.
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -41,10 +42,21 @@
 
 namespace synthaudit::stats {
 
+// Smallest and largest non-missing value of a numeric column (infinite when there is none).
+struct AttackRange {
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -std::numeric_limits<double>::infinity();
+};
+
 class AttackDistance {
  public:
   // `columns`: indices of the columns used (same in both tables). Throws InputError when empty.
   AttackDistance(const Table& query, const Table& reference, std::vector<std::size_t> columns);
+  // With the numeric ranges given (one per entry of `columns`; categorical entries are not read):
+  // for a reference split into partitions, whose ranges span the whole tables
+  // (stats/partitioned_neighbours.hpp).
+  AttackDistance(const Table& query, const Table& reference, std::vector<std::size_t> columns,
+                 const std::vector<AttackRange>& ranges);
 
   double operator()(std::size_t query_row, std::size_t reference_row) const;
   // Distances from one query row to every reference row, in reference order.
@@ -60,6 +72,8 @@ class AttackDistance {
   const std::vector<double>& lows() const { return low_; }      // per numeric column
 
  private:
+  void init(const std::vector<std::size_t>& columns, const std::vector<AttackRange>& ranges);
+
   const Table& query_;
   const Table& reference_;
   std::vector<std::size_t> numeric_, categorical_;
@@ -154,14 +168,23 @@ class TiedNeighbourLists {
   TiedNeighbourLists(const Table& query, const Table& reference, std::vector<std::size_t> columns,
                      std::size_t k, std::size_t byte_budget, ProgressSink* progress,
                      const std::string& task);
+  // Lists found elsewhere (merged from a partitioned reference, stats/partitioned_neighbours.hpp):
+  // per query q the rows [offset[q], offset[q+1]) of `rows`, its sure rows then its tied rows,
+  // each ascending; always stored, queries in row order.
+  TiedNeighbourLists(std::size_t k, std::vector<std::size_t> offset,
+                     std::vector<std::uint32_t> rows, std::vector<std::uint32_t> sure_count,
+                     std::vector<std::uint32_t> picks, std::vector<double> kth);
   TiedNeighbours of(std::size_t query_row, TiedNeighbourScratch& scratch) const;
-  const std::vector<std::uint32_t>& query_order() const { return search_.query_order(); }
+  const std::vector<std::uint32_t>& query_order() const {
+    return search_ ? search_->query_order() : row_order_;
+  }
   bool stored() const { return stored_; }
   std::size_t bytes() const;
 
  private:
-  std::unique_ptr<AttackDistance> distance_;  // owned: cached lists outlive the caller
-  TiedNeighbourSearch search_;
+  std::unique_ptr<AttackDistance> distance_;     // owned: cached lists outlive the caller
+  std::unique_ptr<TiedNeighbourSearch> search_;  // absent for lists found elsewhere
+  std::vector<std::uint32_t> row_order_;         // query order of lists found elsewhere
   std::size_t k_;
   bool stored_ = false;
   std::vector<std::size_t> offset_;  // queries + 1; rows of query q: [offset_[q], offset_[q+1])
