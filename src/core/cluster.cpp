@@ -41,6 +41,7 @@ std::string Cluster::run_handler(const std::string& kind, const std::string& pay
 
 std::vector<std::string> Cluster::call(const std::string& kind, const std::string& payload) {
   if (!is_root()) throw std::logic_error("Cluster::call on a rank other than the root");
+  const std::lock_guard<std::mutex> lock(calling_);
   std::string request = kind;
   request.push_back('\0');
   request += payload;
@@ -76,6 +77,7 @@ void Cluster::serve() {
 
 void Cluster::stop() {
   if (!is_root()) throw std::logic_error("Cluster::stop on a rank other than the root");
+  const std::lock_guard<std::mutex> lock(calling_);
   if (ranks() > 1) communicator_.broadcast(kStop);
 }
 

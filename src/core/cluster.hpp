@@ -12,6 +12,7 @@
 // rank's message), after every rank has finished the call; the serving ranks carry on serving.
 #include <functional>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,9 @@ class Cluster {
 
   // Registers the handler of `kind`; every rank must register the same kinds before serving.
   void on(std::string kind, Handler handler);
-  // Root only: runs `kind` on every rank; the replies in rank order.
+  // Root only: runs `kind` on every rank; the replies in rank order. Safe to call from several
+  // threads of the root (metrics run in parallel): calls are serialised, since the ranks must see
+  // the collectives in one order. A handler must not call `call` itself.
   std::vector<std::string> call(const std::string& kind, const std::string& payload);
   // Every rank but the root: runs the root's calls until it stops.
   void serve();
@@ -43,6 +46,7 @@ class Cluster {
 
   Communicator& communicator_;
   std::map<std::string, Handler, std::less<>> handlers_;
+  std::mutex calling_;
 };
 
 }  // namespace synthaudit

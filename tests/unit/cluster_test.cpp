@@ -5,6 +5,8 @@
 
 #include <atomic>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "core/communicator.hpp"
 #include "core/error.hpp"
@@ -90,6 +92,41 @@ TEST(Cluster, EveryRankRunsTheHandlerAndTheRootGetsTheRepliesInRankOrder) {
       cluster.stop();
     });
   }
+}
+
+}  // namespace
+}  // namespace synthaudit
+
+namespace synthaudit {
+namespace {
+
+TEST(Cluster, CallsFromSeveralRootThreadsAreSerialised) {
+  run_thread_group(3, [](Communicator& comm) {
+    Cluster cluster(comm);
+    cluster.on("echo", [&](const std::string& payload) {
+      // A collective inside the handler: interleaved calls would mix up the rounds.
+      const auto all = comm.all_gather(payload);
+      for (const auto& part : all)
+        if (part != payload) throw std::logic_error("calls interleaved");
+      return payload;
+    });
+    if (!cluster.is_root()) {
+      cluster.serve();
+      return;
+    }
+    std::vector<std::thread> threads;
+    std::atomic<int> good{0};
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < 50; ++i) {
+          const std::string payload = std::to_string(t) + "/" + std::to_string(i);
+          if (cluster.call("echo", payload).at(2) == payload) ++good;
+        }
+      });
+    for (auto& thread : threads) thread.join();
+    cluster.stop();
+    EXPECT_EQ(good.load(), 200);
+  });
 }
 
 }  // namespace
