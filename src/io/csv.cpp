@@ -479,9 +479,50 @@ std::size_t CsvFile::tokenize(std::size_t offset, std::vector<std::string_view>&
       if (pos < size && data[pos] != delimiter_ && data[pos] != '\n' && data[pos] != '\r')
         return kTextAfterQuote;
     } else {
-      const std::size_t start = pos;
-      pos = field_end(data, pos, size, delimiter_);
-      fields.emplace_back(data + start, pos - start);
+      // A run of unquoted fields up to the row's end or a quote that opens a field, split at
+      // the delimiters of 32-byte blocks (as scan_row counts them).
+      const char delimiter = delimiter_;
+      const std::size_t run_start = pos;
+      std::size_t field_start = pos;
+      std::size_t stop = size;
+      while (pos + 32 <= size) {
+        const BlockMasks m = block_masks(data + pos, delimiter);
+        const std::uint32_t after_delimiter =
+            (m.delimiters << 1) | (pos > run_start && data[pos - 1] == delimiter ? 1u : 0u);
+        const std::uint32_t stops = m.line_breaks | (m.quotes & after_delimiter);
+        std::uint32_t delimiters =
+            stops == 0 ? m.delimiters
+                       : m.delimiters & ((std::uint32_t{1} << __builtin_ctz(stops)) - 1);
+        while (delimiters != 0) {
+          const std::size_t at = pos + static_cast<std::size_t>(__builtin_ctz(delimiters));
+          fields.emplace_back(data + field_start, at - field_start);
+          field_start = at + 1;
+          delimiters &= delimiters - 1;
+        }
+        if (stops != 0) {
+          stop = pos + static_cast<std::size_t>(__builtin_ctz(stops));
+          break;
+        }
+        pos += 32;
+      }
+      if (stop == size) {
+        for (; pos < size; ++pos) {
+          const char c = data[pos];
+          if (c == '\n' || c == '\r' ||
+              (c == '"' && pos > run_start && data[pos - 1] == delimiter)) {
+            stop = pos;
+            break;
+          }
+          if (c == delimiter) {
+            fields.emplace_back(data + field_start, pos - field_start);
+            field_start = pos + 1;
+          }
+        }
+      }
+      pos = stop;
+      // A quote opening a field: its delimiter was the last split, the quoted field follows.
+      if (pos < size && data[pos] == '"') continue;
+      fields.emplace_back(data + field_start, pos - field_start);
     }
     if (pos >= size) {
       next = size;

@@ -266,18 +266,20 @@ class LevelIndex {
     if (field.size() <= 16) return read_words(stored) == field_words;
     return std::memcmp(stored.data(), field.data(), field.size()) == 0;
   }
-  // A multiply-xorshift mix of the words (and of every 8 bytes past the first 16): the hash only
-  // places levels in this table, nothing depends on its values.
+  // The 128-bit product of the words, folded (as wyhash mixes): every input bit reaches the low
+  // bits that pick the slot. The hash only places levels in this table; nothing depends on its
+  // values.
+  static std::uint64_t fold_multiply(std::uint64_t x, std::uint64_t y) {
+    const unsigned __int128 product = static_cast<unsigned __int128>(x) * y;
+    return static_cast<std::uint64_t>(product) ^ static_cast<std::uint64_t>(product >> 64);
+  }
   static std::uint64_t hash_bytes(std::string_view s, const Words& words) {
-    constexpr std::uint64_t k1 = 0x9E3779B97F4A7C15ULL, k2 = 0xBF58476D1CE4E5B9ULL;
-    std::uint64_t h = (words.a ^ k1) * k2;
-    h ^= h >> 29;
-    h = (h ^ words.b ^ s.size()) * k1;
-    for (std::size_t i = 16; i < s.size(); i += 8) {
-      h ^= h >> 31;
-      h = (h ^ load(s.data() + std::min(i, s.size() - 8), 8)) * k2;
-    }
-    return h ^ (h >> 32);
+    constexpr std::uint64_t k1 = 0x9E3779B97F4A7C15ULL, k2 = 0xBF58476D1CE4E5B9ULL,
+                            k3 = 0x94D049BB133111EBULL;
+    std::uint64_t h = fold_multiply(words.a ^ k1, words.b ^ k2 ^ s.size());
+    for (std::size_t i = 16; i < s.size(); i += 8)
+      h = fold_multiply(h ^ load(s.data() + std::min(i, s.size() - 8), 8), k3);
+    return fold_multiply(h, k1);
   }
   void rehash(std::size_t capacity) {
     slots_.assign(capacity, 0);
