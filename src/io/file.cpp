@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,18 +22,6 @@ std::string too_large(const std::string& path, std::uint64_t max_bytes) {
 }
 
 }  // namespace
-
-void advise_huge_pages(void* data, std::size_t bytes) {
-#if defined(MADV_HUGEPAGE)
-  constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
-  const auto begin = (reinterpret_cast<std::uintptr_t>(data) + kHugePage - 1) & ~(kHugePage - 1);
-  const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(kHugePage - 1);
-  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-  (void)data;
-  (void)bytes;
-#endif
-}
 
 std::string read_input_file(const std::string& path, std::uint64_t max_bytes,
                             std::uint64_t pipe_wait_seconds) {
@@ -61,11 +48,7 @@ std::string read_input_file(const std::string& path, std::uint64_t max_bytes,
   // past the bound.
   const std::uint64_t want = (regular ? expected : max_bytes) + 1;
   std::string out;
-  const auto first_size =
-      static_cast<std::size_t>(regular ? want : std::min<std::uint64_t>(want, 1 << 20));
-  out.reserve(first_size);
-  advise_huge_pages(out.data(), out.capacity());
-  out.resize(first_size);
+  out.resize(static_cast<std::size_t>(regular ? want : std::min<std::uint64_t>(want, 1 << 20)));
   std::size_t have = 0;
   bool waited = false;
   while (true) {

@@ -17,11 +17,6 @@ namespace synthaudit {
 std::string read_input_file(const std::string& path, std::uint64_t max_bytes,
                             std::uint64_t pipe_wait_seconds = 10);
 
-// Asks the kernel to back the whole 2 MiB pages inside [data, data + bytes) with transparent huge
-// pages (advice only: nothing changes where it cannot). A large buffer filled once, such as a
-// file's text or a table column, then takes one page fault per 2 MiB instead of one per 4 KiB.
-void advise_huge_pages(void* data, std::size_t bytes);
-
 // Parses JSON text read from `path`, refusing nesting deeper than `max_depth` (docs/limits.md,
 // json_depth) before it is built, so a hostile document cannot exhaust the stack of the code that
 // walks it. Throws InputError naming the path and the byte of a syntax error.

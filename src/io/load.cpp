@@ -337,16 +337,11 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
   // kind, so a column takes only the storage of its kind.
   auto numeric_once = std::make_unique<std::once_flag[]>(ncol);
   auto codes_once = std::make_unique<std::once_flag[]>(ncol);
-  auto fill = [&](auto& storage, auto value) {
-    storage.reserve(rows);
-    advise_huge_pages(storage.data(), rows * sizeof(value));
-    storage.assign(rows, value);
-  };
   auto allocate_numeric = [&](std::size_t c) {
-    fill(columns[c].numeric, std::numeric_limits<double>::quiet_NaN());
+    columns[c].numeric.assign(rows, std::numeric_limits<double>::quiet_NaN());
     if (!schema.columns[c].missing_codes.empty()) columns[c].missing_code_index.assign(rows, 0);
   };
-  auto allocate_codes = [&](std::size_t c) { fill(columns[c].codes, kMissingCode); };
+  auto allocate_codes = [&](std::size_t c) { columns[c].codes.assign(rows, kMissingCode); };
   for (std::size_t c = 0; c < ncol; ++c) {
     columns[c].name = schema.columns[c].name;
     if (decoding[c] == Decoding::kNumeric) allocate_numeric(c);
