@@ -90,6 +90,10 @@ inline bool parse_simple_decimal(std::string_view field, double& value) {
 // Overflow ("1e999"), inf, nan and hex are not numbers; underflow gives the nearest subnormal
 // or zero, as strtod does.
 bool parse_number(std::string_view field, double& value) {
+  // Most fields are plain decimals without spaces or '+': the fast path accepts exactly those,
+  // and gives them the value the trimming below would lead to.
+  if (parse_simple_decimal(field, value)) return true;
+  const std::size_t original_size = field.size();
   while (!field.empty() && (field.front() == ' ' || field.front() == '\t')) field.remove_prefix(1);
   while (!field.empty() && (field.back() == ' ' || field.back() == '\t')) field.remove_suffix(1);
   if (!field.empty() && field.front() == '+') {
@@ -97,7 +101,7 @@ bool parse_number(std::string_view field, double& value) {
     if (!field.empty() && (field.front() == '-' || field.front() == '+')) return false;
   }
   if (field.empty()) return false;
-  if (parse_simple_decimal(field, value)) return true;
+  if (field.size() != original_size && parse_simple_decimal(field, value)) return true;
   const char* end = field.data() + field.size();
   double parsed = 0;
   auto [ptr, ec] = std::from_chars(field.data(), end, parsed);
