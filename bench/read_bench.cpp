@@ -4,6 +4,9 @@
 //   read_bench generate FILE [ROWS]   writes the test file (10 numeric, 10 categorical columns)
 //   read_bench read FILE [THREADS]    reads it like `evaluate` reads the confidential file and
 //                                     prints wall time, throughput and peak RSS
+//   read_bench read FILE THREADS separate
+//                                     the same with infer_schema and encode_table as two passes
+//                                     (as before infer_and_encode), for comparison
 //
 // Generation and reading are separate processes so that peak RSS (getrusage ru_maxrss) is the
 // reader's own. scripts/run-bench drives both.
@@ -114,7 +117,7 @@ int generate(const char* path, std::size_t rows) {
   return 0;
 }
 
-int read(const char* path, int threads) {
+int read(const char* path, int threads, bool separate) {
   struct stat st {};
   if (stat(path, &st) != 0) {
     std::perror(path);
@@ -130,10 +133,22 @@ int read(const char* path, int threads) {
   CsvFile file = CsvFile::open(path, settings.csv);
   const auto t1 = clock::now();
   const double c1 = cpu_seconds();
-  Schema schema = infer_schema(file, settings);
-  const auto t2 = clock::now();
-  const double c2 = cpu_seconds();
-  Table table = encode_table(file, schema, settings, "confidential");
+  Schema schema;
+  Table table;
+  auto t2 = t1;
+  double c2 = c1;
+  if (separate) {
+    schema = infer_schema(file, settings);
+    t2 = clock::now();
+    c2 = cpu_seconds();
+    table = encode_table(file, schema, settings, "confidential");
+  } else {
+    InferredTable read = infer_and_encode(file, settings, "confidential");
+    schema = std::move(read.schema);
+    table = std::move(read.table);
+    t2 = clock::now();
+    c2 = cpu_seconds();
+  }
   const auto t3 = clock::now();
   const double c3 = cpu_seconds();
   std::vector<Table*> tables = {&table};
@@ -165,8 +180,13 @@ int read(const char* path, int threads) {
   std::printf(
       "open+index      %6.3f   %6.3f   (map, SHA-256 on a 2nd thread, structure, row index)\n",
       seconds(t0, t1), c1 - c0);
-  std::printf("infer_schema    %6.3f   %6.3f\n", seconds(t1, t2), c2 - c1);
-  std::printf("encode_table    %6.3f   %6.3f\n", seconds(t2, t3), c3 - c2);
+  if (separate) {
+    std::printf("infer_schema    %6.3f   %6.3f\n", seconds(t1, t2), c2 - c1);
+    std::printf("encode_table    %6.3f   %6.3f\n", seconds(t2, t3), c3 - c2);
+  } else {
+    std::printf("infer+encode    %6.3f   %6.3f   (infer_and_encode: one pass)\n", seconds(t1, t2),
+                c2 - c1);
+  }
   std::printf("finalize        %6.3f   %6.3f\n", seconds(t3, t4), c4 - c3);
   std::printf("total           %6.3f   %6.3f   %.1f MB/s   %.0f rows/s (wall)\n", total, c4 - c0,
               file_mb / total, static_cast<double>(rows) / total);
@@ -182,7 +202,8 @@ int main(int argc, char** argv) {
   if (argc >= 3 && std::strcmp(argv[1], "generate") == 0)
     return generate(argv[2], argc >= 4 ? std::strtoull(argv[3], nullptr, 10) : 1000000);
   if (argc >= 3 && std::strcmp(argv[1], "read") == 0)
-    return read(argv[2], argc >= 4 ? std::atoi(argv[3]) : 0);
-  std::fprintf(stderr, "usage: read_bench generate FILE [ROWS] | read FILE [THREADS]\n");
+    return read(argv[2], argc >= 4 ? std::atoi(argv[3]) : 0,
+                argc >= 5 && std::strcmp(argv[4], "separate") == 0);
+  std::fprintf(stderr, "usage: read_bench generate FILE [ROWS] | read FILE [THREADS] [separate]\n");
   return 2;
 }

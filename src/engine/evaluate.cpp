@@ -326,7 +326,9 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
     return file;
   };
   auto check_table = [&](const DataFile& file) {
-    const std::uint64_t table = table_bytes(file.rows(), data.schema.columns.size());
+    // The confidential file is checked before its schema exists: it has one column per field.
+    const std::uint64_t table = table_bytes(
+        file.rows(), data.schema.columns.empty() ? file.columns() : data.schema.columns.size());
     check(tables + file.size() + file.rows() * 8 + table, file.path() + ": encoding it");
     tables += table;
   };
@@ -336,11 +338,11 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
       data.treated_as_missing.push_back({file.path(), role, std::move(tallies)});
   };
   const std::unique_ptr<DataFile> conf_file = open(spec.confidential);
-  data.schema = infer_schema(*conf_file, settings);
   check_table(*conf_file);
   std::vector<MissingTally> conf_tallies;
-  data.confidential =
-      encode_table(*conf_file, data.schema, settings, "confidential", nullptr, &conf_tallies);
+  InferredTable conf = infer_and_encode(*conf_file, settings, "confidential", &conf_tallies);
+  data.schema = std::move(conf.schema);
+  data.confidential = std::move(conf.table);
   keep_tallies(*conf_file, "confidential", std::move(conf_tallies));
   data.reading_warnings = decimal_comma_warnings(data.schema, *conf_file);
   std::uint64_t largest_synthetic = 0;

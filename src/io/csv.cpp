@@ -114,6 +114,42 @@ inline std::size_t field_end(const char* data, std::size_t pos, std::size_t size
   return pos;
 }
 
+// Bit i of each mask: byte i of a 32-byte block is a delimiter, a line break ('\n' or '\r'),
+// a quote.
+struct BlockMasks {
+  std::uint32_t delimiters, line_breaks, quotes;
+};
+
+inline BlockMasks block_masks(const char* block, char delimiter) {
+#if defined(__SSE2__)
+  const __m128i d = _mm_set1_epi8(delimiter);
+  const __m128i nl = _mm_set1_epi8('\n');
+  const __m128i cr = _mm_set1_epi8('\r');
+  const __m128i q = _mm_set1_epi8('"');
+  BlockMasks m{0, 0, 0};
+  for (int half = 0; half < 2; ++half) {
+    const __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(block + 16 * half));
+    const int shift = 16 * half;
+    m.delimiters |= static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, d)))
+                    << shift;
+    m.line_breaks |= static_cast<std::uint32_t>(_mm_movemask_epi8(
+                         _mm_or_si128(_mm_cmpeq_epi8(chunk, nl), _mm_cmpeq_epi8(chunk, cr))))
+                     << shift;
+    m.quotes |= static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(chunk, q))) << shift;
+  }
+  return m;
+#else
+  BlockMasks m{0, 0, 0};
+  for (int i = 0; i < 32; ++i) {
+    const std::uint32_t bit = std::uint32_t{1} << i;
+    if (block[i] == delimiter) m.delimiters |= bit;
+    if (block[i] == '\n' || block[i] == '\r') m.line_breaks |= bit;
+    if (block[i] == '"') m.quotes |= bit;
+  }
+  return m;
+#endif
+}
+
 }  // namespace
 
 int resolve_reader_threads(int requested) {
@@ -443,9 +479,50 @@ std::size_t CsvFile::tokenize(std::size_t offset, std::vector<std::string_view>&
       if (pos < size && data[pos] != delimiter_ && data[pos] != '\n' && data[pos] != '\r')
         return kTextAfterQuote;
     } else {
-      const std::size_t start = pos;
-      pos = field_end(data, pos, size, delimiter_);
-      fields.emplace_back(data + start, pos - start);
+      // A run of unquoted fields up to the row's end or a quote that opens a field, split at
+      // the delimiters of 32-byte blocks (as scan_row counts them).
+      const char delimiter = delimiter_;
+      const std::size_t run_start = pos;
+      std::size_t field_start = pos;
+      std::size_t stop = size;
+      while (pos + 32 <= size) {
+        const BlockMasks m = block_masks(data + pos, delimiter);
+        const std::uint32_t after_delimiter =
+            (m.delimiters << 1) | (pos > run_start && data[pos - 1] == delimiter ? 1u : 0u);
+        const std::uint32_t stops = m.line_breaks | (m.quotes & after_delimiter);
+        std::uint32_t delimiters =
+            stops == 0 ? m.delimiters
+                       : m.delimiters & ((std::uint32_t{1} << __builtin_ctz(stops)) - 1);
+        while (delimiters != 0) {
+          const std::size_t at = pos + static_cast<std::size_t>(__builtin_ctz(delimiters));
+          fields.emplace_back(data + field_start, at - field_start);
+          field_start = at + 1;
+          delimiters &= delimiters - 1;
+        }
+        if (stops != 0) {
+          stop = pos + static_cast<std::size_t>(__builtin_ctz(stops));
+          break;
+        }
+        pos += 32;
+      }
+      if (stop == size) {
+        for (; pos < size; ++pos) {
+          const char c = data[pos];
+          if (c == '\n' || c == '\r' ||
+              (c == '"' && pos > run_start && data[pos - 1] == delimiter)) {
+            stop = pos;
+            break;
+          }
+          if (c == delimiter) {
+            fields.emplace_back(data + field_start, pos - field_start);
+            field_start = pos + 1;
+          }
+        }
+      }
+      pos = stop;
+      // A quote opening a field: its delimiter was the last split, the quoted field follows.
+      if (pos < size && data[pos] == '"') continue;
+      fields.emplace_back(data + field_start, pos - field_start);
     }
     if (pos >= size) {
       next = size;
@@ -466,18 +543,22 @@ std::size_t CsvFile::tokenize(std::size_t offset, std::vector<std::string_view>&
 std::size_t CsvFile::scan_row(std::size_t offset, std::size_t& fields, std::size_t& newlines,
                               std::size_t& longest) const {
   // The same grammar as tokenize, without building fields: the structure check of open() runs
-  // over every byte once, so it is kept to comparisons and memchr.
+  // over every byte once. Unquoted text is scanned 32 bytes at a time (delimiters counted from
+  // a bit mask), quoted fields with memchr. `longest` is exact for quoted fields; for a run of
+  // unquoted fields it is the run's length, a bound that exceeds max_field_bytes_ only when
+  // the run is then measured field by field, so it exceeds the limit exactly when a field does.
   const char* data = data_;
   const std::size_t size = size_;
   const char delimiter = delimiter_;
   std::size_t pos = offset;
-  fields = 0;
+  fields = 1;
   longest = 0;
+  auto row_end = [&](std::size_t at) {
+    return (data[at] == '\r' && at + 1 < size && data[at + 1] == '\n') ? at + 2 : at + 1;
+  };
   while (true) {
-    ++fields;
-    const std::size_t field_start = pos;
     if (pos < size && data[pos] == '"') {
-      ++pos;
+      const std::size_t field_start = pos++;
       while (true) {
         const void* q = std::memchr(data + pos, '"', size - pos);
         if (q == nullptr) return kUnterminatedQuote;
@@ -490,18 +571,58 @@ std::size_t CsvFile::scan_row(std::size_t offset, std::size_t& fields, std::size
         }
         break;
       }
-      if (pos < size && data[pos] != delimiter && data[pos] != '\n' && data[pos] != '\r')
-        return kTextAfterQuote;
+      longest = std::max(longest, pos - field_start);
+      if (pos >= size) return size;
+      if (data[pos] == delimiter) {
+        ++pos;
+        ++fields;
+        continue;
+      }
+      if (data[pos] != '\n' && data[pos] != '\r') return kTextAfterQuote;
+      return row_end(pos);
+    }
+    // A run of unquoted fields, up to the row's end or a quote that opens a field (a quote
+    // inside an unquoted field is text).
+    const std::size_t run_start = pos;
+    std::size_t stop = size;
+    while (pos + 32 <= size) {
+      const BlockMasks m = block_masks(data + pos, delimiter);
+      const std::uint32_t after_delimiter =
+          (m.delimiters << 1) | (pos > run_start && data[pos - 1] == delimiter ? 1u : 0u);
+      const std::uint32_t stops = m.line_breaks | (m.quotes & after_delimiter);
+      if (stops != 0) {
+        const int at = __builtin_ctz(stops);
+        fields += static_cast<std::size_t>(
+            __builtin_popcount(m.delimiters & ((std::uint32_t{1} << at) - 1)));
+        stop = pos + static_cast<std::size_t>(at);
+        break;
+      }
+      fields += static_cast<std::size_t>(__builtin_popcount(m.delimiters));
+      pos += 32;
+    }
+    if (stop == size) {
+      for (; pos < size; ++pos) {
+        const char c = data[pos];
+        if (c == '\n' || c == '\r' || (c == '"' && pos > run_start && data[pos - 1] == delimiter)) {
+          stop = pos;
+          break;
+        }
+        if (c == delimiter) ++fields;
+      }
+    }
+    if (stop - run_start > max_field_bytes_) {
+      // Rare: a run longer than the field limit is measured field by field.
+      for (std::size_t start = run_start; start < stop;) {
+        const std::size_t end = std::min(field_end(data, start, stop, delimiter), stop);
+        longest = std::max(longest, end - start);
+        start = end + 1;
+      }
     } else {
-      pos = field_end(data, pos, size, delimiter);
+      longest = std::max(longest, stop - run_start);
     }
-    longest = std::max(longest, pos - field_start);
+    pos = stop;
     if (pos >= size) return size;
-    if (data[pos] == delimiter) {
-      ++pos;
-      continue;
-    }
-    return (data[pos] == '\r' && pos + 1 < size && data[pos + 1] == '\n') ? pos + 2 : pos + 1;
+    if (data[pos] != '"') return row_end(pos);
   }
 }
 

@@ -1,12 +1,16 @@
 #include "io/load.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string_view>
 #include <unordered_map>
@@ -20,8 +24,9 @@ namespace synthaudit {
 
 namespace {
 
-// The missing-value spellings, checked once per field in every pass: a mask of their lengths
-// rejects most fields before any comparison.
+// The missing-value spellings, checked once per field: masks of their lengths and of their
+// first bytes reject nearly every field before any comparison (numbers of 2 to 4 digits have the
+// lengths of NA, NaN and null, but not their first letters).
 class MissingSpellings {
  public:
   explicit MissingSpellings(const std::vector<std::string>& spellings) : spellings_(spellings) {
@@ -30,10 +35,13 @@ class MissingSpellings {
         lengths_ |= std::uint64_t{1} << s.size();
       else
         has_long_ = true;
+      if (!s.empty()) first_bytes_[static_cast<unsigned char>(s[0])] = 1;
     }
   }
   bool contains(std::string_view field) const {
     if (field.size() < 64 ? ((lengths_ >> field.size()) & 1) == 0 : !has_long_) return false;
+    if (field.empty()) return true;  // the length mask says "" is a spelling
+    if (!first_bytes_[static_cast<unsigned char>(field[0])]) return false;
     for (const auto& s : spellings_)
       if (field == s) return true;
     return false;
@@ -43,6 +51,7 @@ class MissingSpellings {
   std::vector<std::string> spellings_;
   std::uint64_t lengths_ = 0;
   bool has_long_ = false;
+  std::array<char, 256> first_bytes_{};
 };
 
 // Exact fast path for the common "[-]digits[.digits]" with at most 15 digits: the digits form an
@@ -81,6 +90,10 @@ inline bool parse_simple_decimal(std::string_view field, double& value) {
 // Overflow ("1e999"), inf, nan and hex are not numbers; underflow gives the nearest subnormal
 // or zero, as strtod does.
 bool parse_number(std::string_view field, double& value) {
+  // Most fields are plain decimals without spaces or '+': the fast path accepts exactly those,
+  // and gives them the value the trimming below would lead to.
+  if (parse_simple_decimal(field, value)) return true;
+  const std::size_t original_size = field.size();
   while (!field.empty() && (field.front() == ' ' || field.front() == '\t')) field.remove_prefix(1);
   while (!field.empty() && (field.back() == ' ' || field.back() == '\t')) field.remove_suffix(1);
   if (!field.empty() && field.front() == '+') {
@@ -88,7 +101,7 @@ bool parse_number(std::string_view field, double& value) {
     if (!field.empty() && (field.front() == '-' || field.front() == '+')) return false;
   }
   if (field.empty()) return false;
-  if (parse_simple_decimal(field, value)) return true;
+  if (field.size() != original_size && parse_simple_decimal(field, value)) return true;
   const char* end = field.data() + field.size();
   double parsed = 0;
   auto [ptr, ec] = std::from_chars(field.data(), end, parsed);
@@ -164,6 +177,372 @@ std::vector<double> with_declared_codes(std::vector<double> codes, const DataFil
   return codes;
 }
 
+// The schema entry of `file`'s column `c` (kind from the user, or `inferred_kind`).
+Schema::Entry schema_entry(const DataFile& file, const ReadSettings& settings, std::size_t c,
+                           std::vector<std::string> text_codes, ColumnKind inferred_kind) {
+  Schema::Entry entry;
+  entry.name = file.header()[c];
+  if (auto it = settings.kinds.find(entry.name); it != settings.kinds.end()) {
+    entry.kind = it->second;
+    entry.inferred = false;
+  } else {
+    entry.kind = inferred_kind;
+    entry.inferred = true;
+  }
+  std::vector<double> codes;
+  if (auto it = settings.missing_codes.find(entry.name); it != settings.missing_codes.end())
+    codes = it->second;
+  entry.missing_codes = with_declared_codes(std::move(codes), file, c);
+  entry.missing_text_codes = std::move(text_codes);
+  if (entry.missing_codes.size() + entry.missing_text_codes.size() > 255)
+    throw InputError(settings.origin + ": missing_codes." + entry.name +
+                     ": at most 255 codes per column");
+  if (!file.metadata().empty()) entry.label = file.metadata()[c].label;
+  return entry;
+}
+
+// A thread's categorical levels of one column while a file is decoded: open addressing over
+// 64-bit slots (a tag from the hash, and the code), the level bytes copied once per new level
+// into one buffer. The shared Dictionary's node-based map costs a cache miss and a string
+// compare per field; this costs a hash of the field's bytes and, nearly always, one compare.
+class LevelIndex {
+ public:
+  // The level's code, and whether it was new.
+  std::uint32_t intern(std::string_view level, bool& added) {
+    if (slots_.empty()) rehash(16);
+    const Words words = read_words(level);
+    const std::uint64_t hash = hash_bytes(level, words);
+    const auto tag = static_cast<std::uint32_t>(hash >> 32);
+    std::size_t i = static_cast<std::size_t>(hash) & mask_;
+    while (true) {
+      const std::uint64_t slot = slots_[i];
+      if (slot == 0) break;
+      if (static_cast<std::uint32_t>(slot >> 32) == tag) {
+        const auto code = static_cast<std::uint32_t>(slot) - 1;
+        if (equal(this->level(code), level, words)) {
+          added = false;
+          return code;
+        }
+      }
+      i = (i + 1) & mask_;
+    }
+    const auto code = static_cast<std::uint32_t>(ends_.size());
+    bytes_.append(level);
+    ends_.push_back(bytes_.size());
+    slots_[i] = (std::uint64_t{tag} << 32) | (std::uint64_t{code} + 1);
+    if (ends_.size() * 2 > slots_.size()) rehash(slots_.size() * 2);
+    added = true;
+    return code;
+  }
+  std::size_t size() const { return ends_.size(); }
+  std::string_view level(std::uint32_t code) const {
+    const std::size_t begin = code == 0 ? 0 : ends_[code - 1];
+    return std::string_view(bytes_.data() + begin, ends_[code] - begin);
+  }
+
+ private:
+  // Up to 16 bytes as two words, read without touching a byte outside the string (overlapping
+  // loads): equal strings of equal length up to 16 bytes give equal words, so short levels are
+  // compared and hashed without a byte loop or a call to memcmp.
+  struct Words {
+    std::uint64_t a = 0, b = 0;
+    bool operator==(const Words& o) const { return a == o.a && b == o.b; }
+  };
+  static std::uint64_t load(const char* p, std::size_t bytes) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, p, bytes);
+    return word;
+  }
+  static Words read_words(std::string_view s) {
+    const char* p = s.data();
+    const std::size_t n = s.size();
+    if (n >= 8) return {load(p, 8), load(p + (n >= 16 ? 8 : n - 8), 8)};
+    if (n >= 4) return {load(p, 4), load(p + n - 4, 4)};
+    if (n > 0)
+      return {static_cast<std::uint64_t>(static_cast<unsigned char>(p[0])) |
+                  static_cast<std::uint64_t>(static_cast<unsigned char>(p[n / 2])) << 8 |
+                  static_cast<std::uint64_t>(static_cast<unsigned char>(p[n - 1])) << 16,
+              0};
+    return {};
+  }
+  static bool equal(std::string_view stored, std::string_view field, const Words& field_words) {
+    if (stored.size() != field.size()) return false;
+    if (field.size() <= 16) return read_words(stored) == field_words;
+    return std::memcmp(stored.data(), field.data(), field.size()) == 0;
+  }
+  // The 128-bit product of the words, folded (as wyhash mixes): every input bit reaches the low
+  // bits that pick the slot. The hash only places levels in this table; nothing depends on its
+  // values.
+  static std::uint64_t fold_multiply(std::uint64_t x, std::uint64_t y) {
+    const unsigned __int128 product = static_cast<unsigned __int128>(x) * y;
+    return static_cast<std::uint64_t>(product) ^ static_cast<std::uint64_t>(product >> 64);
+  }
+  static std::uint64_t hash_bytes(std::string_view s, const Words& words) {
+    constexpr std::uint64_t k1 = 0x9E3779B97F4A7C15ULL, k2 = 0xBF58476D1CE4E5B9ULL,
+                            k3 = 0x94D049BB133111EBULL;
+    std::uint64_t h = fold_multiply(words.a ^ k1, words.b ^ k2 ^ s.size());
+    for (std::size_t i = 16; i < s.size(); i += 8)
+      h = fold_multiply(h ^ load(s.data() + std::min(i, s.size() - 8), 8), k3);
+    return fold_multiply(h, k1);
+  }
+  void rehash(std::size_t capacity) {
+    slots_.assign(capacity, 0);
+    mask_ = capacity - 1;
+    for (std::uint32_t code = 0; code < ends_.size(); ++code) {
+      const std::string_view text = level(code);
+      const std::uint64_t hash = hash_bytes(text, read_words(text));
+      std::size_t i = static_cast<std::size_t>(hash) & mask_;
+      while (slots_[i] != 0) i = (i + 1) & mask_;
+      slots_[i] = ((hash >> 32) << 32) | (std::uint64_t{code} + 1);
+    }
+  }
+
+  std::vector<std::uint64_t> slots_;  // (hash tag << 32) | (code + 1); 0: empty
+  std::size_t mask_ = 0;
+  std::string bytes_;
+  std::vector<std::size_t> ends_;  // level k is bytes_[ends_[k - 1], ends_[k])
+};
+
+// How a column is decoded.
+enum class Decoding : std::uint8_t {
+  kNumeric,      // every value must be a number
+  kCategorical,  // levels
+  // Numeric until a field is not a number, then categorical (infer_and_encode): the kind
+  // infer_schema would give, decided in the same pass.
+  kInferred,
+};
+
+// Decodes `file` into columns with the names, missing codes and dictionaries of `schema`, whose
+// column c is the file's column source[c]. Columns decoded as kInferred get their kind (and an
+// empty dictionary when categorical) in `schema`. Counts what was read as missing by a code into
+// hits[c][k] (numeric codes, then text codes).
+//
+// One pass over the rows on the file's threads. An inferred column is numeric in a thread until
+// it meets a field that is not a number; from then on that thread interns its fields. It ends
+// categorical when any thread saw such a field; a thread that had stored numbers in it by then
+// (the numbers were read before the text) cannot tell their spelling from the parsed value, so
+// such a column is decoded again from its text in a second pass over the rows. Each thread first
+// codes against its own LevelIndex, merged into the shared dictionary in row order afterwards:
+// no lock per field, and the same dictionary (and the same errors) as one thread would give.
+std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
+                                   const std::vector<std::size_t>& source,
+                                   const std::vector<Decoding>& decoding,
+                                   const ReadSettings& settings,
+                                   std::vector<std::vector<std::uint64_t>>& hits) {
+  const std::size_t ncol = schema.columns.size();
+  const std::size_t rows = file.rows();
+  const auto threads = static_cast<std::size_t>(file.threads());
+  const MissingSpellings missing(settings.missing_values);
+  const bool decimal_comma = file.decimal_mark() == ',';
+  constexpr auto kNoRow = std::numeric_limits<std::size_t>::max();
+
+  std::vector<Column> columns(ncol);
+  // Storage of inferred columns is allocated by the first thread that writes a value of that
+  // kind, so a column takes only the storage of its kind.
+  auto numeric_once = std::make_unique<std::once_flag[]>(ncol);
+  auto codes_once = std::make_unique<std::once_flag[]>(ncol);
+  auto allocate_numeric = [&](std::size_t c) {
+    columns[c].numeric.assign(rows, std::numeric_limits<double>::quiet_NaN());
+    if (!schema.columns[c].missing_codes.empty()) columns[c].missing_code_index.assign(rows, 0);
+  };
+  auto allocate_codes = [&](std::size_t c) { columns[c].codes.assign(rows, kMissingCode); };
+  for (std::size_t c = 0; c < ncol; ++c) {
+    columns[c].name = schema.columns[c].name;
+    if (decoding[c] == Decoding::kNumeric) allocate_numeric(c);
+    if (decoding[c] == Decoding::kCategorical) allocate_codes(c);
+  }
+
+  struct ThreadState {
+    std::size_t first_row = kNoRow;
+    std::vector<LevelIndex> levels;
+    std::vector<std::vector<std::uint64_t>> hits;
+    std::vector<Decoding> decoding;            // kInferred: still numeric in this thread
+    std::vector<char> has_numeric, has_codes;  // storage of that kind is allocated
+    std::vector<char> stored_number;           // a kInferred column stored a number
+  };
+  std::vector<ThreadState> state(threads);
+  for (auto& s : state) {
+    s.levels.resize(ncol);
+    s.hits.resize(ncol);
+    for (std::size_t c = 0; c < ncol; ++c)
+      s.hits[c].assign(
+          schema.columns[c].missing_codes.size() + schema.columns[c].missing_text_codes.size(), 0);
+    s.decoding = decoding;
+    s.has_numeric.assign(ncol, 0);
+    s.has_codes.assign(ncol, 0);
+    for (std::size_t c = 0; c < ncol; ++c) {
+      s.has_numeric[c] = decoding[c] == Decoding::kNumeric;
+      s.has_codes[c] = decoding[c] == Decoding::kCategorical;
+    }
+    s.stored_number.assign(ncol, 0);
+  }
+
+  auto visit = [&](const std::vector<std::size_t>& visited) {
+    file.visit_rows([&](int t, std::size_t row, const std::vector<std::string_view>& fields) {
+      ThreadState& s = state[static_cast<std::size_t>(t)];
+      if (s.first_row > row) s.first_row = row;
+      for (const std::size_t c : visited) {
+        const std::string_view field = fields[source[c]];
+        if (is_absent(field) || missing.contains(field)) continue;
+        const Schema::Entry& entry = schema.columns[c];
+        const auto& codes = entry.missing_codes;
+        const auto& text_codes = entry.missing_text_codes;
+        if (!text_codes.empty()) {
+          if (auto it = std::find(text_codes.begin(), text_codes.end(), field);
+              it != text_codes.end()) {
+            ++s.hits[c][codes.size() + static_cast<std::size_t>(it - text_codes.begin())];
+            continue;
+          }
+        }
+        Column& column = columns[c];
+        if (s.decoding[c] != Decoding::kCategorical) {
+          double value;
+          if (parse_number(field, value, decimal_comma)) {
+            if (!s.has_numeric[c]) {
+              std::call_once(numeric_once[c], allocate_numeric, c);
+              s.has_numeric[c] = 1;
+            }
+            if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
+              const auto k = static_cast<std::size_t>(it - codes.begin());
+              column.missing_code_index[row] = static_cast<std::uint8_t>(k + 1);
+              ++s.hits[c][k];
+              continue;
+            }
+            column.numeric[row] = value;
+            s.stored_number[c] = 1;
+            continue;
+          }
+          if (s.decoding[c] == Decoding::kNumeric)
+            throw InputError(
+                file.path() + ": row " + std::to_string(row + 1) + ", column '" + column.name +
+                "': '" + std::string(field.substr(0, 60)) +
+                "' is not a number (the column is numeric" +
+                (!decimal_comma && looks_like_decimal_comma_number(field)
+                     ? "; if the file writes decimals with a comma, give --decimal , or read: "
+                       "decimal: \",\" in the spec)"
+                     : ")"));
+          // Not a number in an inferred column: categorical from here on; not a missing code
+          // either, since it did not parse.
+          s.decoding[c] = Decoding::kCategorical;
+        } else if (!codes.empty()) {
+          double value;
+          if (parse_number(field, value, decimal_comma)) {
+            if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
+              ++s.hits[c][static_cast<std::size_t>(it - codes.begin())];
+              continue;
+            }
+          }
+        }
+        if (!s.has_codes[c]) {
+          std::call_once(codes_once[c], allocate_codes, c);
+          s.has_codes[c] = 1;
+        }
+        bool added = false;
+        column.codes[row] = s.levels[c].intern(field, added);
+        // Each new level is checked once: results.json and the report need UTF-8 text.
+        if (added && !valid_utf8(field))
+          throw InputError(file.path() + ": row " + std::to_string(row + 1) + ", column '" +
+                           column.name +
+                           "': the value is not valid UTF-8 (if the file is Latin-1 or "
+                           "Windows-1252, give --encoding latin1, or read: encoding: latin1 in "
+                           "the spec)");
+      }
+    });
+  };
+  std::vector<std::size_t> all(ncol);
+  for (std::size_t c = 0; c < ncol; ++c) all[c] = c;
+  visit(all);
+
+  std::vector<std::size_t> again;
+  for (std::size_t c = 0; c < ncol; ++c) {
+    if (decoding[c] != Decoding::kInferred) continue;
+    bool categorical = false, stored_number = false;
+    for (const auto& s : state) {
+      categorical = categorical || s.decoding[c] == Decoding::kCategorical;
+      stored_number = stored_number || s.stored_number[c];
+    }
+    Schema::Entry& entry = schema.columns[c];
+    entry.kind = categorical ? ColumnKind::kCategorical : ColumnKind::kNumeric;
+    if (!categorical) {
+      if (columns[c].numeric.empty()) allocate_numeric(c);
+      continue;
+    }
+    entry.dictionary = std::make_shared<Dictionary>();
+    std::vector<double>().swap(columns[c].numeric);
+    std::vector<std::uint8_t>().swap(columns[c].missing_code_index);
+    if (columns[c].codes.empty()) allocate_codes(c);
+    if (!stored_number) continue;
+    again.push_back(c);
+    std::fill(columns[c].codes.begin(), columns[c].codes.end(), kMissingCode);
+    for (auto& s : state) {
+      s.levels[c] = LevelIndex();
+      std::fill(s.hits[c].begin(), s.hits[c].end(), 0);
+      s.decoding[c] = Decoding::kCategorical;
+      s.has_codes[c] = 1;
+    }
+  }
+  if (!again.empty()) visit(again);
+
+  // Each thread's codes to shared codes, over the rows that thread visited, in row order.
+  std::vector<std::size_t> order(threads);
+  for (std::size_t t = 0; t < threads; ++t) order[t] = t;
+  std::sort(order.begin(), order.end(),
+            [&](auto a, auto b) { return state[a].first_row < state[b].first_row; });
+  for (std::size_t c = 0; c < ncol; ++c) {
+    Column& column = columns[c];
+    column.kind = schema.columns[c].kind;
+    if (!column.is_categorical()) {
+      if (schema.columns[c].missing_codes.empty()) continue;
+      column.missing_codes = schema.columns[c].missing_codes;
+      continue;
+    }
+    column.dictionary = schema.columns[c].dictionary;
+    for (std::size_t k = 0; k < threads; ++k) {
+      const ThreadState& s = state[order[k]];
+      if (s.first_row == kNoRow) continue;
+      const LevelIndex& levels = s.levels[c];
+      std::vector<std::uint32_t> translate(levels.size());
+      for (std::uint32_t code = 0; code < levels.size(); ++code)
+        translate[code] = column.dictionary->intern(levels.level(code));
+      const std::size_t end = k + 1 < threads && state[order[k + 1]].first_row != kNoRow
+                                  ? state[order[k + 1]].first_row
+                                  : rows;
+      auto& codes = column.codes;
+      for (std::size_t r = s.first_row; r < end; ++r)
+        if (codes[r] != kMissingCode) codes[r] = translate[codes[r]];
+    }
+  }
+  hits.assign(ncol, {});
+  for (std::size_t c = 0; c < ncol; ++c) {
+    hits[c].assign(state.front().hits[c].size(), 0);
+    for (const auto& s : state)
+      for (std::size_t k = 0; k < hits[c].size(); ++k) hits[c][k] += s.hits[c][k];
+  }
+  return columns;
+}
+
+// What `file` had read as missing by a code or by its own declaration, per column.
+void append_tallies(const DataFile& file, const Schema& schema,
+                    const std::vector<std::size_t>& source,
+                    const std::vector<std::vector<std::uint64_t>>& hits,
+                    std::vector<MissingTally>& tallies) {
+  for (std::size_t c = 0; c < schema.columns.size(); ++c) {
+    const auto& entry = schema.columns[c];
+    MissingTally tally;
+    tally.column = entry.name;
+    for (std::size_t k = 0; k < hits[c].size(); ++k) {
+      if (hits[c][k] == 0) continue;
+      tally.codes.emplace_back(k < entry.missing_codes.size()
+                                   ? format_number(entry.missing_codes[k])
+                                   : entry.missing_text_codes[k - entry.missing_codes.size()],
+                               hits[c][k]);
+    }
+    if (!file.metadata().empty())
+      tally.declared_in_file = file.metadata()[source[c]].declared_missing_absent;
+    if (!tally.codes.empty() || tally.declared_in_file > 0) tallies.push_back(std::move(tally));
+  }
+}
+
 }  // namespace
 
 Schema infer_schema(const DataFile& file, const ReadSettings& settings) {
@@ -187,26 +566,11 @@ Schema infer_schema(const DataFile& file, const ReadSettings& settings) {
   });
   Schema schema;
   for (std::size_t c = 0; c < ncol; ++c) {
-    Schema::Entry entry;
-    entry.name = file.header()[c];
-    if (auto it = settings.kinds.find(entry.name); it != settings.kinds.end()) {
-      entry.kind = it->second;
-      entry.inferred = false;
-    } else {
-      bool all_numeric = true;
-      for (const auto& ok : numeric_ok) all_numeric = all_numeric && ok[c];
-      entry.kind = all_numeric ? ColumnKind::kNumeric : ColumnKind::kCategorical;
-      entry.inferred = true;
-    }
-    std::vector<double> codes;
-    if (auto it = settings.missing_codes.find(entry.name); it != settings.missing_codes.end())
-      codes = it->second;
-    entry.missing_codes = with_declared_codes(std::move(codes), file, c);
-    entry.missing_text_codes = text_codes[c];
-    if (entry.missing_codes.size() + entry.missing_text_codes.size() > 255)
-      throw InputError(settings.origin + ": missing_codes." + entry.name +
-                       ": at most 255 codes per column");
-    if (!file.metadata().empty()) entry.label = file.metadata()[c].label;
+    bool all_numeric = true;
+    for (const auto& ok : numeric_ok) all_numeric = all_numeric && ok[c];
+    Schema::Entry entry =
+        schema_entry(file, settings, c, text_codes[c],
+                     all_numeric ? ColumnKind::kNumeric : ColumnKind::kCategorical);
     if (entry.kind == ColumnKind::kCategorical) entry.dictionary = std::make_shared<Dictionary>();
     schema.columns.push_back(std::move(entry));
   }
@@ -237,139 +601,43 @@ Table encode_table(const DataFile& file, const Schema& schema, const ReadSetting
     for (std::size_t i = 0; i < header.size(); ++i)
       if (!used[i]) ignored->push_back(header[i]);
   }
-  const std::size_t rows = file.rows();
-  const auto threads = static_cast<std::size_t>(file.threads());
-  std::vector<Column> columns(ncol);
-  // Categorical fields are first coded against a per-thread dictionary, then merged in thread
-  // order into the shared one: no lock in the hot loop, same result for any thread count once the
-  // dictionary is finalised (sorted).
-  std::vector<std::vector<Dictionary>> local(threads, std::vector<Dictionary>(ncol));
-  std::vector<std::vector<std::size_t>> thread_first_row(threads);
-  for (std::size_t c = 0; c < ncol; ++c) {
-    columns[c].name = schema.columns[c].name;
-    columns[c].kind = schema.columns[c].kind;
-    if (columns[c].is_numeric()) {
-      columns[c].numeric.assign(rows, std::numeric_limits<double>::quiet_NaN());
-      if (!schema.columns[c].missing_codes.empty()) {
-        columns[c].missing_codes = schema.columns[c].missing_codes;
-        columns[c].missing_code_index.assign(rows, 0);
-      }
-    } else {
-      columns[c].codes.assign(rows, kMissingCode);
-      columns[c].dictionary = schema.columns[c].dictionary;
-    }
-  }
-  std::vector<std::size_t> first_row(threads, std::numeric_limits<std::size_t>::max());
-  const MissingSpellings missing(settings.missing_values);
-  const bool decimal_comma = file.decimal_mark() == ',';
-  // code_hits[t][c][k]: fields thread t read as missing by column c's k-th code (numeric codes,
-  // then text codes).
-  std::vector<std::vector<std::vector<std::uint64_t>>> code_hits(
-      threads, std::vector<std::vector<std::uint64_t>>(ncol));
-  for (auto& hits : code_hits)
-    for (std::size_t c = 0; c < ncol; ++c)
-      hits[c].assign(
-          schema.columns[c].missing_codes.size() + schema.columns[c].missing_text_codes.size(), 0);
-  file.visit_rows([&](int t, std::size_t row, const std::vector<std::string_view>& fields) {
-    const auto ti = static_cast<std::size_t>(t);
-    if (first_row[ti] > row) first_row[ti] = row;
-    for (std::size_t c = 0; c < ncol; ++c) {
-      const std::string_view field = fields[source[c]];
-      if (is_absent(field) || missing.contains(field)) continue;
-      Column& column = columns[c];
-      const auto& codes = schema.columns[c].missing_codes;
-      const auto& text_codes = schema.columns[c].missing_text_codes;
-      if (!text_codes.empty()) {
-        if (auto it = std::find(text_codes.begin(), text_codes.end(), field);
-            it != text_codes.end()) {
-          ++code_hits[ti][c][codes.size() + static_cast<std::size_t>(it - text_codes.begin())];
-          continue;
-        }
-      }
-      if (column.is_numeric()) {
-        double value;
-        if (!parse_number(field, value, decimal_comma))
-          throw InputError(
-              file.path() + ": row " + std::to_string(row + 1) + ", column '" + column.name +
-              "': '" + std::string(field.substr(0, 60)) +
-              "' is not a number (the column is numeric" +
-              (!decimal_comma && looks_like_decimal_comma_number(field)
-                   ? "; if the file writes decimals with a comma, give --decimal , or read: "
-                     "decimal: \",\" in the spec)"
-                   : ")"));
-        if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
-          const auto k = static_cast<std::size_t>(it - codes.begin());
-          column.missing_code_index[row] = static_cast<std::uint8_t>(k + 1);
-          ++code_hits[ti][c][k];
-          continue;
-        }
-        column.numeric[row] = value;
-      } else {
-        if (!codes.empty()) {
-          double value;
-          if (parse_number(field, value, decimal_comma)) {
-            if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
-              ++code_hits[ti][c][static_cast<std::size_t>(it - codes.begin())];
-              continue;
-            }
-          }
-        }
-        Dictionary& levels = local[ti][c];
-        const std::size_t known = levels.size();
-        column.codes[row] = levels.intern(field);
-        // Each new level is checked once: results.json and the report need UTF-8 text.
-        if (levels.size() > known && !valid_utf8(field))
-          throw InputError(file.path() + ": row " + std::to_string(row + 1) + ", column '" +
-                           column.name +
-                           "': the value is not valid UTF-8 (if the file is Latin-1 or "
-                           "Windows-1252, give --encoding latin1, or read: encoding: latin1 in "
-                           "the spec)");
-      }
-    }
-  });
-  for (std::size_t c = 0; c < ncol; ++c) {
-    if (!columns[c].is_categorical()) continue;
-    // Translate each thread's local codes to shared codes over the rows that thread visited.
-    std::vector<std::size_t> order(threads);
-    for (std::size_t t = 0; t < threads; ++t) order[t] = t;
-    std::sort(order.begin(), order.end(),
-              [&](auto a, auto b) { return first_row[a] < first_row[b]; });
-    for (std::size_t k = 0; k < threads; ++k) {
-      const std::size_t t = order[k];
-      if (first_row[t] == std::numeric_limits<std::size_t>::max()) continue;
-      const Dictionary& dict = local[t][c];
-      std::vector<std::uint32_t> translate(dict.size());
-      for (std::uint32_t code = 0; code < dict.size(); ++code)
-        translate[code] = schema.columns[c].dictionary->intern(dict.level(code));
-      const std::size_t end =
-          k + 1 < threads && first_row[order[k + 1]] != std::numeric_limits<std::size_t>::max()
-              ? first_row[order[k + 1]]
-              : rows;
-      auto& codes = columns[c].codes;
-      for (std::size_t r = first_row[t]; r < end; ++r)
-        if (codes[r] != kMissingCode) codes[r] = translate[codes[r]];
-    }
-  }
-  if (tallies) {
-    for (std::size_t c = 0; c < ncol; ++c) {
-      const auto& entry = schema.columns[c];
-      MissingTally tally;
-      tally.column = entry.name;
-      for (std::size_t k = 0; k < code_hits.front()[c].size(); ++k) {
-        std::uint64_t hits = 0;
-        for (const auto& per_thread : code_hits) hits += per_thread[c][k];
-        if (hits == 0) continue;
-        tally.codes.emplace_back(k < entry.missing_codes.size()
-                                     ? format_number(entry.missing_codes[k])
-                                     : entry.missing_text_codes[k - entry.missing_codes.size()],
-                                 hits);
-      }
-      if (!file.metadata().empty())
-        tally.declared_in_file = file.metadata()[source[c]].declared_missing_absent;
-      if (!tally.codes.empty() || tally.declared_in_file > 0) tallies->push_back(std::move(tally));
-    }
-  }
+  std::vector<Decoding> decoding(ncol);
+  for (std::size_t c = 0; c < ncol; ++c)
+    decoding[c] = schema.columns[c].kind == ColumnKind::kNumeric ? Decoding::kNumeric
+                                                                 : Decoding::kCategorical;
+  // A copy of the entries: it shares their dictionaries, and no kind is inferred.
+  Schema fixed = schema;
+  std::vector<std::vector<std::uint64_t>> hits;
+  std::vector<Column> columns = decode_columns(file, fixed, source, decoding, settings, hits);
+  if (tallies) append_tallies(file, schema, source, hits, *tallies);
   return Table(TableSource{file.path(), file.sha256(), role}, std::move(columns));
+}
+
+InferredTable infer_and_encode(const DataFile& file, const ReadSettings& settings,
+                               const std::string& role, std::vector<MissingTally>* tallies) {
+  check_setting_columns(file, settings);
+  const std::size_t ncol = file.columns();
+  const auto text_codes = text_codes_by_column(file.header(), settings);
+  InferredTable out;
+  std::vector<Decoding> decoding(ncol);
+  for (std::size_t c = 0; c < ncol; ++c) {
+    Schema::Entry entry = schema_entry(file, settings, c, text_codes[c], ColumnKind::kNumeric);
+    decoding[c] = entry.inferred                           ? Decoding::kInferred
+                  : entry.kind == ColumnKind::kCategorical ? Decoding::kCategorical
+                                                           : Decoding::kNumeric;
+    if (entry.kind == ColumnKind::kCategorical) entry.dictionary = std::make_shared<Dictionary>();
+    out.schema.columns.push_back(std::move(entry));
+  }
+  // As encode_table matches columns by name: the first of the file's columns with the name.
+  std::unordered_map<std::string_view, std::size_t> file_column;
+  for (std::size_t i = 0; i < ncol; ++i) file_column.emplace(file.header()[i], i);
+  std::vector<std::size_t> source(ncol);
+  for (std::size_t c = 0; c < ncol; ++c) source[c] = file_column.at(file.header()[c]);
+  std::vector<std::vector<std::uint64_t>> hits;
+  std::vector<Column> columns = decode_columns(file, out.schema, source, decoding, settings, hits);
+  if (tallies) append_tallies(file, out.schema, source, hits, *tallies);
+  out.table = Table(TableSource{file.path(), file.sha256(), role}, std::move(columns));
+  return out;
 }
 
 std::unique_ptr<DataFile> open_data_file(const std::string& path, const ReadSettings& settings) {

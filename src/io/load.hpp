@@ -75,6 +75,19 @@ Table encode_table(const DataFile& file, const Schema& schema, const ReadSetting
                    const std::string& role, std::vector<std::string>* ignored = nullptr,
                    std::vector<MissingTally>* tallies = nullptr);
 
+// infer_schema, then encode_table of the same file with that schema, in one pass over its rows:
+// every field is split and parsed once. The same schema, table, tallies and errors as the two
+// calls. A column whose numbers come before its first text in some part of the file (so
+// it is categorical, but the spelling of the numbers read so far is lost) is decoded again in a
+// second pass over the rows.
+struct InferredTable {
+  Schema schema;
+  Table table;
+};
+InferredTable infer_and_encode(const DataFile& file, const ReadSettings& settings,
+                               const std::string& role,
+                               std::vector<MissingTally>* tallies = nullptr);
+
 // A categorical column with more distinct levels than this that read as numbers with a decimal
 // comma is named in a warning (decimal_comma_warnings).
 constexpr std::size_t kDecimalCommaLevelsWarning = 10;

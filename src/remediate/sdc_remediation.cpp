@@ -58,8 +58,9 @@ std::string signature(const std::vector<std::vector<double>>& keys, std::size_t 
 Remediation remediate(const RemediationOptions& options) {
   const CsvFile conf_file = CsvFile::open(options.confidential, options.read.csv);
   const CsvFile syn_file = CsvFile::open(options.synthetic, options.read.csv);
-  Schema schema = infer_schema(conf_file, options.read);
-  Table conf = encode_table(conf_file, schema, options.read, "confidential");
+  InferredTable read = infer_and_encode(conf_file, options.read, "confidential");
+  Schema schema = std::move(read.schema);
+  Table conf = std::move(read.table);
   std::vector<std::string> reading_warnings = decimal_comma_warnings(schema, conf_file);
   Table syn = encode_table(syn_file, schema, options.read, "synthetic");
   finalize_dictionaries(schema, {&conf, &syn});

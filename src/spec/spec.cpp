@@ -977,9 +977,9 @@ std::string yaml_scalar(const std::string& text) {
 std::string starter_spec(const std::string& confidential_path, const ReadSettings& settings,
                          const std::string& spec_path) {
   const std::unique_ptr<DataFile> file = open_data_file(confidential_path, settings);
-  Schema schema = infer_schema(*file, settings);
   // Encoded once, for the levels of the categorical columns the warnings look at.
-  const Table table = encode_table(*file, schema, settings, "confidential");
+  const InferredTable read = infer_and_encode(*file, settings, "confidential");
+  const Schema& schema = read.schema;
   const std::vector<std::string> warnings = decimal_comma_warnings(schema, *file);
   // load_spec resolves relative paths against the spec's folder, so write the confidential path
   // relative to where the spec will be (the current folder when it goes to stdout).

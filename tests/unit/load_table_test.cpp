@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -43,12 +44,74 @@ struct Loaded {
   std::vector<std::vector<std::string>> ignored;
 };
 
+void expect_same_columns(const Schema& a_schema, const Table& a, const Schema& b_schema,
+                         const Table& b) {
+  ASSERT_EQ(a_schema.columns.size(), b_schema.columns.size());
+  ASSERT_EQ(a.column_count(), b.column_count());
+  ASSERT_EQ(a.rows(), b.rows());
+  for (std::size_t c = 0; c < a.column_count(); ++c) {
+    const Schema::Entry& ea = a_schema.columns[c];
+    const Schema::Entry& eb = b_schema.columns[c];
+    EXPECT_EQ(ea.name, eb.name);
+    EXPECT_EQ(ea.kind, eb.kind) << ea.name;
+    EXPECT_EQ(ea.inferred, eb.inferred) << ea.name;
+    EXPECT_EQ(ea.missing_codes, eb.missing_codes) << ea.name;
+    EXPECT_EQ(ea.missing_text_codes, eb.missing_text_codes) << ea.name;
+    EXPECT_EQ(ea.dictionary == nullptr, eb.dictionary == nullptr) << ea.name;
+    const Column& x = a.column(c);
+    const Column& y = b.column(c);
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.kind, y.kind) << x.name;
+    ASSERT_EQ(x.numeric.size(), y.numeric.size()) << x.name;
+    // Bit for bit, NaN included.
+    EXPECT_EQ(std::memcmp(x.numeric.data(), y.numeric.data(), x.numeric.size() * sizeof(double)), 0)
+        << x.name;
+    EXPECT_EQ(x.codes, y.codes) << x.name;
+    EXPECT_EQ(x.missing_codes, y.missing_codes) << x.name;
+    EXPECT_EQ(x.missing_code_index, y.missing_code_index) << x.name;
+    EXPECT_EQ(x.dictionary == nullptr, y.dictionary == nullptr) << x.name;
+    // The dictionaries before finalize_dictionaries: levels in the order first seen.
+    if (x.dictionary && y.dictionary) {
+      EXPECT_EQ(x.dictionary->levels(), y.dictionary->levels());
+    }
+  }
+}
+
+std::string tallies_text(const std::vector<MissingTally>& tallies) {
+  std::string out;
+  for (const auto& t : tallies) {
+    out += t.column + ":";
+    for (const auto& [code, hits] : t.codes) out += " " + code + "=" + std::to_string(hits);
+    out += " declared=" + std::to_string(t.declared_in_file) + "\n";
+  }
+  return out;
+}
+
+// Every file these tests read is also read by infer_and_encode, which must give the same
+// schema, table, tallies and error as infer_schema followed by encode_table.
 Loaded load(const std::string& conf, const std::vector<std::string>& others = {},
             const ReadSettings& settings = {}) {
   Loaded l;
   const CsvFile cf = CsvFile::from_bytes(conf, "conf.csv", settings.csv);
-  l.schema = infer_schema(cf, settings);
-  l.confidential = encode_table(cf, l.schema, settings, "confidential");
+  std::string fused_error;
+  InferredTable fused;
+  std::vector<MissingTally> fused_tallies;
+  try {
+    fused = infer_and_encode(cf, settings, "confidential", &fused_tallies);
+  } catch (const InputError& e) {
+    fused_error = e.what();
+  }
+  std::vector<MissingTally> tallies;
+  try {
+    l.schema = infer_schema(cf, settings);
+    l.confidential = encode_table(cf, l.schema, settings, "confidential", nullptr, &tallies);
+  } catch (const InputError& e) {
+    EXPECT_EQ(fused_error, e.what());
+    throw;
+  }
+  EXPECT_EQ(fused_error, "");
+  expect_same_columns(fused.schema, fused.table, l.schema, l.confidential);
+  EXPECT_EQ(tallies_text(fused_tallies), tallies_text(tallies));
   for (std::size_t i = 0; i < others.size(); ++i) {
     const CsvFile f =
         CsvFile::from_bytes(others[i], "syn" + std::to_string(i + 1) + ".csv", settings.csv);
@@ -301,4 +364,69 @@ TEST(Load, EveryValueMissingAndOneRow) {
   EXPECT_EQ(l.confidential.rows(), 1u);
   EXPECT_EQ(l.schema.columns[0].kind, ColumnKind::kNumeric);  // nothing contradicts numeric
   EXPECT_EQ(l.confidential.column("a").missing_count(), 1u);
+}
+
+TEST(Load, InferAndEncodeInOnePassAtAnyThreadCount) {
+  // Columns whose kind is decided late: numbers for 15000 rows then text (in another thread's
+  // part of the file at 2 threads, in the same part at 1), text then numbers, numbers then text
+  // within the first rows, missing codes (numeric and text) before the text, and escaped quotes
+  // in levels (unescaped into a per-row buffer by the reader).
+  std::string conf = "late_text,early_text,mixed,coded,quoted,number\n";
+  for (int i = 0; i < 20000; ++i) {
+    const std::string late_text = i < 15000 ? std::to_string(i % 97) : "t" + std::to_string(i % 7);
+    const std::string early_text = i < 3 ? "start" : std::to_string(i % 31) + ".25";
+    const std::string mixed = i == 2 ? "x" : std::to_string(i % 5);
+    const std::string coded = i % 9 == 0 ? "-8" : (i % 10 == 0 ? "DK" : (i > 12000 ? "k" : ""));
+    const std::string quoted = "\"say \"\"" + std::to_string(i % 4) + "\"\"\"";
+    conf += late_text + "," + early_text + "," + mixed + "," + coded + "," + quoted + "," +
+            std::to_string(i % 1000) + ".5\n";
+  }
+  ReadSettings settings;
+  settings.missing_codes["coded"] = {-8};
+  settings.missing_text_codes["coded"] = {"DK"};
+  std::vector<Loaded> runs;
+  for (int threads : {1, 2, 3, 8}) {
+    settings.csv.threads = threads;
+    runs.push_back(load(conf, {}, settings));  // load() compares with the two separate calls
+  }
+  const Table& t = runs[0].confidential;
+  for (const char* name : {"late_text", "early_text", "mixed", "coded", "quoted"})
+    EXPECT_TRUE(t.column(name).is_categorical()) << name;
+  EXPECT_TRUE(t.column("number").is_numeric());
+  EXPECT_EQ(cell(t, "late_text", 14999), std::to_string(14999 % 97));
+  EXPECT_EQ(cell(t, "late_text", 15000), "t" + std::to_string(15000 % 7));
+  EXPECT_EQ(cell(t, "early_text", 3), "3.25");
+  EXPECT_EQ(cell(t, "quoted", 5), "say \"1\"");
+  EXPECT_EQ(cell(t, "coded", 9), "<NA>");
+  EXPECT_EQ(cell(t, "coded", 12001), "k");
+  for (std::size_t k = 1; k < runs.size(); ++k)
+    expect_same_columns(runs[0].schema, runs[0].confidential, runs[k].schema, runs[k].confidential);
+  // What was read as missing by a code, counted once whatever the number of passes.
+  settings.csv.threads = 2;
+  const CsvFile file = CsvFile::from_bytes(conf, "conf.csv", settings.csv);
+  std::vector<MissingTally> tallies;
+  infer_and_encode(file, settings, "confidential", &tallies);
+  ASSERT_EQ(tallies.size(), 1u);
+  EXPECT_EQ(tallies_text(tallies), "coded: -8=2223 DK=1777 declared=0\n");
+}
+
+TEST(Load, InferAndEncodeErrorsAreThoseOfTheSeparateCalls) {
+  // Invalid UTF-8 after numbers in an inferred column, before and after a non-number in a
+  // numeric column (user kind), in one part of the file or in another.
+  for (const int bad_row : {5, 9000}) {
+    for (const int clash_row : {3, 7000, 12000}) {
+      std::string conf = "text,n\n";
+      for (int i = 0; i < 12000; ++i)
+        conf += (i == bad_row ? std::string("\xff") : std::to_string(i)) + "," +
+                (i == clash_row ? std::string("old") : std::to_string(i)) + "\n";
+      for (int threads : {1, 2, 3}) {
+        ReadSettings settings;
+        settings.csv.threads = threads;
+        settings.kinds["n"] = ColumnKind::kNumeric;
+        // load() checks that infer_and_encode throws the same message.
+        EXPECT_NE(error_of([&] { load(conf, {}, settings); }), "")
+            << bad_row << " " << clash_row << " " << threads;
+      }
+    }
+  }
 }
