@@ -40,9 +40,11 @@ class ByteWriter {
   std::string bytes_;
 };
 
+// Reads from bytes it does not own: they must outlive the reader (never a temporary).
 class ByteReader {
  public:
   explicit ByteReader(std::string_view bytes) : bytes_(bytes) {}
+  explicit ByteReader(std::string&&) = delete;
   template <typename T>
   T get() {
     static_assert(std::is_trivially_copyable_v<T>);

@@ -88,7 +88,8 @@ void register_partition_hook(PartitionHook hook) {
 PartitionedData load_partitioned_evaluation_data(const EvaluationSpec& spec,
                                                  Communicator& communicator) {
   PartitionedData out;
-  EvaluationData& data = out.part;
+  out.part = std::make_unique<EvaluationData>();
+  EvaluationData& data = *out.part;
   const ResourceLimits& limits = spec.context.limits;
   ReadSettings settings = spec.read;
   settings.csv.threads = spec.context.threads;
@@ -205,7 +206,7 @@ PartitionedData load_partitioned_evaluation_data(const EvaluationSpec& spec,
     whole.warnings = data.warnings;
     whole.reading_warnings = data.reading_warnings;
     whole.treated_as_missing = data.treated_as_missing;
-    out.whole = std::move(whole);
+    out.whole = std::make_unique<EvaluationData>(std::move(whole));
   }
   gathered.clear();
   run_agreed(communicator, [&] {

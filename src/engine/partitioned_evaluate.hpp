@@ -6,6 +6,7 @@
 // rank's partition for a candidate's tables, the root merging the partial states; every other
 // metric, and every baseline run, runs on the root over the gathered tables.
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -19,10 +20,11 @@ namespace stats {
 class NeighbourCache;
 }
 
+// Held by pointer: the directory refers to the tables by address, which a move keeps.
 struct PartitionedData {
-  EvaluationData part;                  // this rank's rows of every table
-  std::optional<EvaluationData> whole;  // on the root: every row, as load_evaluation_data reads
-  PartitionDirectory directory;         // `part` (and on the root `whole`) by table id
+  std::unique_ptr<EvaluationData> part;   // this rank's rows of every table
+  std::unique_ptr<EvaluationData> whole;  // on the root: every row, as load_evaluation_data reads
+  PartitionDirectory directory;           // `part` (and on the root `whole`) by table id
 };
 
 // Collective: load_evaluation_data over the ranks. Every rank throws the same InputError for bad

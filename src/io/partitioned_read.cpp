@@ -229,7 +229,8 @@ PartitionedFile open_partitioned(const std::string& path, const ReadSettings& se
     decision.put<std::uint64_t>(size);
     decision.put_string(header_bytes);
   }
-  ByteReader agreed(communicator.broadcast(decision.take()));
+  const std::string decided = communicator.broadcast(decision.take());
+  ByteReader agreed(decided);
   const bool by_range = agreed.get<std::uint8_t>() != 0;
   size = agreed.get<std::uint64_t>();
   header_bytes = agreed.get_string();
@@ -348,7 +349,8 @@ PartitionedFile open_partitioned(const std::string& path, const ReadSettings& se
   // The header as the reader splits it (row names left out): from the first rank, which has rows.
   ByteWriter header;
   if (rank == 0) header.put_strings(rows->header());
-  ByteReader header_reader(communicator.broadcast(header.take()));
+  const std::string header_bytes_agreed = communicator.broadcast(header.take());
+  ByteReader header_reader(header_bytes_agreed);
   const auto names = header_reader.get_strings();
   if (!rows) rows = std::make_unique<HeaderOnlyFile>(path, sha256, names, decimal);
   out.rows = std::move(rows);

@@ -184,11 +184,37 @@ TEST(PartitionedRead, DecimalCommaAndRowNamesLayoutsAsOneReader) {
   for (const char* name : {"text/r_write_csv2.csv", "text/r_write_table.txt",
                            "text/excel_european.csv", "text/r_write_csv.csv"}) {
     const std::string path = std::string(SYNTHAUDIT_TEST_DATA) + "/" + name;
-    const Whole single = read_single(path, {});
+    ReadSettings settings;
+    if (std::string(name) == "text/excel_european.csv")
+      settings.csv.encoding = TextEncoding::kWindows1252;
+    const Whole single = read_single(path, settings);
     for (int ranks : {2, 3}) {
       SCOPED_TRACE(std::string(name) + " on " + std::to_string(ranks) + " ranks");
-      expect_same(single, read_partitioned(path, {}, ranks));
+      expect_same(single, read_partitioned(path, settings, ranks));
     }
+  }
+}
+
+TEST(PartitionedRead, DetectedDecimalCommaByByteRanges) {
+  // Semicolons and decimal commas, detected from the first rows. On 2 and 3 ranks the first rank
+  // holds more rows than the detection looks at, so the ranks read by byte ranges and take its
+  // decision, also the ranks whose rows hold no decimal number at all.
+  std::string text = "id;height;group\n";
+  for (int i = 0; i < 6000; ++i)
+    text += std::to_string(i) + ";" +
+            (i < 4000 ? std::to_string(150 + i % 40) + "," + std::to_string(i % 10)
+                      : std::to_string(150 + i % 40)) +
+            ";g" + std::to_string(i % 3) + "\n";
+  const std::string path = write_temp("decimal_comma.csv", text);
+  const Whole single = read_single(path, {});
+  ASSERT_EQ(single.schema.columns[1].kind, ColumnKind::kNumeric);
+  for (int ranks : {2, 3, 4}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const Whole partitioned = read_partitioned(path, {}, ranks);
+    // On 4 ranks the first holds 1,500 rows, fewer than the detection reads, and the last rank
+    // (no decimals) guesses otherwise: then every rank reads the whole file, as one reader.
+    EXPECT_EQ(partitioned.by_byte_range, ranks < 4);
+    expect_same(single, partitioned);
   }
 }
 
