@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/serial.hpp"
 #include "sim/simulator.hpp"
+#include "stats/neighbour_cache.hpp"
 
 namespace synthaudit {
 namespace {
@@ -265,6 +267,46 @@ TEST_F(PartitionedEvaluation, BadInputOnOneRankStopsEveryRankWithTheSameError) {
     });
     for (const auto& message : seen) EXPECT_EQ(message, single);
   }
+}
+
+// Hooks run on every rank before any metric, with the root's neighbour cache on the root only,
+// and can register handlers the root then calls. The registry is global: this hook does nothing
+// outside this test.
+std::atomic<bool> hook_test_active{false};
+std::atomic<int> hook_calls{0}, hook_caches{0};
+Cluster* hook_root_cluster = nullptr;
+
+TEST_F(PartitionedEvaluation, HooksSeeEveryRankBeforeTheMetrics) {
+  static const bool registered = [] {
+    register_partition_hook(
+        [](Cluster& cluster, PartitionDirectory& directory, stats::NeighbourCache* neighbours) {
+          if (!hook_test_active) return;
+          ++hook_calls;
+          if (neighbours != nullptr) ++hook_caches;
+          if (cluster.is_root()) hook_root_cluster = &cluster;
+          const std::size_t rows = directory.find("confidential").rows->rows();
+          cluster.on("test rows", [rows](const std::string&) { return std::to_string(rows); });
+        });
+    return true;
+  }();
+  ASSERT_TRUE(registered);
+  hook_test_active = true;
+  std::size_t summed = 0;
+  run_thread_group(3, [&](Communicator& communicator) {
+    PartitionedData data = load_partitioned_evaluation_data(spec_, communicator);
+    evaluate_partitioned(spec_, data, communicator,
+                         [&](const EvaluationData& whole, EvaluationSinks sinks) {
+                           EXPECT_NE(sinks.neighbours, nullptr);
+                           for (const auto& reply : hook_root_cluster->call("test rows", ""))
+                             summed += std::stoull(reply);
+                           EXPECT_EQ(summed, whole.confidential.rows());
+                           return nlohmann::json::object();
+                         });
+  });
+  hook_test_active = false;
+  EXPECT_EQ(hook_calls.load(), 3);
+  EXPECT_EQ(hook_caches.load(), 1);
+  EXPECT_EQ(summed, 1500u);
 }
 
 }  // namespace
