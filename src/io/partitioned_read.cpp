@@ -163,6 +163,16 @@ bool is_row_end(const std::string& bytes, std::size_t at) {
 
 void run_agreed(Communicator& communicator, const std::function<void()>& step,
                 const std::function<std::string(const std::string&)>& rewrite) {
+  // One process: nothing to agree on, and its errors stay exactly what they are.
+  if (communicator.size() == 1) {
+    try {
+      step();
+    } catch (const InputError& e) {
+      if (!rewrite) throw;
+      throw InputError(rewrite(e.what()));
+    }
+    return;
+  }
   std::string status;
   try {
     step();

@@ -4,6 +4,7 @@
 #include "engine/partitioned_evaluate.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cmath>
@@ -121,7 +122,11 @@ void expect_same_table(const Table& a, const Table& b) {
 class PartitionedEvaluation : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / "synthaudit_partitioned_evaluate_test";
+    // One folder per test and process: ctest runs the tests of this file in parallel.
+    dir_ = fs::temp_directory_path() /
+           ("synthaudit_partitioned_evaluate_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+            std::to_string(::getpid()));
     fs::remove_all(dir_);
     SimulationOptions options;
     options.rows = 1500;

@@ -4,6 +4,7 @@
 #include "io/partitioned_read.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstring>
@@ -109,7 +110,16 @@ void expect_same(const Whole& single, const Whole& partitioned) {
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::temp_directory_path() / "synthaudit_partitioned_read_test";
+  // Removed when the process ends.
+  static const struct Folder {
+    fs::path path = fs::temp_directory_path() /
+                    ("synthaudit_partitioned_read_test_" + std::to_string(::getpid()));
+    ~Folder() {
+      std::error_code ignored;
+      fs::remove_all(path, ignored);
+    }
+  } folder;
+  const fs::path& dir = folder.path;
   fs::create_directories(dir);
   const fs::path path = dir / name;
   std::ofstream(path, std::ios::binary) << text;
