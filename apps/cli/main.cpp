@@ -11,10 +11,13 @@
 #include <fstream>
 #include <iostream>
 
+#include "core/launcher.hpp"
 #include "core/limits.hpp"
 #include "core/progress.hpp"
 #include "core/text.hpp"
+#include "engine/partitioned_evaluate.hpp"
 #include "io/file.hpp"
+#include "io/partitioned_read.hpp"
 #include "remediate/sdc_remediation.hpp"
 #include "report/report.hpp"
 #include "report/summary.hpp"
@@ -279,71 +282,105 @@ std::vector<std::string> input_files(const EvaluationSpec& spec,
   return files;
 }
 
+// Under an MPI launcher (docs/mpi.md) every rank runs this with the job's communicator: the
+// files are read split by rows, the root (rank 0) runs the evaluation and alone reports and
+// writes; the function returns on every rank, with the root's exit code.
 int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& format,
-                   const std::vector<std::string>& other_inputs = {}) {
+                   const std::vector<std::string>& other_inputs, Communicator& communicator) {
+  const bool root = communicator.is_root();
   // Before the work: a folder that cannot take the results is known now, not after minutes.
   std::vector<std::string> names = kOutputSetNames;
   names.push_back(kRecordsFileName);
   names.push_back(kOutputCheckFileName);
-  check_output_folder(spec.output_dir, names, input_files(spec, other_inputs));
+  run_agreed(communicator, [&] {
+    if (root) check_output_folder(spec.output_dir, names, input_files(spec, other_inputs));
+  });
   ProgressFn progress;
-  if (!quiet)
+  if (!quiet && root)
     progress = [](const std::string& line) { std::cerr << "synthaudit: " << line << "\n"; };
-  if (progress) progress("reading data");
-  const EvaluationData data = load_evaluation_data(spec);
-  // How the files were read shouts even with --quiet: a wrong guess changes every result.
-  for (const auto& warning : data.reading_warnings)
-    std::cerr << "synthaudit: warning: " << warning << "\n";
+  if (progress)
+    progress(communicator.size() > 1
+                 ? "reading data on " + std::to_string(communicator.size()) + " ranks"
+                 : std::string("reading data"));
+  std::optional<EvaluationData> single;
+  std::optional<PartitionedData> partitioned;
+  if (communicator.size() > 1)
+    partitioned = load_partitioned_evaluation_data(spec, communicator);
+  else
+    single = load_evaluation_data(spec);
   // Inside long metrics: one line rewritten in place on a terminal, plain lines otherwise.
   StreamProgress work_progress(stderr, isatty(fileno(stderr)) != 0);
   std::vector<RecordLevelOutput> records;
-  EvaluationSinks sinks;
-  sinks.work_progress = quiet ? nullptr : &work_progress;
-  // Safe output writes nothing per record: the records are never collected.
-  sinks.records = spec.safe_output ? nullptr : &records;
-  const nlohmann::json document = audit(spec, data, progress, sinks);
-  // The checks before the metrics shout even with --quiet: they are mistakes, not progress.
-  for (const auto& finding : document.value("data_checks", nlohmann::json::array()))
-    std::cerr << "synthaudit: warning: " << finding.value("message", "") << "\n";
-  const std::string json_path = (fs::path(spec.output_dir) / "results.json").string();
-  const std::string tsv_path = (fs::path(spec.output_dir) / "results.tsv").string();
-  const std::string html_path = (fs::path(spec.output_dir) / "report.html").string();
-  if (progress) progress("writing results");
-  // Text that is not UTF-8 can only come from the spec's own strings (data fields are checked
-  // when read); replace it rather than fail after the work is done.
-  std::vector<OutputFile> files = {
-      {"results.json", document.dump(1, ' ', false, nlohmann::json::error_handler_t::replace)},
-      {"results.tsv", results_tsv(document)},
-      {"report.html", render_html(document)}};
-  // records.tsv belongs to the set when this run wrote per-record values, and also when an
-  // earlier run into this folder did (then with the header only), so that it never shows
-  // another run's records beside these results.
-  const bool records_shown = is_published_output_set(spec.output_dir, {kRecordsFileName});
-  if (!records.empty() || records_shown) files.push_back({kRecordsFileName, records_tsv(records)});
-  // Likewise the output-checking log: a run without --safe-output replaces an earlier one's log
-  // with a line saying these results were not checked.
-  if (spec.safe_output || is_published_output_set(spec.output_dir, {kOutputCheckFileName}))
-    files.push_back({kOutputCheckFileName,
-                     spec.safe_output ? output_check_log(document)
-                                      : "These results were written without --safe-output: "
-                                        "nothing was checked or withheld.\n"});
-  publish_output_set(spec.output_dir, files);
-  if (spec.safe_output)
-    std::cerr << "output checking log: "
-              << (fs::path(spec.output_dir) / kOutputCheckFileName).string() << "\n";
-  if (!records.empty())
-    std::cerr << "per-record distances: " << (fs::path(spec.output_dir) / kRecordsFileName).string()
-              << "\n";
-  // With --format md, stdout carries only the Markdown (for CI logs); the paths go to stderr.
-  if (format == "md") {
-    std::cout << render_markdown(document);
-    std::cerr << "results: " << json_path << "\n         " << tsv_path << "\nreport:  " << html_path
-              << "\n";
-  } else {
-    std::cout << render_summary(document, {json_path, tsv_path, html_path});
+  auto run = [&](const EvaluationData& data, EvaluationSinks sinks) {
+    // How the files were read shouts even with --quiet: a wrong guess changes every result.
+    for (const auto& warning : data.reading_warnings)
+      std::cerr << "synthaudit: warning: " << warning << "\n";
+    sinks.work_progress = quiet ? nullptr : &work_progress;
+    // Safe output writes nothing per record: the records are never collected.
+    sinks.records = spec.safe_output ? nullptr : &records;
+    return audit(spec, data, progress, sinks);
+  };
+  auto publish = [&](const nlohmann::json& document) {
+    // The checks before the metrics shout even with --quiet: they are mistakes, not progress.
+    for (const auto& finding : document.value("data_checks", nlohmann::json::array()))
+      std::cerr << "synthaudit: warning: " << finding.value("message", "") << "\n";
+    const std::string json_path = (fs::path(spec.output_dir) / "results.json").string();
+    const std::string tsv_path = (fs::path(spec.output_dir) / "results.tsv").string();
+    const std::string html_path = (fs::path(spec.output_dir) / "report.html").string();
+    if (progress) progress("writing results");
+    // Text that is not UTF-8 can only come from the spec's own strings (data fields are checked
+    // when read); replace it rather than fail after the work is done.
+    std::vector<OutputFile> files = {
+        {"results.json", document.dump(1, ' ', false, nlohmann::json::error_handler_t::replace)},
+        {"results.tsv", results_tsv(document)},
+        {"report.html", render_html(document)}};
+    // records.tsv belongs to the set when this run wrote per-record values, and also when an
+    // earlier run into this folder did (then with the header only), so that it never shows
+    // another run's records beside these results.
+    const bool records_shown = is_published_output_set(spec.output_dir, {kRecordsFileName});
+    if (!records.empty() || records_shown)
+      files.push_back({kRecordsFileName, records_tsv(records)});
+    // Likewise the output-checking log: a run without --safe-output replaces an earlier one's log
+    // with a line saying these results were not checked.
+    if (spec.safe_output || is_published_output_set(spec.output_dir, {kOutputCheckFileName}))
+      files.push_back({kOutputCheckFileName,
+                       spec.safe_output ? output_check_log(document)
+                                        : "These results were written without --safe-output: "
+                                          "nothing was checked or withheld.\n"});
+    publish_output_set(spec.output_dir, files);
+    if (spec.safe_output)
+      std::cerr << "output checking log: "
+                << (fs::path(spec.output_dir) / kOutputCheckFileName).string() << "\n";
+    if (!records.empty())
+      std::cerr << "per-record distances: "
+                << (fs::path(spec.output_dir) / kRecordsFileName).string() << "\n";
+    // With --format md, stdout carries only the Markdown (for CI logs); the paths go to stderr.
+    if (format == "md") {
+      std::cout << render_markdown(document);
+      std::cerr << "results: " << json_path << "\n         " << tsv_path
+                << "\nreport:  " << html_path << "\n";
+    } else {
+      std::cout << render_summary(document, {json_path, tsv_path, html_path});
+    }
+    // A release pipeline can stop on this: the outputs are complete, but nothing may be released.
+    return no_candidate_passes(document) ? kExitNoCandidatePasses : 0;
+  };
+  if (!partitioned) return publish(run(*single, EvaluationSinks{}));
+  // The other ranks wait for the root's exit code, so that the job ends as the root does.
+  int code = 0;
+  try {
+    const auto document = evaluate_partitioned(spec, *partitioned, communicator, run);
+    if (!root) return std::stoi(communicator.broadcast({}));
+    code = publish(*document);
+  } catch (const InputError&) {
+    if (root) communicator.broadcast("2");
+    throw;
+  } catch (...) {
+    if (root) communicator.broadcast("1");
+    throw;
   }
-  // A release pipeline can stop on this: the outputs are complete, but nothing may be released.
-  return no_candidate_passes(document) ? kExitNoCandidatePasses : 0;
+  communicator.broadcast(std::to_string(code));
+  return code;
 }
 
 // `synthaudit report`: the HTML report (or the Markdown summary) again from a results.json.
@@ -598,9 +635,22 @@ int main(int argc, char** argv) {
                        "synthetic) in every record: [COLUMN[=TEXT]]")
           ->expected(0, 1);
 
+  // One process, or one rank of an MPI job (docs/mpi.md). Every rank parses the same command
+  // line; only the root (rank 0) writes anything, errors included: bad input is the same
+  // InputError on every rank, so each ends with exit code 2.
+  std::unique_ptr<ProcessGroup> group;
+  try {
+    group = ProcessGroup::start();
+  } catch (const InputError& e) {
+    if (launcher_rank() == 0) std::cerr << "synthaudit: error: " << e.what() << "\n";
+    return 2;
+  }
+  Communicator& communicator = group->communicator();
+  const bool root = communicator.is_root();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (!root) return e.get_exit_code() == 0 ? 0 : 2;
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     // A usage error is bad input like any other: one line, exit code 2.
     std::string message = e.what();
@@ -611,7 +661,12 @@ int main(int argc, char** argv) {
 
   try {
     if (*evaluate_cmd)
-      return run_evaluation(build_spec(eval), eval.quiet, eval.format, {eval.spec_file});
+      return run_evaluation(build_spec(eval), eval.quiet, eval.format, {eval.spec_file},
+                            communicator);
+    if (communicator.size() > 1)
+      throw InputError(
+          "only `synthaudit evaluate` runs over MPI ranks; run this command without "
+          "mpirun or srun");
     if (*sdc_cmd) return run_sdc(sdc, label_option->count() > 0);
     if (*report_cmd)
       return rerender_report(report_input, report_out, report_format, limits_of(report_limits, ""));
@@ -650,17 +705,22 @@ int main(int argc, char** argv) {
       EvaluationSpec spec = load_spec(files.spec_path);
       spec.output_dir = demo_out;
       validate_spec(spec);
-      run_evaluation(spec, demo_quiet, demo_format);
+      run_evaluation(spec, demo_quiet, demo_format, {}, communicator);
       (demo_format == "md" ? std::cerr : std::cout)
           << "demo: the results are in " << fs::absolute(demo_out).string() << "\n"
           << "demo: open the report " << (fs::absolute(demo_out) / "report.html").string() << "\n";
       return 0;
     }
   } catch (const InputError& e) {
-    std::cerr << "synthaudit: error: " << e.what() << "\n";
+    if (root) std::cerr << "synthaudit: error: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "synthaudit: internal error: " << e.what() << "\n";
+    std::cerr << "synthaudit: internal error"
+              << (communicator.size() > 1 ? " on rank " + std::to_string(communicator.rank())
+                                          : std::string())
+              << ": " << e.what() << "\n";
+    // The other ranks may be waiting for this one in a collective: end them all.
+    if (communicator.size() > 1) group->abort_all(1);
     return 1;
   }
   return 0;

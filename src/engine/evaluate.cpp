@@ -392,16 +392,7 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
   data.warnings.insert(data.warnings.begin(), data.reading_warnings.begin(),
                        data.reading_warnings.end());
   finish_evaluation_data(data, spec.context.synthesis, limits);
-  auto named = columns_in_use(spec.context);
-  for (const auto& column : spec.by) named.emplace_back(column, "by");
-  for (const auto& [column, where] : named)
-    for (const auto& [excluded, levels] : data.identifiers)
-      if (column == excluded)
-        throw InputError(spec.origin + ": " + where + ": column '" + column + "' has " +
-                         std::to_string(levels) + " distinct values, more than the limit of " +
-                         std::to_string(limits.levels) +
-                         " levels, so it is treated as an identifier and left out (raise it with "
-                         "--limit levels=N)");
+  check_named_columns_kept(spec, data);
   // The metrics work on the tables plus, at most, copies and per-row work space of one
   // confidential and one synthetic table at a time (sorted columns, coded keys, distances), and
   // keep results per column pair (correlations, two-way tables): about 1 KiB a pair, with their
@@ -411,6 +402,19 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
             columns * (columns - 1) / 2 * 1024,
         "running the metrics on " + std::to_string(columns) + " columns");
   return data;
+}
+
+void check_named_columns_kept(const EvaluationSpec& spec, const EvaluationData& data) {
+  auto named = columns_in_use(spec.context);
+  for (const auto& column : spec.by) named.emplace_back(column, "by");
+  for (const auto& [column, where] : named)
+    for (const auto& [excluded, levels] : data.identifiers)
+      if (column == excluded)
+        throw InputError(spec.origin + ": " + where + ": column '" + column + "' has " +
+                         std::to_string(levels) + " distinct values, more than the limit of " +
+                         std::to_string(spec.context.limits.levels) +
+                         " levels, so it is treated as an identifier and left out (raise it with "
+                         "--limit levels=N)");
 }
 
 void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis,
@@ -556,6 +560,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
   doc["spec"] = spec_to_json(spec);
   doc["seed"] = spec.context.seed;
   doc["threads"] = threads.threads();
+  doc["ranks"] = sinks.ranks;
   doc["inputs"] = nlohmann::json::array();
   doc["inputs"].push_back(fingerprint(data.confidential));
   for (const auto& c : data.candidates)
@@ -640,7 +645,8 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
         {{"name", b.name}, {"description", b.description}, {"rows", b.rows}});
 
   // Searches between these tables are shared by every metric of this evaluation.
-  stats::NeighbourCache neighbours;
+  stats::NeighbourCache own_neighbours;
+  stats::NeighbourCache& neighbours = sinks.neighbours ? *sinks.neighbours : own_neighbours;
   neighbours.keep(data.confidential);
   if (data.holdout) neighbours.keep(*data.holdout);
   for (const auto& c : data.candidates)
@@ -714,7 +720,9 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                           sinks.work_progress};
         MetricResult result;
         try {
-          result = metric->compute(input, params);
+          std::optional<MetricResult> elsewhere;
+          if (sinks.compute) elsewhere = sinks.compute(*metric, input, params);
+          result = elsewhere ? std::move(*elsewhere) : metric->compute(input, params);
         } catch (const MetricNotApplicable& e) {
           result = MetricResult{};
           result.warnings.push_back(std::string("not applicable: ") + e.what());

@@ -69,7 +69,20 @@ struct EvaluationSinks {
   // Receives the per-record outputs that parameters ask for (record_level); they are dropped
   // when null. The runs at the holdout's size and the baselines' noise draws write none.
   std::vector<RecordLevelOutput>* records = nullptr;
+  // A partitioned evaluation (engine/partitioned_evaluate.hpp) sets the three below. `compute`
+  // runs a metric on a candidate's tables in place of its own compute when it can (a mergeable
+  // metric over the ranks' partitions) and returns nullopt when it cannot; the baselines always
+  // run here. `neighbours` is the evaluation's neighbour cache, made by the caller so that a
+  // search backend can be set on it first. `ranks` is results.json's "ranks".
+  std::function<std::optional<MetricResult>(const MetricSpec&, const MetricInput&, const Params&)>
+      compute;
+  stats::NeighbourCache* neighbours = nullptr;
+  int ranks = 1;
 };
+
+// Throws InputError when a column the spec names (disclosure keys and targets, analyses, `by`)
+// was left out as an identifier by finish_evaluation_data.
+void check_named_columns_kept(const EvaluationSpec& spec, const EvaluationData& data);
 
 // records.tsv, long format: header `candidate replicate metric scope data row field value`, one
 // line per record and field, rows 1-based as in the data files (the first data row is 1), values

@@ -112,6 +112,12 @@ std::string describe_text(const MetricSpec& m) {
       << m.doc << "\n";
   const auto needs = requirement_texts(m);
   if (!needs.empty()) out << "\nNeeds " << join(needs, "; ") << ".\n";
+  // docs/mpi.md: what a run over MPI ranks costs this metric.
+  out << "\nOver MPI ranks: "
+      << (m.mergeable ? "computed from each rank's rows (partial states merged on rank 0)"
+                      : "computed on rank 0 over every row, gathered there (rank 0 holds every "
+                        "table, as one process does)")
+      << ".\n";
   out << "\nHeadlines:" << (m.headlines.empty() ? " none\n" : "\n");
   for (const auto& h : m.headlines)
     out << "  " << h.statistic << (h.scope == "all" ? "" : " [" + h.scope + "]") << " (" << h.axis

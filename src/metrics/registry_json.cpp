@@ -113,6 +113,9 @@ nlohmann::json metric_to_json(const MetricSpec& metric) {
         {"analyses", metric.needs_analyses},
         {"row_correspondence", metric.needs_row_correspondence}}},
       {"parameters", parameters},
+      // Over MPI ranks (docs/mpi.md): from per-rank partial states, or over rows gathered on rank
+      // 0.
+      {"partitioned", metric.mergeable ? "mergeable" : "gathered"},
       {"statistics", statistics_to_json(metric)},
       {"headlines", headlines_to_json(metric.headlines)},
       {"references", references_to_json(metric)},

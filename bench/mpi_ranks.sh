@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Wall time and peak memory (maximum resident set size) per rank of `synthaudit evaluate` on
+# simulator data over 1, 2 and 4 MPI ranks (docs/mpi.md), one family of metrics, one thread per
+# rank. Figures go to bench/RESULTS.md ("MPI ranks").
+#
+# Usage: bench/mpi_ranks.sh BUILD_DIR [ROWS] [FAMILY]
+set -eu
+BUILD=${1:?usage: bench/mpi_ranks.sh BUILD_DIR [ROWS] [FAMILY]}
+ROWS=${2:-1000000}
+FAMILY=${3:-general}
+BIN=$(cd "$BUILD" && pwd)/synthaudit
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/synthaudit-mpi-bench.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+MPIRUN=(mpirun --oversubscribe)
+if [ "$(id -u)" -eq 0 ]; then MPIRUN+=(--allow-run-as-root); fi
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+"$BIN" simulate --rows "$ROWS" --replicates 1 --out "$WORK/data" >/dev/null
+ARGS=(evaluate --spec "$WORK/data/spec.yaml" --metrics "$FAMILY" --threads 1 --quiet)
+echo "rows=$ROWS family=$FAMILY"
+for np in 1 2 4; do
+  rm -rf "$WORK/out" "$WORK"/rss.*
+  start=$(date +%s.%N)
+  if [ "$np" = 1 ]; then
+    /usr/bin/time -f "%M" -o "$WORK/rss.0" "$BIN" "${ARGS[@]}" --out "$WORK/out" >/dev/null || true
+  else
+    "${MPIRUN[@]}" -np "$np" bash -c '/usr/bin/time -f "%M" -o "$0/rss.$OMPI_COMM_WORLD_RANK" "$@"' \
+      "$WORK" "$BIN" "${ARGS[@]}" --out "$WORK/out" >/dev/null || true
+  fi
+  end=$(date +%s.%N)
+  rss=""
+  for r in $(seq 0 $((np - 1))); do rss="$rss rank$r=$(( $(tail -1 "$WORK/rss.$r") / 1024 ))MiB"; done
+  printf 'ranks=%d wall=%.1fs%s\n' "$np" "$(echo "$end - $start" | bc)" "$rss"
+done

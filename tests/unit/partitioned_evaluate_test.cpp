@@ -1,0 +1,318 @@
+// The partitioned evaluation on threads standing in for ranks: the root's gathered tables equal
+// one process's exactly, and a metric with a mergeable form computed from the ranks' partial
+// states equals its compute over the whole tables (counts exactly, means within 1e-12 relative).
+#include "engine/partitioned_evaluate.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+
+#include "core/error.hpp"
+#include "core/serial.hpp"
+#include "sim/simulator.hpp"
+#include "stats/neighbour_cache.hpp"
+
+namespace synthaudit {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Rows of every table and the mean of the first numeric column of each, from sums per partition.
+struct Sums {
+  std::uint64_t rows = 0, present = 0;
+  double sum = 0.0;
+};
+
+Sums sums_of(const Table& table) {
+  Sums out;
+  out.rows = table.rows();
+  for (const auto& column : table.columns()) {
+    if (!column.is_numeric()) continue;
+    for (double v : column.numeric)
+      if (!std::isnan(v)) {
+        ++out.present;
+        out.sum += v;
+      }
+    break;
+  }
+  return out;
+}
+
+MetricResult result_from(const std::vector<Sums>& tables) {
+  MetricResult result;
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    const std::string scope = i == 0 ? "confidential" : "synthetic" + std::to_string(i);
+    result.values.push_back({"rows", scope, static_cast<double>(tables[i].rows)});
+    result.values.push_back(
+        {"mean", scope, tables[i].sum / static_cast<double>(tables[i].present)});
+  }
+  return result;
+}
+
+std::vector<const Table*> tables_of(const MetricInput& input) {
+  std::vector<const Table*> out = {&input.confidential};
+  out.insert(out.end(), input.synthetic.begin(), input.synthetic.end());
+  return out;
+}
+
+MetricSpec row_mean_metric() {
+  MetricSpec metric;
+  metric.name = "test_row_mean";
+  metric.compute = [](const MetricInput& input, const Params&) {
+    std::vector<Sums> sums;
+    for (const Table* t : tables_of(input)) sums.push_back(sums_of(*t));
+    return result_from(sums);
+  };
+  MergeableForm form;
+  form.partial_state = [](const MetricInput& partition, const Params&) {
+    ByteWriter out;
+    for (const Table* t : tables_of(partition)) {
+      const Sums s = sums_of(*t);
+      out.put(s.rows);
+      out.put(s.present);
+      out.put(s.sum);
+    }
+    return out.take();
+  };
+  form.finalize = [](const std::vector<std::string>& states, const MetricInput& schema,
+                     const Params&) {
+    std::vector<Sums> sums(tables_of(schema).size());
+    for (const auto& state : states) {
+      ByteReader in(state);
+      for (auto& s : sums) {
+        s.rows += in.get<std::uint64_t>();
+        s.present += in.get<std::uint64_t>();
+        s.sum += in.get<double>();
+      }
+    }
+    return result_from(sums);
+  };
+  metric.mergeable = form;
+  return metric;
+}
+
+void expect_same_table(const Table& a, const Table& b) {
+  EXPECT_EQ(a.source().sha256, b.source().sha256);
+  EXPECT_EQ(a.source().path, b.source().path);
+  ASSERT_EQ(a.rows(), b.rows());
+  ASSERT_EQ(a.column_count(), b.column_count());
+  for (std::size_t c = 0; c < a.column_count(); ++c) {
+    const Column& x = a.column(c);
+    const Column& y = b.column(c);
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.kind, y.kind);
+    EXPECT_EQ(x.codes, y.codes) << x.name;
+    EXPECT_EQ(x.missing_code_index, y.missing_code_index) << x.name;
+    EXPECT_EQ(x.missing_codes, y.missing_codes) << x.name;
+    ASSERT_EQ(x.numeric.size(), y.numeric.size());
+    EXPECT_EQ(std::memcmp(x.numeric.data(), y.numeric.data(), x.numeric.size() * sizeof(double)), 0)
+        << x.name;
+    if (x.dictionary) {
+      EXPECT_EQ(x.dictionary->levels(), y.dictionary->levels()) << x.name;
+    }
+  }
+}
+
+class PartitionedEvaluation : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // One folder per test and process: ctest runs the tests of this file in parallel.
+    dir_ = fs::temp_directory_path() /
+           ("synthaudit_partitioned_evaluate_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "_" +
+            std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    SimulationOptions options;
+    options.rows = 1500;
+    options.holdout_rows = 400;
+    options.replicates = 2;
+    options.out_dir = dir_.string();
+    spec_ = load_spec(simulate(options).spec_path);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+  EvaluationSpec spec_;
+};
+
+TEST_F(PartitionedEvaluation, GatheredTablesEqualOneProcessOnTwoThreeFourRanks) {
+  const EvaluationData single = load_evaluation_data(spec_);
+  for (int ranks : {2, 3, 4}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    std::unique_ptr<EvaluationData> whole;
+    std::vector<std::size_t> part_rows(static_cast<std::size_t>(ranks));
+    std::mutex mutex;
+    run_thread_group(ranks, [&](Communicator& communicator) {
+      PartitionedData data = load_partitioned_evaluation_data(spec_, communicator);
+      const std::lock_guard<std::mutex> lock(mutex);
+      part_rows[static_cast<std::size_t>(communicator.rank())] = data.part->confidential.rows();
+      const auto& extent = data.directory.find("confidential");
+      EXPECT_EQ(extent.total_rows, single.confidential.rows());
+      if (communicator.is_root()) whole = std::move(data.whole);
+    });
+    ASSERT_TRUE(whole != nullptr);
+    std::size_t total = 0;
+    for (auto rows : part_rows) total += rows;
+    EXPECT_EQ(total, single.confidential.rows());
+    expect_same_table(single.confidential, whole->confidential);
+    ASSERT_EQ(single.candidates.size(), whole->candidates.size());
+    for (std::size_t c = 0; c < single.candidates.size(); ++c)
+      for (std::size_t r = 0; r < single.candidates[c].replicates.size(); ++r)
+        expect_same_table(single.candidates[c].replicates[r], whole->candidates[c].replicates[r]);
+    ASSERT_TRUE(whole->holdout.has_value());
+    expect_same_table(*single.holdout, *whole->holdout);
+    EXPECT_EQ(single.warnings, whole->warnings);
+    EXPECT_EQ(single.identifiers, whole->identifiers);
+  }
+}
+
+TEST_F(PartitionedEvaluation, MergeableMetricFromPartialStatesEqualsCompute) {
+  const MetricSpec metric = row_mean_metric();
+  const MetricFinder find = [&](std::string_view name) {
+    return name == metric.name ? &metric : nullptr;
+  };
+  for (int ranks : {1, 2, 3, 4}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    std::vector<MetricValue> merged, direct;
+    bool subsample_ran_here = false;
+    run_thread_group(ranks, [&](Communicator& communicator) {
+      PartitionedData data = load_partitioned_evaluation_data(spec_, communicator);
+      evaluate_partitioned(
+          spec_, data, communicator,
+          [&](const EvaluationData& whole, EvaluationSinks sinks) {
+            EXPECT_EQ(sinks.ranks, ranks);
+            const Params params = Params::resolve(metric.name, {}, nlohmann::json::object(), "");
+            const auto& candidate = whole.candidates.front();
+            const MetricInput input{whole.confidential,
+                                    {&candidate.replicates[0], &candidate.replicates[1]},
+                                    nullptr,
+                                    spec_.context,
+                                    candidate.name,
+                                    7,
+                                    nullptr,
+                                    nullptr};
+            const auto result = sinks.compute(metric, input, params);
+            EXPECT_TRUE(result.has_value());
+            if (result) merged = result->values;
+            direct = metric.compute(input, params).values;
+            // A table the ranks do not hold (a subsample) runs on the root.
+            const Table drawn =
+                select_rows(candidate.replicates[0], {0, 1, 2}, candidate.replicates[0].source());
+            const MetricInput sub{whole.confidential, {&drawn}, nullptr, spec_.context,
+                                  candidate.name,     7,        nullptr, nullptr};
+            subsample_ran_here = !sinks.compute(metric, sub, params).has_value();
+            return nlohmann::json::object();
+          },
+          find);
+    });
+    EXPECT_TRUE(subsample_ran_here);
+    ASSERT_EQ(merged.size(), direct.size());
+    ASSERT_EQ(merged.size(), 6u);
+    for (std::size_t i = 0; i < merged.size(); ++i) {
+      EXPECT_EQ(merged[i].statistic, direct[i].statistic);
+      EXPECT_EQ(merged[i].scope, direct[i].scope);
+      if (merged[i].statistic == "rows") {
+        EXPECT_EQ(merged[i].value, direct[i].value);
+      } else {
+        EXPECT_LE(std::abs(merged[i].value - direct[i].value), 1e-12 * std::abs(direct[i].value));
+      }
+    }
+  }
+}
+
+TEST_F(PartitionedEvaluation, BadInputOnOneRankStopsEveryRankWithTheSameError) {
+  // A value that is not a number near the end of the holdout: read by the last rank only.
+  const std::string holdout = *spec_.holdout;
+  const EvaluationData good = load_evaluation_data(spec_);
+  std::string header;
+  std::getline(std::ifstream(holdout), header);
+  std::vector<std::string> names;
+  for (std::size_t at = 0;;) {
+    const auto comma = header.find(',', at);
+    names.push_back(header.substr(at, comma - at));
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  std::string row;
+  bool placed = false;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) row += ",";
+    const auto column = good.confidential.find(names[i]);
+    if (!placed && column && good.confidential.column(*column).is_numeric()) {
+      row += "not-a-number";
+      placed = true;
+    }
+  }
+  ASSERT_TRUE(placed);
+  std::ofstream(holdout, std::ios::app) << row << "\n";
+  std::string single;
+  try {
+    load_evaluation_data(spec_);
+  } catch (const InputError& e) {
+    single = e.what();
+  }
+  ASSERT_FALSE(single.empty());
+  for (int ranks : {2, 4}) {
+    std::vector<std::string> seen(static_cast<std::size_t>(ranks));
+    std::mutex mutex;
+    run_thread_group(ranks, [&](Communicator& communicator) {
+      std::string message;
+      try {
+        load_partitioned_evaluation_data(spec_, communicator);
+      } catch (const InputError& e) {
+        message = e.what();
+      }
+      const std::lock_guard<std::mutex> lock(mutex);
+      seen[static_cast<std::size_t>(communicator.rank())] = message;
+    });
+    for (const auto& message : seen) EXPECT_EQ(message, single);
+  }
+}
+
+// Hooks run on every rank before any metric, with the root's neighbour cache on the root only,
+// and can register handlers the root then calls. The registry is global: this hook does nothing
+// outside this test.
+std::atomic<bool> hook_test_active{false};
+std::atomic<int> hook_calls{0}, hook_caches{0};
+Cluster* hook_root_cluster = nullptr;
+
+TEST_F(PartitionedEvaluation, HooksSeeEveryRankBeforeTheMetrics) {
+  static const bool registered = [] {
+    register_partition_hook(
+        [](Cluster& cluster, PartitionDirectory& directory, stats::NeighbourCache* neighbours) {
+          if (!hook_test_active) return;
+          ++hook_calls;
+          if (neighbours != nullptr) ++hook_caches;
+          if (cluster.is_root()) hook_root_cluster = &cluster;
+          const std::size_t rows = directory.find("confidential").rows->rows();
+          cluster.on("test rows", [rows](const std::string&) { return std::to_string(rows); });
+        });
+    return true;
+  }();
+  ASSERT_TRUE(registered);
+  hook_test_active = true;
+  std::size_t summed = 0;
+  run_thread_group(3, [&](Communicator& communicator) {
+    PartitionedData data = load_partitioned_evaluation_data(spec_, communicator);
+    evaluate_partitioned(spec_, data, communicator,
+                         [&](const EvaluationData& whole, EvaluationSinks sinks) {
+                           EXPECT_NE(sinks.neighbours, nullptr);
+                           for (const auto& reply : hook_root_cluster->call("test rows", ""))
+                             summed += std::stoull(reply);
+                           EXPECT_EQ(summed, whole.confidential.rows());
+                           return nlohmann::json::object();
+                         });
+  });
+  hook_test_active = false;
+  EXPECT_EQ(hook_calls.load(), 3);
+  EXPECT_EQ(hook_caches.load(), 1);
+  EXPECT_EQ(summed, 1500u);
+}
+
+}  // namespace
+}  // namespace synthaudit
