@@ -107,6 +107,7 @@ nlohmann::json metric_to_json(const MetricSpec& metric) {
       {"doc", metric.doc},
       {"granularity",
        metric.granularity == MetricGranularity::kPerReplicate ? "per-replicate" : "per-candidate"},
+      {"partitioned", metric.mergeable ? "merged" : "gathered"},
       {"requirements",
        {{"holdout", metric.needs_holdout},
         {"scenarios", metric.needs_scenarios},
