@@ -21,15 +21,19 @@ nlohmann::json num(double v) {
 // Weighted co-moments of two columns over the rows where both are present and the weight is
 // positive (every row has weight 1 when unweighted): rows, weight, means and centred sums of
 // products. Two consecutive row ranges combine exactly up to rounding (Chan, Golub & LeVeque
-// 1983, the pairwise update), so a partitioned run merges them.
+// 1983, the pairwise update), so a partitioned run merges them. The sums are kept in extended
+// precision (and a state carries them as two doubles each) because the statistics reported from
+// them are differences (syn − conf, the covariance difference norm) that cancel most digits: in
+// double precision the order of the sums alone moved those by 1e-12 relative.
 struct CoMoments {
+  using Wide = long double;
   std::uint64_t n = 0;
-  double weight = 0, mean_x = 0, mean_y = 0, cxx = 0, cyy = 0, cxy = 0;
+  Wide weight = 0, mean_x = 0, mean_y = 0, cxx = 0, cyy = 0, cxy = 0;
 
   static CoMoments of(const std::vector<double>& x, const std::vector<double>& y,
                       const std::vector<double>* w) {
     CoMoments m;
-    double sx = 0, sy = 0;
+    Wide sx = 0, sy = 0;
     auto weight_of = [w](std::size_t i) { return w == nullptr ? 1.0 : (*w)[i]; };
     auto used = [&](std::size_t i) {
       return !std::isnan(x[i]) && !std::isnan(y[i]) && weight_of(i) > 0;
@@ -38,15 +42,15 @@ struct CoMoments {
       if (!used(i)) continue;
       ++m.n;
       m.weight += weight_of(i);
-      sx += weight_of(i) * x[i];
-      sy += weight_of(i) * y[i];
+      sx += static_cast<Wide>(weight_of(i)) * x[i];
+      sy += static_cast<Wide>(weight_of(i)) * y[i];
     }
     if (m.n == 0) return m;
     m.mean_x = sx / m.weight;
     m.mean_y = sy / m.weight;
     for (std::size_t i = 0; i < x.size(); ++i) {
       if (!used(i)) continue;
-      const double dx = x[i] - m.mean_x, dy = y[i] - m.mean_y;
+      const Wide dx = x[i] - m.mean_x, dy = y[i] - m.mean_y;
       m.cxx += weight_of(i) * dx * dx;
       m.cyy += weight_of(i) * dy * dy;
       m.cxy += weight_of(i) * dx * dy;
@@ -60,9 +64,9 @@ struct CoMoments {
       *this = b;
       return;
     }
-    const double total = weight + b.weight;
-    const double dx = b.mean_x - mean_x, dy = b.mean_y - mean_y;
-    const double share = b.weight / total;
+    const Wide total = weight + b.weight;
+    const Wide dx = b.mean_x - mean_x, dy = b.mean_y - mean_y;
+    const Wide share = b.weight / total;
     cxx += b.cxx + dx * dx * weight * share;
     cyy += b.cyy + dy * dy * weight * share;
     cxy += b.cxy + dx * dy * weight * share;
@@ -71,30 +75,37 @@ struct CoMoments {
     weight = total;
     n += b.n;
   }
+  // An extended value as two doubles, high part and the exact remainder.
+  static void write_wide(StateWriter& out, Wide v) {
+    const double high = static_cast<double>(v);
+    out.f64(high);
+    out.f64(static_cast<double>(v - high));
+  }
+  static Wide read_wide(StateReader& in) {
+    const Wide high = in.f64();
+    return high + in.f64();
+  }
   void write(StateWriter& out) const {
     out.u64(n);
-    for (double v : {weight, mean_x, mean_y, cxx, cyy, cxy}) out.f64(v);
+    for (Wide v : {weight, mean_x, mean_y, cxx, cyy, cxy}) write_wide(out, v);
   }
   static CoMoments read(StateReader& in) {
     CoMoments m;
     m.n = in.u64();
-    m.weight = in.f64();
-    m.mean_x = in.f64();
-    m.mean_y = in.f64();
-    m.cxx = in.f64();
-    m.cyy = in.f64();
-    m.cxy = in.f64();
+    for (Wide* v : {&m.weight, &m.mean_x, &m.mean_y, &m.cxx, &m.cyy, &m.cxy}) *v = read_wide(in);
     return m;
   }
   // The sample (or svyvar) statistics: NaN where fewer than 2 rows (the mean: none).
-  double mean() const { return n == 0 ? std::nan("") : mean_x; }
-  double factor() const {
-    return n < 2 ? std::nan("") : static_cast<double>(n) / static_cast<double>(n - 1) / weight;
+  double mean() const { return n == 0 ? std::nan("") : static_cast<double>(mean_x); }
+  double scaled(Wide sum) const {
+    if (n < 2) return std::nan("");
+    return static_cast<double>(static_cast<Wide>(n) / static_cast<Wide>(n - 1) * sum / weight);
   }
-  double variance() const { return factor() * cxx; }
-  double covariance() const { return factor() * cxy; }
+  double variance() const { return scaled(cxx); }
+  double covariance() const { return scaled(cxy); }
   double correlation() const {
-    return n >= 2 && cxx > 0 && cyy > 0 ? cxy / std::sqrt(cxx * cyy) : std::nan("");
+    return n >= 2 && cxx > 0 && cyy > 0 ? static_cast<double>(cxy / std::sqrt(cxx * cyy))
+                                        : std::nan("");
   }
 };
 
