@@ -239,6 +239,7 @@ std::vector<Setting> settings() {
 std::vector<nlohmann::json> parameter_sets(const std::string& metric) {
   static const std::map<std::string, std::vector<nlohmann::json>> extra = {
       {"total_variation", {{{"missing", "exclude"}}, {{"synthetic_weights", "own"}}}},
+      {"ks_distance", {{{"pvalue", true}, {"plots", false}}}},
       {"ratio_of_counts",
        {{{"digits", -1}, {"missing", "exclude"}},
         {{"numeric", false}, {"synthetic_weights", "none"}}}},

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "metrics/design_weights.hpp"
+#include "metrics/general/level_tally.hpp"
 #include "metrics/general/marginal_plots.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
@@ -75,6 +76,138 @@ MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
   return result;
 }
 
+// The mergeable form: exact merges of sorted runs. A partition's state is, per compared column,
+// its non-missing values in ascending order (with their weights where weights can apply), and
+// finalize merges the runs in partition order, which is the stable sort of the whole column, so
+// the distances are those of the whole data. The merging process holds every numeric value.
+std::vector<std::size_t> compared_columns(const MetricInput& in) {
+  std::vector<std::size_t> numeric;
+  for (std::size_t c = 0; c < in.confidential.column_count(); ++c)
+    if (in.confidential.column(c).is_numeric() && !is_design_column(in, c)) numeric.push_back(c);
+  return numeric;
+}
+
+void write_sample(StateWriter& out, const stats::WeightedSample& sample) {
+  out.f64s(sample.values);
+  out.f64s(sample.weights);
+}
+
+// `run` merged after `into` (ties: `into`'s values first, as a stable sort of the rows).
+void merge_run(stats::WeightedSample& into, stats::WeightedSample run) {
+  if (into.values.empty()) {
+    into = std::move(run);
+    return;
+  }
+  stats::WeightedSample merged;
+  merged.values.reserve(into.values.size() + run.values.size());
+  const bool weighted = !into.weights.empty() || !run.weights.empty();
+  std::size_t i = 0, j = 0;
+  while (i < into.values.size() || j < run.values.size()) {
+    const bool take_run =
+        i == into.values.size() || (j < run.values.size() && run.values[j] < into.values[i]);
+    if (take_run) {
+      merged.values.push_back(run.values[j]);
+      if (weighted) merged.weights.push_back(run.weights[j]);
+      ++j;
+    } else {
+      merged.values.push_back(into.values[i]);
+      if (weighted) merged.weights.push_back(into.weights[i]);
+      ++i;
+    }
+  }
+  into = std::move(merged);
+}
+
+// The column's non-missing values in ascending order, with their weights when `weights` is set.
+stats::WeightedSample sorted_run(const std::vector<double>& values,
+                                 const std::vector<double>* weights) {
+  auto run = stats::weighted_sorted(
+      values, weights ? std::span<const double>(*weights) : std::span<const double>());
+  if (weights == nullptr) run.weights.clear();
+  return run;
+}
+
+std::string ks_distance_state(const MetricInput& in, const Params& params) {
+  const Table& syn = in.first_synthetic();
+  const PartitionWeightColumns weights = partition_weight_columns(in, syn, params);
+  StateWriter out;
+  for (std::size_t c : compared_columns(in)) {
+    write_sample(out, sorted_run(in.confidential.column(c).numeric, weights.confidential));
+    write_sample(out, sorted_run(syn.column(c).numeric, weights.synthetic_own));
+  }
+  weights.write_facts(out);
+  return out.take();
+}
+
+MetricResult finalize_ks_distance(const std::vector<std::string>& states, const MetricInput& schema,
+                                  const Params& params) {
+  const auto columns = compared_columns(schema);
+  std::vector<stats::WeightedSample> conf(columns.size()), syn(columns.size());
+  WeightColumnFacts facts;
+  for (std::size_t p = 0; p < states.size(); ++p) {
+    StateReader in(states[p]);
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      for (auto* sample : {&conf[i], &syn[i]}) {
+        stats::WeightedSample run;
+        run.values = in.f64s();
+        run.weights = in.f64s();
+        merge_run(*sample, std::move(run));
+      }
+    }
+    const auto partition_facts = read_facts(in);
+    if (p == 0)
+      facts = partition_facts;
+    else
+      facts.merge_after(partition_facts);
+    in.expect_end();
+  }
+  MetricResult result;
+  const bool declared = !schema.context.weights.empty();
+  const bool own =
+      use_own_weights(schema, schema.first_synthetic(), facts, params, result.warnings);
+  const bool with_pvalue = params.get_bool("pvalue");
+  const bool with_plots = params.get_bool("plots");
+  auto plots = nlohmann::json::array();
+  double sum = 0.0;
+  std::size_t counted = 0;
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const auto& a = conf[i].values;
+    const auto& b = syn[i].values;
+    if (!own) syn[i].weights.assign(b.size(), 1.0);  // the synthetic data unweighted
+    const double d =
+        declared ? stats::weighted_ks_distance(conf[i], syn[i]) : stats::ks_distance_sorted(a, b);
+    const std::string& name = schema.confidential.column(columns[i]).name;
+    result.add("ks_distance", name, d);
+    result.add("ks_complement", name, 1.0 - d);
+    if (with_pvalue)
+      result.add("ks_pvalue_independent", name,
+                 declared ? std::nan("") : stats::ks_pvalue_asymptotic(d, a.size(), b.size()));
+    if (with_plots) plots.push_back(plots::ecdf_overlay(name, a, b));
+    if (std::isnan(d)) {
+      result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
+    } else {
+      sum += d;
+      ++counted;
+    }
+  }
+  if (counted == 0) {
+    result.warnings.push_back("no numeric column with values in both datasets");
+  } else {
+    result.add("mean_ks_distance", "all", sum / static_cast<double>(counted));
+    result.add("mean_ks_complement", "all", 1.0 - sum / static_cast<double>(counted));
+  }
+  if (with_plots) result.details["plots"] = std::move(plots);
+  if (with_pvalue && declared)
+    result.warnings.push_back(
+        "ks_pvalue_independent is NaN with survey weights: the two-sample KS distribution has no "
+        "form for weighted samples");
+  if (with_pvalue)
+    result.warnings.push_back(
+        "ks_pvalue_independent assumes independent samples; synthetic data are generated from "
+        "the confidential data, so the p-value is not valid as a test");
+  return result;
+}
+
 }  // namespace
 
 MetricSpec ks_distance_metric() {
@@ -115,6 +248,8 @@ MetricSpec ks_distance_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kNumber}},
       .compute = compute_ks_distance,
+      .mergeable =
+          MergeableForm{.partial_state = ks_distance_state, .finalize = finalize_ks_distance},
       .statistics =
           {{"ks_distance",
             "Kolmogorov–Smirnov distance D between the two marginals (0 = identical, 1 = disjoint)",
