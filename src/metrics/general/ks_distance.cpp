@@ -4,6 +4,7 @@
 #include "metrics/design_weights.hpp"
 #include "metrics/general/level_tally.hpp"
 #include "metrics/general/marginal_plots.hpp"
+#include "metrics/general/sorted_runs.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/ecdf.hpp"
@@ -76,64 +77,15 @@ MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
   return result;
 }
 
-// The mergeable form: exact merges of sorted runs. A partition's state is, per compared column,
-// its non-missing values in ascending order (with their weights where weights can apply), and
-// finalize merges the runs in partition order, which is the stable sort of the whole column, so
-// the distances are those of the whole data. The merging process holds every numeric value.
-std::vector<std::size_t> compared_columns(const MetricInput& in) {
-  std::vector<std::size_t> numeric;
-  for (std::size_t c = 0; c < in.confidential.column_count(); ++c)
-    if (in.confidential.column(c).is_numeric() && !is_design_column(in, c)) numeric.push_back(c);
-  return numeric;
-}
-
-void write_sample(StateWriter& out, const stats::WeightedSample& sample) {
-  out.f64s(sample.values);
-  out.f64s(sample.weights);
-}
-
-// `run` merged after `into` (ties: `into`'s values first, as a stable sort of the rows).
-void merge_run(stats::WeightedSample& into, stats::WeightedSample run) {
-  if (into.values.empty()) {
-    into = std::move(run);
-    return;
-  }
-  stats::WeightedSample merged;
-  merged.values.reserve(into.values.size() + run.values.size());
-  const bool weighted = !into.weights.empty() || !run.weights.empty();
-  std::size_t i = 0, j = 0;
-  while (i < into.values.size() || j < run.values.size()) {
-    const bool take_run =
-        i == into.values.size() || (j < run.values.size() && run.values[j] < into.values[i]);
-    if (take_run) {
-      merged.values.push_back(run.values[j]);
-      if (weighted) merged.weights.push_back(run.weights[j]);
-      ++j;
-    } else {
-      merged.values.push_back(into.values[i]);
-      if (weighted) merged.weights.push_back(into.weights[i]);
-      ++i;
-    }
-  }
-  into = std::move(merged);
-}
-
-// The column's non-missing values in ascending order, with their weights when `weights` is set.
-stats::WeightedSample sorted_run(const std::vector<double>& values,
-                                 const std::vector<double>* weights) {
-  auto run = stats::weighted_sorted(
-      values, weights ? std::span<const double>(*weights) : std::span<const double>());
-  if (weights == nullptr) run.weights.clear();
-  return run;
-}
-
+// The mergeable form: exact merges of sorted runs (general/sorted_runs.hpp), so the distances
+// are those of the whole data; the merging process holds every numeric value.
 std::string ks_distance_state(const MetricInput& in, const Params& params) {
   const Table& syn = in.first_synthetic();
   const PartitionWeightColumns weights = partition_weight_columns(in, syn, params);
   StateWriter out;
-  for (std::size_t c : compared_columns(in)) {
-    write_sample(out, sorted_run(in.confidential.column(c).numeric, weights.confidential));
-    write_sample(out, sorted_run(syn.column(c).numeric, weights.synthetic_own));
+  for (std::size_t c : compared_numeric_columns(in)) {
+    write_run(out, sorted_run(in.confidential.column(c).numeric, weights.confidential));
+    write_run(out, sorted_run(syn.column(c).numeric, weights.synthetic_own));
   }
   weights.write_facts(out);
   return out.take();
@@ -141,18 +93,13 @@ std::string ks_distance_state(const MetricInput& in, const Params& params) {
 
 MetricResult finalize_ks_distance(const std::vector<std::string>& states, const MetricInput& schema,
                                   const Params& params) {
-  const auto columns = compared_columns(schema);
+  const auto columns = compared_numeric_columns(schema);
   std::vector<stats::WeightedSample> conf(columns.size()), syn(columns.size());
   WeightColumnFacts facts;
   for (std::size_t p = 0; p < states.size(); ++p) {
     StateReader in(states[p]);
     for (std::size_t i = 0; i < columns.size(); ++i) {
-      for (auto* sample : {&conf[i], &syn[i]}) {
-        stats::WeightedSample run;
-        run.values = in.f64s();
-        run.weights = in.f64s();
-        merge_run(*sample, std::move(run));
-      }
+      for (auto* sample : {&conf[i], &syn[i]}) merge_run(*sample, read_run(in));
     }
     const auto partition_facts = read_facts(in);
     if (p == 0)
