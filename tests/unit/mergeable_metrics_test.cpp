@@ -249,6 +249,7 @@ std::vector<nlohmann::json> parameter_sets(const std::string& metric) {
         {{"numeric", "breaks"}, {"breaks", {"30", "50", "1000"}}},
         {{"record_level", true}},
         {{"numeric", "quantile"}}}},
+      {"individual_risk", {{{"missing_keys", "value"}}, {{"record_level", true}}}},
       {"replicated_uniques",
        {{{"numeric", "breaks"}, {"breaks", {"30", "50", "1000"}}}, {{"numeric", "quantile"}}}},
   };

@@ -39,6 +39,8 @@ void CombinationCounts::write(StateWriter& out) const {
     for (auto v : combination) out.u64(v);
     for (auto n : per_table) out.u64(n);
   }
+  out.boolean(!first_weight.empty());
+  for (const auto& [combination, weight] : first_weight) out.f64(weight);
 }
 
 CombinationCounts CombinationCounts::read(StateReader& in) {
@@ -53,6 +55,10 @@ CombinationCounts CombinationCounts::read(StateReader& in) {
     for (auto& n : per_table) n = in.u64();
     c.counts.emplace_hint(c.counts.end(), std::move(combination), std::move(per_table));
   }
+  if (in.boolean())
+    for (const auto& entry : c.counts)
+      if (entry.second[0] > 0)
+        c.first_weight.emplace_hint(c.first_weight.end(), entry.first, in.f64());
   return c;
 }
 
@@ -63,6 +69,7 @@ void CombinationCounts::add(const CombinationCounts& other) {
     if (into.empty()) into.assign(tables, 0);
     add_into(into, per_table);
   }
+  for (const auto& [combination, weight] : other.first_weight) first_weight[combination] += weight;
 }
 
 std::uint64_t CombinationCounts::records(std::size_t table) const {
@@ -73,7 +80,8 @@ std::uint64_t CombinationCounts::records(std::size_t table) const {
 
 CombinationCounts count_combinations(const std::vector<const Table*>& tables,
                                      const std::vector<std::size_t>& key_columns,
-                                     const stats::CodingOptions& options) {
+                                     const stats::CodingOptions& options,
+                                     const std::vector<double>* first_weights) {
   CombinationCounts c;
   c.tables = tables.size();
   KeyCombination combination(key_columns.size());
@@ -90,6 +98,7 @@ CombinationCounts count_combinations(const std::vector<const Table*>& tables,
       auto& per_table = c.counts[combination];
       if (per_table.empty()) per_table.assign(tables.size(), 0);
       ++per_table[t];
+      if (t == 0 && first_weights != nullptr) c.first_weight[combination] += (*first_weights)[row];
     }
   }
   return c;
@@ -119,6 +128,8 @@ CombinationPatterns combination_patterns(const CombinationCounts& counts, std::s
     out.patterns.pattern.push_back(out.patterns.patterns());
     out.patterns.levels.push_back(std::move(levels));
     out.records.push_back(static_cast<double>(per_table[table]));
+    if (table == 0 && !counts.first_weight.empty())
+      out.weight.push_back(counts.first_weight.at(combination));
   }
   return out;
 }

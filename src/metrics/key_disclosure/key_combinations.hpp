@@ -30,6 +30,9 @@ struct CombinationCounts {
   std::size_t tables = 0;
   // counts[combination][t]: the records of table t with that combination.
   std::map<KeyCombination, std::vector<std::uint64_t>> counts;
+  // With weights for the first table (count_combinations' `first_weights`): each combination's
+  // weight sum in it; empty otherwise.
+  std::map<KeyCombination, double> first_weight;
 
   void write(StateWriter& out) const;
   static CombinationCounts read(StateReader& in);
@@ -41,7 +44,8 @@ struct CombinationCounts {
 // say (exact or breaks only).
 CombinationCounts count_combinations(const std::vector<const Table*>& tables,
                                      const std::vector<std::size_t>& key_columns,
-                                     const stats::CodingOptions& options);
+                                     const stats::CodingOptions& options,
+                                     const std::vector<double>* first_weights = nullptr);
 
 // The combinations that table `table` has, as key patterns of one record per combination
 // (levels dense per key, the missing level last on every key), and each one's number of records:
@@ -50,6 +54,7 @@ struct CombinationPatterns {
   stats::KeyPatterns patterns;
   std::vector<std::uint32_t> missing_levels;
   std::vector<double> records;
+  std::vector<double> weight;  // the first table's weight sums, when counted
 };
 CombinationPatterns combination_patterns(const CombinationCounts& counts, std::size_t table);
 
