@@ -250,6 +250,7 @@ std::vector<nlohmann::json> parameter_sets(const std::string& metric) {
         {{"record_level", true}},
         {{"numeric", "quantile"}}}},
       {"individual_risk", {{{"missing_keys", "value"}}, {{"record_level", true}}}},
+      {"l_diversity", {{{"l", 3}, {"c", 2.5}}, {{"numeric", "quantile"}}}},
       {"replicated_uniques",
        {{{"numeric", "breaks"}, {"breaks", {"30", "50", "1000"}}}, {{"numeric", "quantile"}}}},
   };
