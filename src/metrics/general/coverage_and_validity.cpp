@@ -319,7 +319,7 @@ MetricSpec coverage_and_validity_metric() {
           "CategoryAdherence), new_categories = number of levels only in the synthetic data "
           "and new_category_row_share. Means over columns and the total of new categories "
           "(scope all); details list the new levels. All are 1 (0 for new categories) at "
-          "best.
+          "best."
           " A partitioned run merges counts, ranges and the synthetic numeric values as sorted "
           "runs (boundary adherence needs the whole confidential range first): the merging "
           "process holds every non-missing synthetic numeric value.",

@@ -176,7 +176,7 @@ MetricSpec ks_distance_metric() {
           "the p-value is NaN (the asymptotic distribution assumes unweighted independent "
           "samples); synthetic_weights says whether the synthetic data carry their own weight "
           "column (auto: when usable; own; none), and the weight and household columns are not "
-          "compared.
+          "compared."
           " A partitioned run merges each partition's sorted values: the merging process "
           "holds every non-missing numeric value of both datasets.",
       .params = {{.name = "pvalue",

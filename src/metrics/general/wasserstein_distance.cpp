@@ -183,7 +183,7 @@ MetricSpec wasserstein_distance_metric() {
           "(scipy.stats.wasserstein_distance with u_weights and v_weights), the IQR is from "
           "svyquantile (qrule hf7) quartiles (Lumley 2004); synthetic_weights says whether the "
           "synthetic data carry their own weight column (auto: when usable; own; none), and the "
-          "weight and household columns are not compared.
+          "weight and household columns are not compared."
           " A partitioned run merges each partition's sorted values: the merging process "
           "holds every non-missing numeric value of both datasets.",
       .params = {{.name = "plots",
