@@ -4,22 +4,20 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "metrics/partial_state.hpp"
 
 namespace synthaudit {
 
 namespace {
 
-// Why a column cannot serve as sampling weights; empty when it can.
-std::string unusable_because(const Column& w) {
-  bool any_positive = false;
-  for (std::size_t row = 0; row < w.numeric.size(); ++row) {
-    const double value = w.numeric[row];
-    if (!std::isfinite(value) || value < 0)
-      return "row " + std::to_string(row + 1) + " is " +
-             (std::isnan(value) ? std::string("missing") : format_number(value));
-    any_positive = any_positive || value > 0;
-  }
-  return any_positive ? std::string() : std::string("no row has a positive weight");
+// Why a column with these facts cannot serve as sampling weights; empty when it can.
+std::string unusable_because(const WeightColumnFacts& facts) {
+  if (!facts.numeric) return "it is not numeric";
+  if (facts.has_bad_row)
+    return "row " + std::to_string(facts.first_bad + 1) + " is " +
+           (std::isnan(facts.first_bad_value) ? std::string("missing")
+                                              : format_number(facts.first_bad_value));
+  return facts.any_positive ? std::string() : std::string("no row has a positive weight");
 }
 
 }  // namespace
@@ -48,28 +46,91 @@ ParamSpec synthetic_weights_param() {
           .choices = {"auto", "own", "none"}};
 }
 
+void WeightColumnFacts::merge_after(const WeightColumnFacts& later) {
+  numeric = numeric && later.numeric;
+  if (!has_bad_row && later.has_bad_row) {
+    has_bad_row = true;
+    first_bad = rows + later.first_bad;
+    first_bad_value = later.first_bad_value;
+  }
+  any_positive = any_positive || later.any_positive;
+  rows += later.rows;
+}
+
+WeightColumnFacts weight_column_facts(const Column& weights) {
+  WeightColumnFacts facts;
+  facts.rows = weights.size();
+  if (!weights.is_numeric()) {
+    facts.numeric = false;
+    return facts;
+  }
+  for (std::size_t row = 0; row < weights.numeric.size(); ++row) {
+    const double value = weights.numeric[row];
+    if (!std::isfinite(value) || value < 0) {
+      facts.has_bad_row = true;
+      facts.first_bad = row;
+      facts.first_bad_value = value;
+      return facts;  // what follows cannot change the decision or the message
+    }
+    facts.any_positive = facts.any_positive || value > 0;
+  }
+  return facts;
+}
+
+void write_facts(StateWriter& out, const WeightColumnFacts& facts) {
+  out.boolean(facts.numeric);
+  out.u64(facts.rows);
+  out.boolean(facts.has_bad_row);
+  out.u64(facts.first_bad);
+  out.f64(facts.first_bad_value);
+  out.boolean(facts.any_positive);
+}
+
+WeightColumnFacts read_facts(StateReader& in) {
+  WeightColumnFacts facts;
+  facts.numeric = in.boolean();
+  facts.rows = in.u64();
+  facts.has_bad_row = in.boolean();
+  facts.first_bad = in.u64();
+  facts.first_bad_value = in.f64();
+  facts.any_positive = in.boolean();
+  return facts;
+}
+
+bool own_weights_possible(const MetricInput& in, const Params& params) {
+  if (in.context.weights.empty() || params.get_string("synthetic_weights") == "none") return false;
+  return in.confidential.column(in.confidential.index_of(in.context.weights)).is_numeric();
+}
+
+bool use_own_weights(const MetricInput& in, const Table& synthetic, const WeightColumnFacts& facts,
+                     const Params& params, std::vector<std::string>& warnings) {
+  if (in.context.weights.empty()) return false;
+  const std::string& policy = params.get_string("synthetic_weights");
+  if (policy == "none") return false;
+  const std::string problem = unusable_because(facts);
+  if (problem.empty()) return true;
+  const std::string& name = in.context.weights;
+  const std::string where =
+      synthetic.source().role +
+      (synthetic.source().path.empty() ? "" : " (" + synthetic.source().path + ")");
+  if (policy == "own")
+    throw InputError(where + ": column '" + name +
+                     "' cannot serve as sampling weights (synthetic_weights = own): " + problem);
+  warnings.push_back(where + ": weight column '" + name + "' not usable (" + problem +
+                     "); the synthetic data are treated as unweighted");
+  return false;
+}
+
 DesignWeights design_weights(const MetricInput& in, const Table& synthetic, const Params& params,
                              std::vector<std::string>& warnings) {
   DesignWeights weights;
   if (in.context.weights.empty()) return weights;
   weights.column = in.confidential.index_of(in.context.weights);
   weights.confidential = in.confidential.column(*weights.column).numeric;
-  const std::string& policy = params.get_string("synthetic_weights");
-  if (policy == "none") return weights;
+  if (params.get_string("synthetic_weights") == "none") return weights;
   const Column& own = synthetic.column(*weights.column);
-  const std::string problem = own.is_numeric() ? unusable_because(own) : "it is not numeric";
-  if (problem.empty()) {
+  if (use_own_weights(in, synthetic, weight_column_facts(own), params, warnings))
     weights.synthetic = own.numeric;
-    return weights;
-  }
-  const std::string where =
-      synthetic.source().role +
-      (synthetic.source().path.empty() ? "" : " (" + synthetic.source().path + ")");
-  if (policy == "own")
-    throw InputError(where + ": column '" + own.name +
-                     "' cannot serve as sampling weights (synthetic_weights = own): " + problem);
-  warnings.push_back(where + ": weight column '" + own.name + "' not usable (" + problem +
-                     "); the synthetic data are treated as unweighted");
   return weights;
 }
 

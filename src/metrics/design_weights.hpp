@@ -9,6 +9,7 @@
 //   own:            the table's own weight column; an error when it is not usable as weights;
 //   none:           unweighted (every row weight 1), the synthetic data as a simple random sample.
 // The weight and household columns are design variables, not data: comparisons skip them.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,34 @@ ParamSpec synthetic_weights_param();
 // appended to `warnings`. Throws InputError for synthetic_weights = own with an unusable column.
 DesignWeights design_weights(const MetricInput& in, const Table& synthetic, const Params& params,
                              std::vector<std::string>& warnings);
+
+// What design_weights decides from about a synthetic table's own weight column. Facts of
+// consecutive row ranges merge in row order (merge_after), so that a row-partitioned evaluation
+// decides, warns and fails exactly as one process does on the whole table.
+struct WeightColumnFacts {
+  bool numeric = true;
+  std::uint64_t rows = 0;
+  bool has_bad_row = false;      // a missing, infinite or negative weight
+  std::uint64_t first_bad = 0;   // its 0-based row within these facts' rows
+  double first_bad_value = 0.0;  // and its value
+  bool any_positive = false;
+  // These facts followed by those of the rows right after them.
+  void merge_after(const WeightColumnFacts& later);
+};
+WeightColumnFacts weight_column_facts(const Column& weights);
+class StateWriter;
+class StateReader;
+void write_facts(StateWriter& out, const WeightColumnFacts& facts);
+WeightColumnFacts read_facts(StateReader& in);
+
+// Whether `synthetic`'s own weight column serves as its weights, given the facts of the whole
+// column: design_weights' decision, with its warning and its InputError (synthetic_weights = own).
+// False when no weights are declared or synthetic_weights = none.
+bool use_own_weights(const MetricInput& in, const Table& synthetic, const WeightColumnFacts& facts,
+                     const Params& params, std::vector<std::string>& warnings);
+// Whether the decision needs the synthetic table's own weight column at all (weights declared,
+// synthetic_weights not none, the column numeric): a partition then sums with both weightings.
+bool own_weights_possible(const MetricInput& in, const Params& params);
 
 // The sentence every weighted metric's doc ends with.
 extern const char* const kWeightsDoc;

@@ -21,6 +21,15 @@ std::string granularity_text(const MetricSpec& metric) {
              : "per candidate, all replicates combined";
 }
 
+// How a row-partitioned run (MPI ranks) computes the metric, and what that costs in memory.
+std::string partition_text(const MetricSpec& metric) {
+  return metric.mergeable
+             ? "In a partitioned run: merged from per-partition states (counts exactly, sums up "
+               "to floating-point summation order, at most 1e-12 relative)"
+             : "In a partitioned run: gathered on one process, which holds every row of the "
+               "tables it reads (the single-process memory)";
+}
+
 std::vector<std::string> requirement_texts(const MetricSpec& metric) {
   std::vector<std::string> needs;
   if (metric.needs_holdout) needs.push_back("a holdout file");
@@ -112,12 +121,7 @@ std::string describe_text(const MetricSpec& m) {
       << m.doc << "\n";
   const auto needs = requirement_texts(m);
   if (!needs.empty()) out << "\nNeeds " << join(needs, "; ") << ".\n";
-  // docs/mpi.md: what a run over MPI ranks costs this metric.
-  out << "\nOver MPI ranks: "
-      << (m.mergeable ? "computed from each rank's rows (partial states merged on rank 0)"
-                      : "computed on rank 0 over every row, gathered there (rank 0 holds every "
-                        "table, as one process does)")
-      << ".\n";
+  out << "\n" << partition_text(m) << ".\n";
   out << "\nHeadlines:" << (m.headlines.empty() ? " none\n" : "\n");
   for (const auto& h : m.headlines)
     out << "  " << h.statistic << (h.scope == "all" ? "" : " [" + h.scope + "]") << " (" << h.axis
@@ -155,6 +159,7 @@ std::string metric_markdown_block(const MetricSpec& m) {
   out << "Family `" << to_string(m.family) << "`, " << granularity_text(m) << ".";
   const auto needs = requirement_texts(m);
   if (!needs.empty()) out << " Needs " << join(needs, "; ") << ".";
+  out << " " << partition_text(m) << ".";
   out << "\n\n";
   if (m.params.empty()) {
     out << "No parameters.\n\n";

@@ -107,15 +107,15 @@ nlohmann::json metric_to_json(const MetricSpec& metric) {
       {"doc", metric.doc},
       {"granularity",
        metric.granularity == MetricGranularity::kPerReplicate ? "per-replicate" : "per-candidate"},
+      // Over MPI ranks (docs/mpi.md): merged from per-rank partial states, or computed over rows
+      // gathered on rank 0.
+      {"partitioned", metric.mergeable ? "merged" : "gathered"},
       {"requirements",
        {{"holdout", metric.needs_holdout},
         {"scenarios", metric.needs_scenarios},
         {"analyses", metric.needs_analyses},
         {"row_correspondence", metric.needs_row_correspondence}}},
       {"parameters", parameters},
-      // Over MPI ranks (docs/mpi.md): from per-rank partial states, or over rows gathered on rank
-      // 0.
-      {"partitioned", metric.mergeable ? "mergeable" : "gathered"},
       {"statistics", statistics_to_json(metric)},
       {"headlines", headlines_to_json(metric.headlines)},
       {"references", references_to_json(metric)},

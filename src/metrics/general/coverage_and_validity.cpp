@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "metrics/design_weights.hpp"
+#include "metrics/general/sorted_runs.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/level_counts.hpp"
@@ -124,6 +125,175 @@ MetricResult compute_coverage(const MetricInput& in, const Params&) {
   return result;
 }
 
+// The mergeable form. Per column: both datasets' row and missing counts; numeric columns the
+// confidential minimum and maximum and the synthetic values as a sorted run (boundary adherence
+// counts the synthetic values inside the whole confidential range, known only after the merge,
+// so the merging process holds the synthetic numeric values); categorical columns both datasets'
+// level counts. finalize rebuilds each column from these and runs the same per-column rules.
+std::string coverage_state(const MetricInput& in, const Params&) {
+  const Table& conf = in.confidential;
+  const Table& syn = in.first_synthetic();
+  StateWriter out;
+  for (std::size_t c = 0; c < conf.column_count(); ++c) {
+    if (is_design_column(in, c)) continue;
+    const Column& cc = conf.column(c);
+    const Column& sc = syn.column(c);
+    out.u64(cc.size());
+    out.u64(cc.missing_count());
+    out.u64(sc.size());
+    out.u64(sc.missing_count());
+    if (cc.is_numeric()) {
+      double lo = INFINITY, hi = -INFINITY;
+      for (double v : cc.numeric)
+        if (!std::isnan(v)) {
+          lo = std::min(lo, v);
+          hi = std::max(hi, v);
+        }
+      out.f64(lo);
+      out.f64(hi);
+      write_run(out, sorted_run(sc.numeric, nullptr));
+    } else {
+      const auto nc = stats::level_counts(cc), ns = stats::level_counts(sc);
+      out.u64s({nc.begin(), nc.end()});
+      out.u64s({ns.begin(), ns.end()});
+    }
+  }
+  return out.take();
+}
+
+MetricResult finalize_coverage(const std::vector<std::string>& states, const MetricInput& schema,
+                               const Params&) {
+  const Table& conf = schema.confidential;
+  struct Merged {
+    std::uint64_t conf_rows = 0, conf_missing = 0, syn_rows = 0, syn_missing = 0;
+    double lo = INFINITY, hi = -INFINITY;
+    stats::WeightedSample syn_sorted;
+    std::vector<std::uint64_t> conf_levels, syn_levels;
+  };
+  std::vector<std::size_t> columns;
+  for (std::size_t c = 0; c < conf.column_count(); ++c)
+    if (!is_design_column(schema, c)) columns.push_back(c);
+  std::vector<Merged> merged(columns.size());
+  for (std::size_t p = 0; p < states.size(); ++p) {
+    StateReader in(states[p]);
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      Merged& m = merged[i];
+      m.conf_rows += in.u64();
+      m.conf_missing += in.u64();
+      m.syn_rows += in.u64();
+      m.syn_missing += in.u64();
+      if (conf.column(columns[i]).is_numeric()) {
+        m.lo = std::min(m.lo, in.f64());
+        m.hi = std::max(m.hi, in.f64());
+        merge_run(m.syn_sorted, read_run(in));
+      } else {
+        auto nc = in.u64s();
+        auto ns = in.u64s();
+        if (p == 0) {
+          m.conf_levels = std::move(nc);
+          m.syn_levels = std::move(ns);
+        } else {
+          add_into(m.conf_levels, nc);
+          add_into(m.syn_levels, ns);
+        }
+      }
+    }
+    in.expect_end();
+  }
+  MetricResult result;
+  double sum_range = 0, sum_boundary = 0, sum_category = 0, sum_adherence = 0, sum_missing = 0;
+  std::size_t n_range = 0, n_boundary = 0, n_category = 0, n_adherence = 0, n_missing = 0;
+  std::size_t new_total = 0;
+  auto new_levels_json = nlohmann::json::object();
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const Merged& m = merged[i];
+    const Column& cc = conf.column(columns[i]);
+    const std::string& name = cc.name;
+    const double mc = m.conf_rows ? double(m.conf_missing) / double(m.conf_rows) : std::nan("");
+    const double ms = m.syn_rows ? double(m.syn_missing) / double(m.syn_rows) : std::nan("");
+    result.add("conf_missing_share", name, mc);
+    result.add("syn_missing_share", name, ms);
+    result.add("diff_missing_share", name, ms - mc);
+    result.add("missing_value_similarity", name, 1.0 - std::abs(ms - mc));
+    if (std::isfinite(ms - mc)) {
+      sum_missing += 1.0 - std::abs(ms - mc);
+      ++n_missing;
+    }
+    if (cc.is_numeric()) {
+      const auto& values = m.syn_sorted.values;
+      const double lo_r = m.lo, hi_r = m.hi;
+      const std::size_t ns = values.size();
+      const bool have_r = lo_r <= hi_r, have_s = ns > 0;
+      double range_cov = std::nan("");
+      if (have_r && have_s && hi_r > lo_r) {
+        const double span = hi_r - lo_r;
+        const double lo_s = values.front(), hi_s = values.back();
+        range_cov = std::max(
+            0.0, 1.0 - (std::max((lo_s - lo_r) / span, 0.0) + std::max((hi_r - hi_s) / span, 0.0)));
+        sum_range += range_cov;
+        ++n_range;
+      }
+      result.add("range_coverage", name, range_cov);
+      double adherence = std::nan("");
+      if (have_r && have_s) {
+        const auto within = std::upper_bound(values.begin(), values.end(), hi_r) -
+                            std::lower_bound(values.begin(), values.end(), lo_r);
+        adherence = double(within) / double(ns);
+        sum_boundary += adherence;
+        ++n_boundary;
+      }
+      result.add("boundary_adherence", name, adherence);
+      if (!have_r || !have_s)
+        result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
+    } else {
+      const std::size_t k = cc.cardinality();
+      const auto& nc = m.conf_levels;
+      const auto& nsyn = m.syn_levels;
+      const bool conf_has_missing = nc[k] > 0;
+      const std::size_t syn_missing = nsyn[k];
+      std::size_t conf_levels = 0, covered = 0, new_levels = 0, new_rows = 0;
+      auto names = nlohmann::json::array();
+      for (std::size_t l = 0; l < k; ++l) {
+        if (nc[l] > 0) {
+          ++conf_levels;
+          if (nsyn[l] > 0) ++covered;
+        } else if (nsyn[l] > 0) {
+          ++new_levels;
+          new_rows += nsyn[l];
+          names.push_back(cc.dictionary->level(static_cast<std::uint32_t>(l)));
+        }
+      }
+      const double coverage = conf_levels ? double(covered) / double(conf_levels) : std::nan("");
+      result.add("category_coverage", name, coverage);
+      if (std::isfinite(coverage)) {
+        sum_category += coverage;
+        ++n_category;
+      }
+      const std::size_t valid = m.syn_rows - new_rows - (conf_has_missing ? 0 : syn_missing);
+      const double adherence = m.syn_rows == 0 ? std::nan("") : double(valid) / double(m.syn_rows);
+      result.add("category_adherence", name, adherence);
+      if (std::isfinite(adherence)) {
+        sum_adherence += adherence;
+        ++n_adherence;
+      }
+      result.add("new_categories", name, double(new_levels));
+      result.add("new_category_row_share", name,
+                 m.syn_rows == 0 ? std::nan("") : double(new_rows) / double(m.syn_rows));
+      new_total += new_levels;
+      if (new_levels > 0) new_levels_json[name] = std::move(names);
+    }
+  }
+  result.add("mean_missing_value_similarity", "all", mean_of(sum_missing, n_missing));
+  if (n_range) result.add("mean_range_coverage", "all", mean_of(sum_range, n_range));
+  if (n_boundary) result.add("mean_boundary_adherence", "all", mean_of(sum_boundary, n_boundary));
+  if (n_category) result.add("mean_category_coverage", "all", mean_of(sum_category, n_category));
+  if (n_adherence)
+    result.add("mean_category_adherence", "all", mean_of(sum_adherence, n_adherence));
+  result.add("new_categories", "all", double(new_total));
+  result.details["new_categories"] = std::move(new_levels_json);
+  return result;
+}
+
 }  // namespace
 
 MetricSpec coverage_and_validity_metric() {
@@ -149,7 +319,10 @@ MetricSpec coverage_and_validity_metric() {
           "CategoryAdherence), new_categories = number of levels only in the synthetic data "
           "and new_category_row_share. Means over columns and the total of new categories "
           "(scope all); details list the new levels. All are 1 (0 for new categories) at "
-          "best.",
+          "best."
+          " A partitioned run merges counts, ranges and the synthetic numeric values as sorted "
+          "runs (boundary adherence needs the whole confidential range first): the merging "
+          "process holds every non-missing synthetic numeric value.",
       .params = {},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "mean_range_coverage",
@@ -165,6 +338,7 @@ MetricSpec coverage_and_validity_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kShare}},
       .compute = compute_coverage,
+      .mergeable = MergeableForm{.partial_state = coverage_state, .finalize = finalize_coverage},
       .statistics =
           {{"{conf|syn}_missing_share",
             "share of missing values in one dataset",

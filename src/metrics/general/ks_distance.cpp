@@ -2,7 +2,9 @@
 #include <cmath>
 
 #include "metrics/design_weights.hpp"
+#include "metrics/general/level_tally.hpp"
 #include "metrics/general/marginal_plots.hpp"
+#include "metrics/general/sorted_runs.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/ecdf.hpp"
@@ -75,6 +77,84 @@ MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
   return result;
 }
 
+// The mergeable form: exact merges of sorted runs (general/sorted_runs.hpp), so the distances
+// are those of the whole data; the merging process holds every numeric value.
+std::string ks_distance_state(const MetricInput& in, const Params& params) {
+  const Table& syn = in.first_synthetic();
+  const PartitionWeightColumns weights = partition_weight_columns(in, syn, params);
+  StateWriter out;
+  for (std::size_t c : compared_numeric_columns(in)) {
+    write_run(out, sorted_run(in.confidential.column(c).numeric, weights.confidential));
+    write_run(out, sorted_run(syn.column(c).numeric, weights.synthetic_own));
+  }
+  weights.write_facts(out);
+  return out.take();
+}
+
+MetricResult finalize_ks_distance(const std::vector<std::string>& states, const MetricInput& schema,
+                                  const Params& params) {
+  const auto columns = compared_numeric_columns(schema);
+  std::vector<stats::WeightedSample> conf(columns.size()), syn(columns.size());
+  WeightColumnFacts facts;
+  for (std::size_t p = 0; p < states.size(); ++p) {
+    StateReader in(states[p]);
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      for (auto* sample : {&conf[i], &syn[i]}) merge_run(*sample, read_run(in));
+    }
+    const auto partition_facts = read_facts(in);
+    if (p == 0)
+      facts = partition_facts;
+    else
+      facts.merge_after(partition_facts);
+    in.expect_end();
+  }
+  MetricResult result;
+  const bool declared = !schema.context.weights.empty();
+  const bool own =
+      use_own_weights(schema, schema.first_synthetic(), facts, params, result.warnings);
+  const bool with_pvalue = params.get_bool("pvalue");
+  const bool with_plots = params.get_bool("plots");
+  auto plots = nlohmann::json::array();
+  double sum = 0.0;
+  std::size_t counted = 0;
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const auto& a = conf[i].values;
+    const auto& b = syn[i].values;
+    if (!own) syn[i].weights.assign(b.size(), 1.0);  // the synthetic data unweighted
+    const double d =
+        declared ? stats::weighted_ks_distance(conf[i], syn[i]) : stats::ks_distance_sorted(a, b);
+    const std::string& name = schema.confidential.column(columns[i]).name;
+    result.add("ks_distance", name, d);
+    result.add("ks_complement", name, 1.0 - d);
+    if (with_pvalue)
+      result.add("ks_pvalue_independent", name,
+                 declared ? std::nan("") : stats::ks_pvalue_asymptotic(d, a.size(), b.size()));
+    if (with_plots) plots.push_back(plots::ecdf_overlay(name, a, b));
+    if (std::isnan(d)) {
+      result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
+    } else {
+      sum += d;
+      ++counted;
+    }
+  }
+  if (counted == 0) {
+    result.warnings.push_back("no numeric column with values in both datasets");
+  } else {
+    result.add("mean_ks_distance", "all", sum / static_cast<double>(counted));
+    result.add("mean_ks_complement", "all", 1.0 - sum / static_cast<double>(counted));
+  }
+  if (with_plots) result.details["plots"] = std::move(plots);
+  if (with_pvalue && declared)
+    result.warnings.push_back(
+        "ks_pvalue_independent is NaN with survey weights: the two-sample KS distribution has no "
+        "form for weighted samples");
+  if (with_pvalue)
+    result.warnings.push_back(
+        "ks_pvalue_independent assumes independent samples; synthetic data are generated from "
+        "the confidential data, so the p-value is not valid as a test");
+  return result;
+}
+
 }  // namespace
 
 MetricSpec ks_distance_metric() {
@@ -96,7 +176,9 @@ MetricSpec ks_distance_metric() {
           "the p-value is NaN (the asymptotic distribution assumes unweighted independent "
           "samples); synthetic_weights says whether the synthetic data carry their own weight "
           "column (auto: when usable; own; none), and the weight and household columns are not "
-          "compared.",
+          "compared."
+          " A partitioned run merges each partition's sorted values: the merging process "
+          "holds every non-missing numeric value of both datasets.",
       .params = {{.name = "pvalue",
                   .type = ParamType::kBool,
                   .default_value = false,
@@ -115,6 +197,8 @@ MetricSpec ks_distance_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kNumber}},
       .compute = compute_ks_distance,
+      .mergeable =
+          MergeableForm{.partial_state = ks_distance_state, .finalize = finalize_ks_distance},
       .statistics =
           {{"ks_distance",
             "Kolmogorov–Smirnov distance D between the two marginals (0 = identical, 1 = disjoint)",

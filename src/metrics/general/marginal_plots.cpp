@@ -135,16 +135,20 @@ nlohmann::json density_overlay(const std::string& column, std::span<const double
 }
 
 nlohmann::json category_bars(const Column& conf, const Column& syn, std::size_t max_levels) {
-  auto plot = make_plot("bars", "Level shares of " + conf.name, conf.name, "share", conf.name);
-  const std::size_t k = conf.cardinality();
-  // Counts per level, the last slot is missing.
   auto count = [](const Column& c) {
     const auto counts = stats::level_counts(c);
     return std::vector<double>(counts.begin(), counts.end());
   };
-  const auto cc = count(conf), cs = count(syn);
-  const double nc = static_cast<double>(conf.codes.size()),
-               ns = static_cast<double>(syn.codes.size());
+  return category_bars(conf, count(conf), count(syn), max_levels);
+}
+
+nlohmann::json category_bars(const Column& conf, const std::vector<double>& cc,
+                             const std::vector<double>& cs, std::size_t max_levels) {
+  auto plot = make_plot("bars", "Level shares of " + conf.name, conf.name, "share", conf.name);
+  const std::size_t k = conf.cardinality();
+  double nc = 0, ns = 0;
+  for (double c : cc) nc += c;
+  for (double c : cs) ns += c;
   auto share = [](double c, double n) { return n > 0 ? c / n : 0.0; };
   std::vector<std::size_t> levels;
   for (std::size_t l = 0; l <= k; ++l)

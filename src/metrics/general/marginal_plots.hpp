@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "stats/kde.hpp"
 #include "table/table.hpp"
@@ -41,5 +42,8 @@ nlohmann::json density_overlay(const std::string& column, std::span<const double
 // synthetic share are kept and the rest pooled into "(other levels)". Records {level, dataset,
 // share}.
 nlohmann::json category_bars(const Column& conf, const Column& syn, std::size_t max_levels = 50);
+// The same from rows per level (missing last) of each dataset; `column` gives the name and levels.
+nlohmann::json category_bars(const Column& column, const std::vector<double>& conf_counts,
+                             const std::vector<double>& syn_counts, std::size_t max_levels = 50);
 
 }  // namespace synthaudit::plots

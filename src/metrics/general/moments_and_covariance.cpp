@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "core/threads.hpp"
 #include "metrics/design_weights.hpp"
+#include "metrics/general/level_tally.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/summary.hpp"
@@ -17,69 +18,189 @@ nlohmann::json num(double v) {
   return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
-struct PairStats {
-  stats::PairwiseCovariance conf, syn;
-};
+// Weighted co-moments of two columns over the rows where both are present and the weight is
+// positive (every row has weight 1 when unweighted): rows, weight, means and centred sums of
+// products. Two consecutive row ranges combine exactly up to rounding (Chan, Golub & LeVeque
+// 1983, the pairwise update), so a partitioned run merges them. The sums are kept in extended
+// precision (and a state carries them as two doubles each) because the statistics reported from
+// them are differences (syn − conf, the covariance difference norm) that cancel most digits: in
+// double precision the order of the sums alone moved those by 1e-12 relative.
+struct CoMoments {
+  using Wide = long double;
+  std::uint64_t n = 0;
+  Wide weight = 0, mean_x = 0, mean_y = 0, cxx = 0, cyy = 0, cxy = 0;
 
-// Mean and variance of a column: the sample moments, or with survey weights svymean and svyvar
-// over the rows where the column is present.
-struct MeanVariance {
-  double mean, variance;
-};
-MeanVariance mean_variance(const Column& column, const std::vector<double>& weights) {
-  if (weights.empty()) {
-    const auto m = stats::moments(column.numeric);
-    return {m.mean, m.variance};
+  static CoMoments of(const std::vector<double>& x, const std::vector<double>& y,
+                      const std::vector<double>* w) {
+    CoMoments m;
+    Wide sx = 0, sy = 0;
+    auto weight_of = [w](std::size_t i) { return w == nullptr ? 1.0 : (*w)[i]; };
+    auto used = [&](std::size_t i) {
+      return !std::isnan(x[i]) && !std::isnan(y[i]) && weight_of(i) > 0;
+    };
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      if (!used(i)) continue;
+      ++m.n;
+      m.weight += weight_of(i);
+      sx += static_cast<Wide>(weight_of(i)) * x[i];
+      sy += static_cast<Wide>(weight_of(i)) * y[i];
+    }
+    if (m.n == 0) return m;
+    m.mean_x = sx / m.weight;
+    m.mean_y = sy / m.weight;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      if (!used(i)) continue;
+      const Wide dx = x[i] - m.mean_x, dy = y[i] - m.mean_y;
+      m.cxx += weight_of(i) * dx * dx;
+      m.cyy += weight_of(i) * dy * dy;
+      m.cxy += weight_of(i) * dx * dy;
+    }
+    return m;
   }
-  const auto m = stats::survey_moments(column.numeric, weights);
-  return {m.mean_x, m.variance_x};
-}
+  // These rows followed by `b`'s.
+  void merge(const CoMoments& b) {
+    if (b.n == 0) return;
+    if (n == 0) {
+      *this = b;
+      return;
+    }
+    const Wide total = weight + b.weight;
+    const Wide dx = b.mean_x - mean_x, dy = b.mean_y - mean_y;
+    const Wide share = b.weight / total;
+    cxx += b.cxx + dx * dx * weight * share;
+    cyy += b.cyy + dy * dy * weight * share;
+    cxy += b.cxy + dx * dy * weight * share;
+    mean_x += dx * share;
+    mean_y += dy * share;
+    weight = total;
+    n += b.n;
+  }
+  // An extended value as two doubles, high part and the exact remainder.
+  static void write_wide(StateWriter& out, Wide v) {
+    const double high = static_cast<double>(v);
+    out.f64(high);
+    out.f64(static_cast<double>(v - high));
+  }
+  static Wide read_wide(StateReader& in) {
+    const Wide high = in.f64();
+    return high + in.f64();
+  }
+  void write(StateWriter& out) const {
+    out.u64(n);
+    for (Wide v : {weight, mean_x, mean_y, cxx, cyy, cxy}) write_wide(out, v);
+  }
+  static CoMoments read(StateReader& in) {
+    CoMoments m;
+    m.n = in.u64();
+    for (Wide* v : {&m.weight, &m.mean_x, &m.mean_y, &m.cxx, &m.cyy, &m.cxy}) *v = read_wide(in);
+    return m;
+  }
+  // The sample (or svyvar) statistics: NaN where fewer than 2 rows (the mean: none).
+  double mean() const { return n == 0 ? std::nan("") : static_cast<double>(mean_x); }
+  double scaled(Wide sum) const {
+    if (n < 2) return std::nan("");
+    return static_cast<double>(static_cast<Wide>(n) / static_cast<Wide>(n - 1) * sum / weight);
+  }
+  double variance() const { return scaled(cxx); }
+  double covariance() const { return scaled(cxy); }
+  double correlation() const {
+    return n >= 2 && cxx > 0 && cyy > 0 ? static_cast<double>(cxy / std::sqrt(cxx * cyy))
+                                        : std::nan("");
+  }
+};
 
-stats::PairwiseCovariance covariance_of(const Column& x, const Column& y,
-                                        const std::vector<double>& weights) {
-  if (weights.empty()) return stats::pairwise_covariance(x.numeric, y.numeric);
-  const auto m = stats::survey_moments(x.numeric, y.numeric, weights);
-  return {m.n, m.covariance, m.correlation};
-}
-
-MetricResult compute_moments_and_covariance(const MetricInput& in, const Params& params) {
-  MetricResult result;
-  const Table& conf = in.confidential;
-  const Table& syn = in.first_synthetic();
-  const bool with_plots = params.get_bool("plots");
-  const DesignWeights weights = design_weights(in, syn, params, result.warnings);
+std::vector<std::size_t> numeric_columns(const MetricInput& in) {
   std::vector<std::size_t> cols;
-  for (std::size_t c = 0; c < conf.column_count(); ++c)
-    if (conf.column(c).is_numeric() && !is_design_column(in, c)) cols.push_back(c);
+  for (std::size_t c = 0; c < in.confidential.column_count(); ++c)
+    if (in.confidential.column(c).is_numeric() && !is_design_column(in, c)) cols.push_back(c);
   if (cols.empty()) throw MetricNotApplicable("no numeric columns");
+  return cols;
+}
 
-  std::vector<std::string> names;
-  for (auto c : cols) names.push_back(conf.column(c).name);
-  for (std::size_t i = 0; i < cols.size(); ++i) {
-    const auto mc = mean_variance(conf.column(cols[i]), weights.confidential);
-    const auto ms = mean_variance(syn.column(cols[i]), weights.synthetic);
-    result.add("conf_mean", names[i], mc.mean);
-    result.add("syn_mean", names[i], ms.mean);
-    result.add("diff_mean", names[i], ms.mean - mc.mean);
-    result.add("conf_variance", names[i], mc.variance);
-    result.add("syn_variance", names[i], ms.variance);
-    result.add("diff_variance", names[i], ms.variance - mc.variance);
-    result.add("variance_ratio", names[i],
-               mc.variance > 0 ? ms.variance / mc.variance : std::nan(""));
-  }
-
-  // Every unordered pair i < j; pairs are independent, so the parallel loop is deterministic.
-  const std::size_t k = cols.size();
+// Every pair i <= j of the numeric columns (the diagonal first, then i < j by rows).
+std::vector<std::pair<std::size_t, std::size_t>> column_pairs(std::size_t k) {
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  for (std::size_t i = 0; i < k; ++i) pairs.emplace_back(i, i);
   for (std::size_t i = 0; i < k; ++i)
     for (std::size_t j = i + 1; j < k; ++j) pairs.emplace_back(i, j);
-  std::vector<PairStats> ps(pairs.size());
+  return pairs;
+}
+
+// A partition's sufficient statistics: per pair the co-moments of the confidential data
+// (weighted when weights are declared), of the synthetic data unweighted and, when its own
+// weights are possible, weighted by them; then the synthetic weight column's facts.
+std::string moments_state(const MetricInput& in, const Params& params) {
+  const Table& conf = in.confidential;
+  const Table& syn = in.first_synthetic();
+  const auto cols = numeric_columns(in);
+  const PartitionWeightColumns weights = partition_weight_columns(in, syn, params);
+  const auto pairs = column_pairs(cols.size());
+  const std::size_t flavours = weights.synthetic_own != nullptr ? 3 : 2;
+  std::vector<CoMoments> m(pairs.size() * flavours);
+  // Pairs are independent, so the parallel loop is deterministic.
 #pragma omp parallel for schedule(dynamic) if (pairs.size() > 1 && conf.rows() > 10000) \
     num_threads(parallel_threads())
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     const auto [i, j] = pairs[p];
-    ps[p].conf = covariance_of(conf.column(cols[i]), conf.column(cols[j]), weights.confidential);
-    ps[p].syn = covariance_of(syn.column(cols[i]), syn.column(cols[j]), weights.synthetic);
+    m[p * flavours] = CoMoments::of(conf.column(cols[i]).numeric, conf.column(cols[j]).numeric,
+                                    weights.confidential);
+    m[p * flavours + 1] =
+        CoMoments::of(syn.column(cols[i]).numeric, syn.column(cols[j]).numeric, nullptr);
+    if (flavours == 3)
+      m[p * flavours + 2] = CoMoments::of(syn.column(cols[i]).numeric, syn.column(cols[j]).numeric,
+                                          weights.synthetic_own);
+  }
+  StateWriter out;
+  out.u64(flavours);
+  for (const auto& moments : m) moments.write(out);
+  weights.write_facts(out);
+  return out.take();
+}
+
+MetricResult finalize_moments_and_covariance(const std::vector<std::string>& states,
+                                             const MetricInput& schema, const Params& params) {
+  MetricResult result;
+  const Table& conf = schema.confidential;
+  const bool with_plots = params.get_bool("plots");
+  const auto cols = numeric_columns(schema);
+  const auto all_pairs = column_pairs(cols.size());
+  std::vector<CoMoments> merged;
+  std::size_t flavours = 0;
+  WeightColumnFacts facts;
+  for (std::size_t s = 0; s < states.size(); ++s) {
+    StateReader in(states[s]);
+    flavours = in.u64();
+    if (s == 0) merged.resize(all_pairs.size() * flavours);
+    for (auto& m : merged) m.merge(CoMoments::read(in));
+    const auto partition_facts = read_facts(in);
+    if (s == 0)
+      facts = partition_facts;
+    else
+      facts.merge_after(partition_facts);
+    in.expect_end();
+  }
+  const bool own =
+      use_own_weights(schema, schema.first_synthetic(), facts, params, result.warnings);
+  const std::size_t syn_flavour = own ? 2 : 1;
+  const std::size_t k = cols.size();
+  auto conf_of = [&](std::size_t p) -> const CoMoments& { return merged[p * flavours]; };
+  auto syn_of = [&](std::size_t p) -> const CoMoments& {
+    return merged[p * flavours + syn_flavour];
+  };
+
+  std::vector<std::string> names;
+  for (auto c : cols) names.push_back(conf.column(c).name);
+  for (std::size_t i = 0; i < k; ++i) {
+    const CoMoments& mc = conf_of(i);
+    const CoMoments& ms = syn_of(i);
+    const double vc = mc.variance(), vs = ms.variance();
+    result.add("conf_mean", names[i], mc.mean());
+    result.add("syn_mean", names[i], ms.mean());
+    result.add("diff_mean", names[i], ms.mean() - mc.mean());
+    result.add("conf_variance", names[i], vc);
+    result.add("syn_variance", names[i], vs);
+    result.add("diff_variance", names[i], vs - vc);
+    result.add("variance_ratio", names[i], vc > 0 ? vs / vc : std::nan(""));
   }
 
   double frob_diff = 0, frob_conf = 0, max_abs_corr = 0, sum_abs_corr = 0;
@@ -90,8 +211,8 @@ MetricResult compute_moments_and_covariance(const MetricInput& in, const Params&
   auto matrices = nlohmann::json::array();
   // Diagonal: variances (complete-case over the column itself).
   for (std::size_t i = 0; i < k; ++i) {
-    const auto vc = mean_variance(conf.column(cols[i]), weights.confidential).variance;
-    const auto vs = mean_variance(syn.column(cols[i]), weights.synthetic).variance;
+    const auto vc = conf_of(i).variance();
+    const auto vs = syn_of(i).variance();
     if (std::isfinite(vc) && std::isfinite(vs)) {
       frob_diff += (vs - vc) * (vs - vc);
       frob_conf += vc * vc;
@@ -101,11 +222,12 @@ MetricResult compute_moments_and_covariance(const MetricInput& in, const Params&
     if (with_plots)
       heat["data"].push_back({{"row", names[i]}, {"column", names[i]}, {"value", 0.0}});
   }
-  for (std::size_t p = 0; p < pairs.size(); ++p) {
-    const auto [i, j] = pairs[p];
+  for (std::size_t p = k; p < all_pairs.size(); ++p) {
+    const auto [i, j] = all_pairs[p];
     const std::string scope = names[i] + ":" + names[j];
-    const auto& c = ps[p].conf;
-    const auto& s = ps[p].syn;
+    const stats::PairwiseCovariance c{conf_of(p).n, conf_of(p).covariance(),
+                                      conf_of(p).correlation()};
+    const stats::PairwiseCovariance s{syn_of(p).n, syn_of(p).covariance(), syn_of(p).correlation()};
     result.add("conf_covariance", scope, c.covariance);
     result.add("syn_covariance", scope, s.covariance);
     result.add("diff_covariance", scope, s.covariance - c.covariance);
@@ -148,6 +270,11 @@ MetricResult compute_moments_and_covariance(const MetricInput& in, const Params&
   return result;
 }
 
+// One process is one partition: the same code path as a partitioned run.
+MetricResult compute_moments_and_covariance(const MetricInput& in, const Params& params) {
+  return finalize_moments_and_covariance({moments_state(in, params)}, in, params);
+}
+
 }  // namespace
 
 MetricSpec moments_and_covariance_metric() {
@@ -188,6 +315,8 @@ MetricSpec moments_and_covariance_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kNumber}},
       .compute = compute_moments_and_covariance,
+      .mergeable = MergeableForm{.partial_state = moments_state,
+                                 .finalize = finalize_moments_and_covariance},
       .statistics =
           {{"{conf|syn}_{mean|variance}",
             "mean and sample variance (divisor n − 1) of a numeric column in one dataset",

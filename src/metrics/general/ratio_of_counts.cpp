@@ -2,12 +2,12 @@
 // averaged.
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
+#include <map>
 
 #include "metrics/design_weights.hpp"
+#include "metrics/general/level_tally.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
-#include "stats/level_counts.hpp"
 
 namespace synthaudit {
 
@@ -37,72 +37,158 @@ double mean_ratio(const std::vector<double>& co, double no, const std::vector<do
   return levels == 0 ? std::nan("") : sum / static_cast<double>(levels);
 }
 
-MetricResult compute_ratio_of_counts(const MetricInput& in, const Params& params) {
-  MetricResult result;
-  const Table& conf = in.confidential;
+// A numeric column's rounded values in one partition: per distinct rounded value (ascending)
+// and for missing, the rows and weight sums of each dataset.
+struct RoundedTally {
+  struct Entry {
+    std::uint64_t conf_rows = 0, syn_rows = 0;
+    double conf_weight = 0, syn_weight = 0;
+  };
+  Entry missing;
+  std::map<double, Entry> values;
+
+  void count(double value, int digits, bool confidential, double weight) {
+    Entry& entry = std::isnan(value) ? missing : values[round_to(value, digits) + 0.0];
+    (confidential ? entry.conf_rows : entry.syn_rows) += 1;
+    (confidential ? entry.conf_weight : entry.syn_weight) += weight;
+  }
+  static void write_entry(StateWriter& out, const Entry& e) {
+    out.u64(e.conf_rows);
+    out.u64(e.syn_rows);
+    out.f64(e.conf_weight);
+    out.f64(e.syn_weight);
+  }
+  static Entry read_entry(StateReader& in) {
+    Entry e;
+    e.conf_rows = in.u64();
+    e.syn_rows = in.u64();
+    e.conf_weight = in.f64();
+    e.syn_weight = in.f64();
+    return e;
+  }
+  static void add_entry(Entry& a, const Entry& b) {
+    a.conf_rows += b.conf_rows;
+    a.syn_rows += b.syn_rows;
+    a.conf_weight += b.conf_weight;
+    a.syn_weight += b.syn_weight;
+  }
+  void write(StateWriter& out) const {
+    write_entry(out, missing);
+    out.u64(values.size());
+    for (const auto& [value, entry] : values) {
+      out.f64(value);
+      write_entry(out, entry);
+    }
+  }
+  void add_from(StateReader& in) {
+    add_entry(missing, read_entry(in));
+    for (auto n = in.u64(); n > 0; --n) {
+      const double value = in.f64();
+      add_entry(values[value], read_entry(in));
+    }
+  }
+};
+
+// The compared columns: not a design variable, and categorical unless numeric columns are on.
+std::vector<std::size_t> compared_columns(const MetricInput& in, const Params& params) {
+  std::vector<std::size_t> columns;
+  for (std::size_t c = 0; c < in.confidential.column_count(); ++c)
+    if (!is_design_column(in, c) &&
+        (in.confidential.column(c).is_categorical() || params.get_bool("numeric")))
+      columns.push_back(c);
+  return columns;
+}
+
+// A partition's sufficient statistics: per compared column the level tallies of both datasets
+// (categorical) or the rounded-value tally (numeric), then the synthetic weight column's facts.
+std::string ratio_of_counts_state(const MetricInput& in, const Params& params) {
   const Table& syn = in.first_synthetic();
   const int digits = static_cast<int>(params.get_int("digits"));
-  const bool exclude_missing = params.get_string("missing") == "exclude";
-  const bool numeric_too = params.get_bool("numeric");
-  const DesignWeights weights = design_weights(in, syn, params, result.warnings);
-  // A row's contribution to its level's count: 1, or its survey weight.
-  auto row_weight = [](const std::vector<double>& w, std::size_t row) {
-    return w.empty() ? 1.0 : w[row];
+  const PartitionWeightColumns weights = partition_weight_columns(in, syn, params);
+  auto weight_of = [](const std::vector<double>* w, std::size_t row) {
+    return w == nullptr ? 1.0 : (*w)[row];
   };
+  StateWriter out;
+  for (std::size_t c : compared_columns(in, params)) {
+    const Column& cc = in.confidential.column(c);
+    const Column& sc = syn.column(c);
+    if (cc.is_categorical()) {
+      tally_levels(cc, weights.confidential).write(out);
+      tally_levels(sc, weights.synthetic_own).write(out);
+      continue;
+    }
+    RoundedTally tally;
+    for (std::size_t r = 0; r < cc.numeric.size(); ++r)
+      tally.count(cc.numeric[r], digits, true, weight_of(weights.confidential, r));
+    for (std::size_t r = 0; r < sc.numeric.size(); ++r)
+      tally.count(sc.numeric[r], digits, false, weight_of(weights.synthetic_own, r));
+    tally.write(out);
+  }
+  weights.write_facts(out);
+  return out.take();
+}
+
+MetricResult finalize_ratio_of_counts(const std::vector<std::string>& states,
+                                      const MetricInput& schema, const Params& params) {
+  const bool exclude_missing = params.get_string("missing") == "exclude";
+  const auto columns = compared_columns(schema, params);
+  std::vector<LevelTally> conf(columns.size()), syn(columns.size());
+  std::vector<RoundedTally> rounded(columns.size());
+  WeightColumnFacts facts;
+  for (std::size_t p = 0; p < states.size(); ++p) {
+    StateReader in(states[p]);
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      if (schema.confidential.column(columns[i]).is_numeric()) {
+        rounded[i].add_from(in);
+        continue;
+      }
+      auto c = LevelTally::read(in);
+      auto s = LevelTally::read(in);
+      if (p == 0) {
+        conf[i] = std::move(c);
+        syn[i] = std::move(s);
+      } else {
+        conf[i].add(c);
+        syn[i].add(s);
+      }
+    }
+    const auto partition_facts = read_facts(in);
+    if (p == 0)
+      facts = partition_facts;
+    else
+      facts.merge_after(partition_facts);
+    in.expect_end();
+  }
+  MetricResult result;
+  const bool conf_weighted = !schema.context.weights.empty();
+  const bool syn_weighted =
+      use_own_weights(schema, schema.first_synthetic(), facts, params, result.warnings);
   double sum = 0;
   std::size_t counted = 0;
-  for (std::size_t c = 0; c < conf.column_count(); ++c) {
-    if (is_design_column(in, c)) continue;
-    const Column& cc = conf.column(c);
-    const Column& sc = syn.column(c);
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const Column& column = schema.confidential.column(columns[i]);
+    // A level's count in each dataset: its rows, or its rows' weight; the last (categorical)
+    // or first (numeric) slot is missing.
     std::vector<double> co, cs;
-    double no = 0, ns = 0;
-    if (cc.is_categorical()) {
-      const std::size_t k = cc.cardinality();
-      if (weights.confidential.empty()) {
-        const auto conf_counts = stats::level_counts(cc);
-        co.assign(conf_counts.begin(), conf_counts.end());
-      } else {
-        co.assign(k + 1, 0.0);
-        for (std::size_t r = 0; r < cc.codes.size(); ++r)
-          co[cc.missing(r) ? k : cc.codes[r]] += weights.confidential[r];
-      }
-      if (weights.synthetic.empty()) {
-        const auto syn_counts = stats::level_counts(sc);
-        cs.assign(syn_counts.begin(), syn_counts.end());
-      } else {
-        cs.assign(k + 1, 0.0);
-        for (std::size_t r = 0; r < sc.codes.size(); ++r)
-          cs[sc.missing(r) ? k : sc.codes[r]] += weights.synthetic[r];
-      }
-      if (exclude_missing) co[k] = cs[k] = 0;
+    if (column.is_categorical()) {
+      co = conf_weighted ? conf[i].weight : conf[i].rows_as_doubles();
+      cs = syn_weighted ? syn[i].weight : syn[i].rows_as_doubles();
+      if (exclude_missing) co.back() = cs.back() = 0;
     } else {
-      if (!numeric_too) continue;
-      // Index the rounded values of both datasets; slot 0 is missing.
-      std::unordered_map<double, std::size_t> index;
-      std::vector<std::size_t> ids_o, ids_s;
-      auto id_of = [&](double v) -> std::size_t {
-        if (std::isnan(v)) return 0;
-        const double r = round_to(v, digits) + 0.0;  // + 0.0 folds −0 into 0
-        return index.try_emplace(r, index.size() + 1).first->second;
+      auto push = [&](const RoundedTally::Entry& e) {
+        co.push_back(conf_weighted ? e.conf_weight : static_cast<double>(e.conf_rows));
+        cs.push_back(syn_weighted ? e.syn_weight : static_cast<double>(e.syn_rows));
       };
-      ids_o.reserve(cc.numeric.size());
-      ids_s.reserve(sc.numeric.size());
-      for (double v : cc.numeric) ids_o.push_back(id_of(v));
-      for (double v : sc.numeric) ids_s.push_back(id_of(v));
-      co.assign(index.size() + 1, 0.0);
-      cs.assign(index.size() + 1, 0.0);
-      for (std::size_t r = 0; r < ids_o.size(); ++r)
-        co[ids_o[r]] += row_weight(weights.confidential, r);
-      for (std::size_t r = 0; r < ids_s.size(); ++r)
-        cs[ids_s[r]] += row_weight(weights.synthetic, r);
+      push(rounded[i].missing);
+      for (const auto& [value, entry] : rounded[i].values) push(entry);
       if (exclude_missing) co[0] = cs[0] = 0;
     }
+    double no = 0, ns = 0;
     for (double v : co) no += v;
     for (double v : cs) ns += v;
     std::size_t levels = 0, one_sided = 0;
     const double roc = mean_ratio(co, no, cs, ns, &levels, &one_sided);
-    const std::string& name = cc.name;
+    const std::string& name = column.name;
     result.add("ratio_of_counts", name, roc);
     result.add("levels", name, static_cast<double>(levels));
     result.add("levels_in_one_dataset_only", name, static_cast<double>(one_sided));
@@ -119,6 +205,11 @@ MetricResult compute_ratio_of_counts(const MetricInput& in, const Params& params
     result.add("mean_ratio_of_counts", "all", sum / static_cast<double>(counted));
   }
   return result;
+}
+
+// One process is one partition: the same code path as a partitioned run.
+MetricResult compute_ratio_of_counts(const MetricInput& in, const Params& params) {
+  return finalize_ratio_of_counts({ratio_of_counts_state(in, params)}, in, params);
 }
 
 }  // namespace
@@ -173,6 +264,8 @@ MetricSpec ratio_of_counts_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kNumber}},
       .compute = compute_ratio_of_counts,
+      .mergeable = MergeableForm{.partial_state = ratio_of_counts_state,
+                                 .finalize = finalize_ratio_of_counts},
       .statistics = {{"ratio_of_counts",
                       "mean over the column's levels of min(p_conf, p_syn)/max(p_conf, p_syn) (1 = "
                       "identical shares)",

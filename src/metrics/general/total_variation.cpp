@@ -2,30 +2,20 @@
 #include <cmath>
 
 #include "metrics/design_weights.hpp"
+#include "metrics/general/level_tally.hpp"
 #include "metrics/general/marginal_plots.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
-#include "stats/level_counts.hpp"
 
 namespace synthaudit {
 
 namespace {
 
-// Shares of each level of a categorical column; missing values are one extra level at the end,
-// or left out of numerator and denominator when `exclude_missing`. With survey weights a level's
-// share is its rows' weight over the total weight (the weighted population share, svymean of the
-// level indicators).
-std::vector<double> level_shares(const Column& column, bool exclude_missing,
-                                 const std::vector<double>& weights) {
-  std::vector<double> shares;
-  if (weights.empty()) {
-    const auto counts = stats::level_counts(column);
-    shares.assign(counts.begin(), counts.end());
-  } else {
-    shares.assign(column.cardinality() + 1, 0.0);
-    for (std::size_t i = 0; i < column.codes.size(); ++i)
-      shares[column.missing(i) ? column.cardinality() : column.codes[i]] += weights[i];
-  }
+// Shares of each level from its tally (missing last); missing left out of numerator and
+// denominator when `exclude_missing`. With survey weights a level's share is its rows' weight over
+// the total weight (the weighted population share, svymean of the level indicators).
+std::vector<double> level_shares(const LevelTally& tally, bool weighted, bool exclude_missing) {
+  std::vector<double> shares = weighted ? tally.weight : tally.rows_as_doubles();
   if (exclude_missing) shares.back() = 0.0;
   double total = 0.0;
   for (double s : shares) total += s;
@@ -34,32 +24,83 @@ std::vector<double> level_shares(const Column& column, bool exclude_missing,
   return shares;
 }
 
-MetricResult compute_total_variation(const MetricInput& in, const Params& params) {
+// The compared columns: categorical and not a design variable.
+std::vector<std::size_t> compared_columns(const MetricInput& in) {
+  std::vector<std::size_t> columns;
+  for (std::size_t c = 0; c < in.confidential.column_count(); ++c)
+    if (in.confidential.column(c).is_categorical() && !is_design_column(in, c))
+      columns.push_back(c);
+  return columns;
+}
+
+// A partition's sufficient statistics: per compared column the level tallies of both datasets
+// (weighted as the partition's weight columns allow), then the synthetic weight column's facts.
+std::string total_variation_state(const MetricInput& in, const Params& params) {
+  const Table& syn = in.first_synthetic();
+  const PartitionWeightColumns weights = partition_weight_columns(in, syn, params);
+  StateWriter out;
+  for (std::size_t c : compared_columns(in)) {
+    tally_levels(in.confidential.column(c), weights.confidential).write(out);
+    tally_levels(syn.column(c), weights.synthetic_own).write(out);
+  }
+  weights.write_facts(out);
+  return out.take();
+}
+
+MetricResult finalize_total_variation(const std::vector<std::string>& states,
+                                      const MetricInput& schema, const Params& params) {
   const bool exclude_missing = params.get_string("missing") == "exclude";
   const bool with_plots = params.get_bool("plots");
-  auto plots = nlohmann::json::array();
+  const auto columns = compared_columns(schema);
+  std::vector<LevelTally> conf(columns.size()), syn(columns.size());
+  WeightColumnFacts facts;
+  for (std::size_t p = 0; p < states.size(); ++p) {
+    StateReader in(states[p]);
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      auto c = LevelTally::read(in);
+      auto s = LevelTally::read(in);
+      if (p == 0) {
+        conf[i] = std::move(c);
+        syn[i] = std::move(s);
+      } else {
+        conf[i].add(c);
+        syn[i].add(s);
+      }
+    }
+    const auto partition_facts = read_facts(in);
+    if (p == 0)
+      facts = partition_facts;
+    else
+      facts.merge_after(partition_facts);
+    in.expect_end();
+  }
   MetricResult result;
-  const Table& conf = in.confidential;
-  const Table& syn = in.first_synthetic();
-  const DesignWeights weights = design_weights(in, syn, params, result.warnings);
+  const bool conf_weighted = !schema.context.weights.empty();
+  const bool syn_weighted =
+      use_own_weights(schema, schema.first_synthetic(), facts, params, result.warnings);
+  auto plots = nlohmann::json::array();
   double sum = 0.0;
   std::size_t counted = 0;
-  for (std::size_t c = 0; c < conf.column_count(); ++c) {
-    if (!conf.column(c).is_categorical() || is_design_column(in, c)) continue;
-    const std::string& name = conf.column(c).name;
-    if (conf.rows() == 0 || syn.rows() == 0) {
-      result.add("total_variation", name, std::nan(""));
-      result.warnings.push_back("column '" + name + "': a dataset has no rows");
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const Column& column = schema.confidential.column(columns[i]);
+    std::uint64_t conf_rows = 0, syn_rows = 0;
+    for (auto n : conf[i].rows) conf_rows += n;
+    for (auto n : syn[i].rows) syn_rows += n;
+    if (conf_rows == 0 || syn_rows == 0) {
+      result.add("total_variation", column.name, std::nan(""));
+      result.warnings.push_back("column '" + column.name + "': a dataset has no rows");
       continue;
     }
-    const auto p = level_shares(conf.column(c), exclude_missing, weights.confidential);
-    const auto q = level_shares(syn.column(c), exclude_missing, weights.synthetic);
+    const auto p = level_shares(conf[i], conf_weighted, exclude_missing);
+    const auto q = level_shares(syn[i], syn_weighted, exclude_missing);
     double tv = 0.0;
     for (std::size_t k = 0; k < p.size(); ++k) tv += std::abs(p[k] - q[k]);
     tv *= 0.5;
-    result.add("total_variation", name, tv);
-    result.add("tv_complement", name, 1.0 - tv);
-    if (with_plots) plots.push_back(plots::category_bars(conf.column(c), syn.column(c)));
+    result.add("total_variation", column.name, tv);
+    result.add("tv_complement", column.name, 1.0 - tv);
+    if (with_plots)
+      plots.push_back(
+          plots::category_bars(column, conf[i].rows_as_doubles(), syn[i].rows_as_doubles()));
     sum += tv;
     ++counted;
   }
@@ -71,6 +112,11 @@ MetricResult compute_total_variation(const MetricInput& in, const Params& params
     result.add("mean_tv_complement", "all", 1.0 - sum / static_cast<double>(counted));
   }
   return result;
+}
+
+// One process is one partition: the same code path as a partitioned run.
+MetricResult compute_total_variation(const MetricInput& in, const Params& params) {
+  return finalize_total_variation({total_variation_state(in, params)}, in, params);
 }
 
 }  // namespace
@@ -113,6 +159,8 @@ MetricSpec total_variation_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kNumber}},
       .compute = compute_total_variation,
+      .mergeable = MergeableForm{.partial_state = total_variation_state,
+                                 .finalize = finalize_total_variation},
       .statistics = {{"total_variation",
                       "total variation distance ½Σ|p_conf − p_syn| between the level shares (0 = "
                       "identical, 1 = disjoint)",

@@ -2,7 +2,9 @@
 #include <cmath>
 
 #include "metrics/design_weights.hpp"
+#include "metrics/general/level_tally.hpp"
 #include "metrics/general/marginal_plots.hpp"
+#include "metrics/general/sorted_runs.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/distribution.hpp"
@@ -78,6 +80,85 @@ MetricResult compute_wasserstein(const MetricInput& in, const Params& params) {
   return result;
 }
 
+// The mergeable form: exact merges of sorted runs (general/sorted_runs.hpp), so the distances,
+// quantiles and ranges are those of the whole data; the merging process holds every numeric value.
+std::string wasserstein_state(const MetricInput& in, const Params& params) {
+  const Table& syn = in.first_synthetic();
+  const PartitionWeightColumns weights = partition_weight_columns(in, syn, params);
+  StateWriter out;
+  for (std::size_t c : compared_numeric_columns(in)) {
+    write_run(out, sorted_run(in.confidential.column(c).numeric, weights.confidential));
+    write_run(out, sorted_run(syn.column(c).numeric, weights.synthetic_own));
+  }
+  weights.write_facts(out);
+  return out.take();
+}
+
+MetricResult finalize_wasserstein(const std::vector<std::string>& states, const MetricInput& schema,
+                                  const Params& params) {
+  const auto columns = compared_numeric_columns(schema);
+  std::vector<stats::WeightedSample> conf(columns.size()), syn(columns.size());
+  WeightColumnFacts facts;
+  for (std::size_t p = 0; p < states.size(); ++p) {
+    StateReader in(states[p]);
+    for (std::size_t i = 0; i < columns.size(); ++i)
+      for (auto* sample : {&conf[i], &syn[i]}) merge_run(*sample, read_run(in));
+    const auto partition_facts = read_facts(in);
+    if (p == 0)
+      facts = partition_facts;
+    else
+      facts.merge_after(partition_facts);
+    in.expect_end();
+  }
+  MetricResult result;
+  const bool declared = !schema.context.weights.empty();
+  const bool own =
+      use_own_weights(schema, schema.first_synthetic(), facts, params, result.warnings);
+  const bool with_plots = params.get_bool("plots");
+  auto plots = nlohmann::json::array();
+  double sum_iqr = 0, sum_range = 0;
+  std::size_t n_iqr = 0, n_range = 0;
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const std::string& name = schema.confidential.column(columns[i]).name;
+    const auto& a = conf[i].values;
+    const auto& b = syn[i].values;
+    if (!own) syn[i].weights.assign(b.size(), 1.0);  // the synthetic data unweighted
+    const double w =
+        declared ? stats::weighted_wasserstein1(conf[i], syn[i]) : stats::wasserstein1_sorted(a, b);
+    result.add("wasserstein", name, w);
+    if (std::isnan(w)) {
+      result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
+      continue;
+    }
+    const double iqr = declared
+                           ? stats::weighted_quantile_hf7(a, conf[i].weights, 0.75) -
+                                 stats::weighted_quantile_hf7(a, conf[i].weights, 0.25)
+                           : stats::quantile_type7(a, 0.75, stats::QuantileArithmetic::kNumpy) -
+                                 stats::quantile_type7(a, 0.25, stats::QuantileArithmetic::kNumpy);
+    const double range = a.back() - a.front();
+    result.add("wasserstein_iqr_scaled", name, iqr > 0 ? w / iqr : std::nan(""));
+    result.add("wasserstein_range_scaled", name, range > 0 ? w / range : std::nan(""));
+    if (iqr > 0) {
+      sum_iqr += w / iqr;
+      ++n_iqr;
+    } else {
+      result.warnings.push_back("column '" + name +
+                                "': confidential interquartile range is 0, no IQR-scaled value");
+    }
+    if (range > 0) {
+      sum_range += w / range;
+      ++n_range;
+    }
+    if (with_plots) plots.push_back(plots::qq_pairs(name, a, b));
+  }
+  if (n_iqr > 0) result.add("mean_wasserstein_iqr_scaled", "all", sum_iqr / double(n_iqr));
+  if (n_range > 0) result.add("mean_wasserstein_range_scaled", "all", sum_range / double(n_range));
+  if (n_iqr == 0 && n_range == 0)
+    result.warnings.push_back("no numeric column with spread to compare");
+  if (with_plots) result.details["plots"] = std::move(plots);
+  return result;
+}
+
 }  // namespace
 
 MetricSpec wasserstein_distance_metric() {
@@ -102,7 +183,9 @@ MetricSpec wasserstein_distance_metric() {
           "(scipy.stats.wasserstein_distance with u_weights and v_weights), the IQR is from "
           "svyquantile (qrule hf7) quartiles (Lumley 2004); synthetic_weights says whether the "
           "synthetic data carry their own weight column (auto: when usable; own; none), and the "
-          "weight and household columns are not compared.",
+          "weight and household columns are not compared."
+          " A partitioned run merges each partition's sorted values: the merging process "
+          "holds every non-missing numeric value of both datasets.",
       .params = {{.name = "plots",
                   .type = ParamType::kBool,
                   .default_value = true,
@@ -116,6 +199,8 @@ MetricSpec wasserstein_distance_metric() {
                      .baseline = Baseline::resample(kResampleNote),
                      .unit = Unit::kNumber}},
       .compute = compute_wasserstein,
+      .mergeable =
+          MergeableForm{.partial_state = wasserstein_state, .finalize = finalize_wasserstein},
       .statistics = {{"wasserstein",
                       "Wasserstein-1 distance between the marginals, in the column's units",
                       Ideal::lower(),

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "metrics/metric.hpp"
+#include "metrics/partial_state.hpp"
 #include "metrics/references.hpp"
 
 namespace synthaudit {
@@ -22,38 +23,67 @@ std::vector<std::size_t> pair_counts(const Column& a, const Column& b) {
   return counts;
 }
 
-// Levels (missing included) that occur in either dataset: the table's rows or columns.
-std::vector<char> levels_present(const Column& x, const Column& y) {
-  std::vector<char> present(x.cardinality() + 1, 0);
-  for (const Column* column : {&x, &y})
-    for (std::size_t r = 0; r < column->codes.size(); ++r)
-      present[column->missing(r) ? column->cardinality() : column->codes[r]] = 1;
-  return present;
-}
-
-MetricResult compute_zero_cell_agreement(const MetricInput& in, const Params&) {
-  MetricResult result;
-  const Table& conf = in.confidential;
-  const Table& syn = in.first_synthetic();
+std::vector<std::size_t> categorical_columns(const MetricInput& in) {
   std::vector<std::size_t> categorical;
-  for (std::size_t c = 0; c < conf.column_count(); ++c)
-    if (conf.column(c).is_categorical()) categorical.push_back(c);
+  for (std::size_t c = 0; c < in.confidential.column_count(); ++c)
+    if (in.confidential.column(c).is_categorical()) categorical.push_back(c);
   if (categorical.size() < 2)
     throw MetricNotApplicable("zero_cell_agreement: fewer than two categorical columns");
+  return categorical;
+}
+
+// A partition's sufficient statistics: the joint counts of every pair of categorical columns in
+// both datasets.
+std::string zero_cell_state(const MetricInput& in, const Params&) {
+  const auto categorical = categorical_columns(in);
+  const Table& conf = in.confidential;
+  const Table& syn = in.first_synthetic();
+  StateWriter out;
+  for (std::size_t i = 0; i < categorical.size(); ++i)
+    for (std::size_t j = i + 1; j < categorical.size(); ++j) {
+      const auto d = pair_counts(conf.column(categorical[i]), conf.column(categorical[j]));
+      const auto s = pair_counts(syn.column(categorical[i]), syn.column(categorical[j]));
+      out.u64s({d.begin(), d.end()});
+      out.u64s({s.begin(), s.end()});
+    }
+  return out.take();
+}
+
+MetricResult finalize_zero_cell_agreement(const std::vector<std::string>& states,
+                                          const MetricInput& schema, const Params&) {
+  const auto categorical = categorical_columns(schema);
+  const std::size_t pair_count = categorical.size() * (categorical.size() - 1) / 2;
+  std::vector<std::vector<std::uint64_t>> conf_counts(pair_count), syn_counts(pair_count);
+  for (std::size_t p = 0; p < states.size(); ++p) {
+    StateReader in(states[p]);
+    for (std::size_t q = 0; q < pair_count; ++q) {
+      auto d = in.u64s();
+      auto s = in.u64s();
+      if (p == 0) {
+        conf_counts[q] = std::move(d);
+        syn_counts[q] = std::move(s);
+      } else {
+        add_into(conf_counts[q], d);
+        add_into(syn_counts[q], s);
+      }
+    }
+    in.expect_end();
+  }
+  MetricResult result;
   double agreement_sum = 0;
   double only_conf_total = 0, only_syn_total = 0;
   std::size_t pairs = 0;
   for (std::size_t i = 0; i < categorical.size(); ++i) {
     for (std::size_t j = i + 1; j < categorical.size(); ++j) {
-      const Column& ca = conf.column(categorical[i]);
-      const Column& cb = conf.column(categorical[j]);
-      const Column& sa = syn.column(categorical[i]);
-      const Column& sb = syn.column(categorical[j]);
-      const auto d = pair_counts(ca, cb);
-      const auto s = pair_counts(sa, sb);
-      const auto rows_present = levels_present(ca, sa);
-      const auto cols_present = levels_present(cb, sb);
+      const Column& ca = schema.confidential.column(categorical[i]);
+      const Column& cb = schema.confidential.column(categorical[j]);
+      const auto& d = conf_counts[pairs];
+      const auto& s = syn_counts[pairs];
       const std::size_t la = ca.cardinality() + 1;
+      // Levels (missing included) that occur in either dataset: the table's rows or columns.
+      std::vector<char> rows_present(la, 0), cols_present(cb.cardinality() + 1, 0);
+      for (std::size_t cell = 0; cell < d.size(); ++cell)
+        if (d[cell] > 0 || s[cell] > 0) rows_present[cell % la] = cols_present[cell / la] = 1;
       std::size_t cells = 0, empty_both = 0, only_conf = 0, only_syn = 0;
       double records_only_conf = 0, records_only_syn = 0;
       for (std::size_t cell = 0; cell < d.size(); ++cell) {
@@ -91,6 +121,11 @@ MetricResult compute_zero_cell_agreement(const MetricInput& in, const Params&) {
   return result;
 }
 
+// One process is one partition: the same code path as a partitioned run.
+MetricResult compute_zero_cell_agreement(const MetricInput& in, const Params& params) {
+  return finalize_zero_cell_agreement({zero_cell_state(in, params)}, in, params);
+}
+
 }  // namespace
 
 MetricSpec zero_cell_agreement_metric() {
@@ -124,6 +159,8 @@ MetricSpec zero_cell_agreement_metric() {
                      .baseline = Baseline::holdout(kHoldoutNote),
                      .unit = Unit::kNumber}},
       .compute = compute_zero_cell_agreement,
+      .mergeable =
+          MergeableForm{.partial_state = zero_cell_state, .finalize = finalize_zero_cell_agreement},
       .statistics =
           {{"cells",
             "cells of the two-way table over the levels seen in either dataset",

@@ -6,6 +6,8 @@
 #include <unordered_map>
 
 #include "core/error.hpp"
+#include "metrics/gathered_state.hpp"
+#include "metrics/key_disclosure/key_combinations.hpp"
 #include "metrics/references.hpp"
 #include "metrics/sdc_risk/sdc_scenarios.hpp"
 #include "stats/column_lookup.hpp"
@@ -110,6 +112,92 @@ MetricResult compute_individual_risk(const MetricInput& in, const Params& params
   return result;
 }
 
+// The mergeable form: per scenario, the records of each key combination in both data sets and
+// its confidential weight sum; the class sizes f and F come from those as k_anonymity's do, and
+// every record of a combination has its combination's risk. Household risk multiplies over a
+// household's members, which may lie in different partitions, and per-record output needs every
+// record: with a household column or record_level the rows are gathered.
+std::string individual_risk_state(const MetricInput& in, const Params& params) {
+  if (params.get_bool("record_level") || !in.context.household.empty() ||
+      !keydisc::combinations_mergeable(params))
+    return gathered_state(in);
+  const auto options = keydisc::coding_options(params);
+  const std::vector<double>* weights = nullptr;
+  if (!in.context.weights.empty()) {
+    const std::size_t w = stats::resolve_column(in.confidential, in.context.weights, "weights");
+    if (!in.confidential.column(w).is_numeric())
+      throw InputError("weights: column '" + in.context.weights + "' is not numeric");
+    weights = &in.confidential.column(w).numeric;
+  }
+  StateWriter out = begin_merged_state();
+  for (const auto& scenario : sdc::scenarios(in)) {
+    const std::vector<const Table*> tables = {&in.confidential, &in.first_synthetic()};
+    const auto codes = keydisc::code_scenario(tables, scenario, options);
+    keydisc::count_combinations(tables, codes.key_columns, options, weights).write(out);
+  }
+  return out.take();
+}
+
+MetricResult finalize_individual_risk(const std::vector<std::string>& states,
+                                      const MetricInput& schema, const Params& params) {
+  if (auto gathered = finalize_if_gathered(states, schema, params, compute_individual_risk))
+    return *gathered;
+  const auto rule = sdc::missing_keys(params);
+  const auto options = keydisc::coding_options(params);
+  const auto& scenarios = sdc::scenarios(schema);
+  std::vector<keydisc::CombinationCounts> merged(scenarios.size());
+  for (const auto& state : states) {
+    StateReader in = open_merged_state(state);
+    for (auto& counts : merged) counts.add(keydisc::CombinationCounts::read(in));
+    in.expect_end();
+  }
+  const bool weighted = !schema.context.weights.empty();
+  MetricResult result;
+  for (std::size_t s = 0; s < scenarios.size(); ++s) {
+    const auto keys = keydisc::code_scenario({&schema.confidential, &schema.first_synthetic()},
+                                             scenarios[s], options)
+                          .key_names;
+    // Every synthetic record stands for an equal share of the confidential weight total.
+    double total = 0;
+    for (const auto& [combination, weight] : merged[s].first_weight) total += weight;
+    const double n_syn = static_cast<double>(merged[s].records(1));
+    const double share = n_syn > 0 ? total / n_syn : 0.0;
+    for (std::size_t data = 0; data < 2; ++data) {
+      const auto combinations = keydisc::combination_patterns(merged[s], data);
+      const auto& records = combinations.records;
+      const auto f = stats::class_frequencies(combinations.patterns, combinations.missing_levels,
+                                              &records, rule)
+                         .weighted;
+      std::vector<double> big_f;
+      if (weighted) {
+        if (data == 0) {
+          big_f = stats::class_frequencies(combinations.patterns, combinations.missing_levels,
+                                           &combinations.weight, rule)
+                      .weighted;
+        } else {
+          for (double size : f) big_f.push_back(size * share);
+        }
+      }
+      double n = 0, expected = 0, worst = std::nan("");
+      for (std::size_t c = 0; c < f.size(); ++c) {
+        const double risk = weighted ? individual_risk(f[c], big_f[c]) : 1.0 / f[c];
+        n += records[c];
+        if (!std::isnan(risk)) expected += records[c] * risk;
+        if (!(worst >= risk)) worst = risk;
+      }
+      const std::string scope = sdc::scope(keys, "", data);
+      result.add("expected_reidentifications", scope, expected);
+      result.add("global_risk", scope, n > 0 ? expected / n : std::nan(""));
+      result.add("max_individual_risk", scope, worst);
+    }
+  }
+  if (!weighted)
+    result.warnings.push_back(
+        "no sampling weights declared (--weights or the spec's weights:): individual risk is "
+        "1 / (class size), as sdcMicro without weights");
+  return result;
+}
+
 }  // namespace
 
 MetricSpec individual_risk_metric() {
@@ -145,11 +233,16 @@ MetricSpec individual_risk_metric() {
                  "weight column holds synthesised values, not design weights), so the synthetic "
                  "values read as if the synthetic file were a sample of the same population; "
                  "its household column groups its records as it stands. ") +
-             sdc::kSideBySideDoc,
+             sdc::kSideBySideDoc +
+             " A partitioned run merges the records and weights per key combination; with a "
+             "household column, record_level = true or numeric = quantile | equal_width it "
+             "gathers every row on one process.",
       .params = params,
       .granularity = MetricGranularity::kPerReplicate,
       .needs_scenarios = true,
       .compute = compute_individual_risk,
+      .mergeable = MergeableForm{.partial_state = individual_risk_state,
+                                 .finalize = finalize_individual_risk},
       .statistics =
           {{"expected_reidentifications",
             "the sum of the individual risks: the expected number of "

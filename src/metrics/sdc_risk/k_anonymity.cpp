@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "metrics/gathered_state.hpp"
+#include "metrics/key_disclosure/key_combinations.hpp"
 #include "metrics/references.hpp"
 #include "metrics/sdc_risk/sdc_scenarios.hpp"
 
@@ -71,6 +73,79 @@ MetricResult compute_k_anonymity(const MetricInput& in, const Params& params) {
   return result;
 }
 
+// The mergeable form: per scenario, the records of each key combination in both data sets.
+std::string k_anonymity_state(const MetricInput& in, const Params& params) {
+  if (params.get_bool("record_level") || !keydisc::combinations_mergeable(params))
+    return gathered_state(in);
+  const auto options = keydisc::coding_options(params);
+  StateWriter out = begin_merged_state();
+  for (const auto& scenario : sdc::scenarios(in)) {
+    const std::vector<const Table*> tables = {&in.confidential, &in.first_synthetic()};
+    const auto codes = keydisc::code_scenario(tables, scenario, options);
+    keydisc::count_combinations(tables, codes.key_columns, options).write(out);
+  }
+  return out.take();
+}
+
+// Class sizes from the merged counts: each combination's class size comes from
+// stats::class_frequencies over one pattern per combination weighted by its records, and every
+// record of a combination has its combination's class size.
+MetricResult finalize_k_anonymity(const std::vector<std::string>& states, const MetricInput& schema,
+                                  const Params& params) {
+  const auto ks = k_values(params);
+  const auto rule = sdc::missing_keys(params);
+  const auto options = keydisc::coding_options(params);
+  const auto& scenarios = sdc::scenarios(schema);
+  std::vector<keydisc::CombinationCounts> merged(scenarios.size());
+  if (auto gathered = finalize_if_gathered(states, schema, params, compute_k_anonymity))
+    return *gathered;
+  for (const auto& state : states) {
+    StateReader in = open_merged_state(state);
+    for (auto& counts : merged) counts.add(keydisc::CombinationCounts::read(in));
+    in.expect_end();
+  }
+  MetricResult result;
+  result.details["plots"] = nlohmann::json::array();
+  for (std::size_t s = 0; s < scenarios.size(); ++s) {
+    const auto keys = keydisc::code_scenario({&schema.confidential, &schema.first_synthetic()},
+                                             scenarios[s], options)
+                          .key_names;
+    auto plot = make_plot("bars", "Share of records in classes smaller than k",
+                          "k (class size threshold)", "share of records", sdc::keys_scope(keys));
+    for (std::size_t data = 0; data < 2; ++data) {
+      const auto combinations = keydisc::combination_patterns(merged[s], data);
+      const auto sizes =
+          stats::class_frequencies(combinations.patterns, combinations.missing_levels,
+                                   &combinations.records, rule)
+              .weighted;
+      const auto& records = combinations.records;
+      double n = 0, uniques = 0, smallest = std::nan("");
+      for (std::size_t c = 0; c < sizes.size(); ++c) {
+        n += records[c];
+        if (sizes[c] == 1.0) uniques += records[c];
+        if (!(smallest <= sizes[c])) smallest = sizes[c];
+      }
+      result.add("classes", sdc::scope(keys, "", data), combinations.patterns.patterns());
+      result.add("sample_uniques", sdc::scope(keys, "", data), uniques);
+      result.add("smallest_class", sdc::scope(keys, "", data), smallest);
+      for (auto k : ks) {
+        double below = 0;
+        for (std::size_t c = 0; c < sizes.size(); ++c)
+          if (sizes[c] < static_cast<double>(k)) below += records[c];
+        const std::string qualifier = "k=" + std::to_string(k);
+        result.add("records_below_k", sdc::scope(keys, qualifier, data), below);
+        result.add("share_below_k", sdc::scope(keys, qualifier, data),
+                   n > 0 ? below / n : std::nan(""));
+        plot["data"].push_back({{"level", qualifier},
+                                {"dataset", sdc::kDataNames[data]},
+                                {"share", n > 0 ? below / n : 0.0}});
+      }
+    }
+    result.details["plots"].push_back(plot);
+  }
+  return result;
+}
+
 }  // namespace
 
 MetricSpec k_anonymity_metric() {
@@ -97,11 +172,15 @@ MetricSpec k_anonymity_metric() {
                  "(records_below_k for k = 2 and 3 are sdcMicro's counts of records violating "
                  "2- and 3-anonymity); sample_uniques = #{f_k = 1}; smallest_class = min f_k; "
                  "classes = the number of distinct key patterns (missing a value of its own). ") +
-             sdc::kSideBySideDoc,
+             sdc::kSideBySideDoc +
+             " A partitioned run merges the records per key combination; with record_level = "
+             "true or numeric = quantile | equal_width it gathers every row on one process.",
       .params = params,
       .granularity = MetricGranularity::kPerReplicate,
       .needs_scenarios = true,
       .compute = compute_k_anonymity,
+      .mergeable =
+          MergeableForm{.partial_state = k_anonymity_state, .finalize = finalize_k_anonymity},
       .statistics = {{"classes",
                       "number of distinct key patterns",
                       std::nullopt,

@@ -7,6 +7,8 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "metrics/gathered_state.hpp"
+#include "metrics/key_disclosure/key_combinations.hpp"
 #include "metrics/references.hpp"
 #include "metrics/sdc_risk/sdc_scenarios.hpp"
 
@@ -110,6 +112,109 @@ MetricResult compute_l_diversity(const MetricInput& in, const Params& params) {
   return result;
 }
 
+// The mergeable form: per scenario and target, the records of each combination of key values and
+// target value in both data sets; a class's value counts are the combinations that share its key
+// values (contiguous in the combinations' order). Keys coded by user breaks or data-driven bins
+// gather the rows, since the target is always coded exactly.
+std::string l_diversity_state(const MetricInput& in, const Params& params) {
+  if (params.get_string("numeric") != "exact") return gathered_state(in);
+  const auto options = keydisc::coding_options(params);
+  StateWriter out = begin_merged_state();
+  for (const auto& scenario : sdc::scenarios(in)) {
+    if (scenario.targets.empty()) continue;
+    const std::vector<const Table*> tables = {&in.confidential, &in.first_synthetic()};
+    const auto codes = keydisc::code_scenario(tables, scenario, options);
+    for (std::size_t target : codes.target_columns) {
+      auto columns = codes.key_columns;
+      columns.push_back(target);
+      keydisc::count_combinations(tables, columns, options).write(out);
+    }
+  }
+  return out.take();
+}
+
+MetricResult finalize_l_diversity(const std::vector<std::string>& states, const MetricInput& schema,
+                                  const Params& params) {
+  if (auto gathered = finalize_if_gathered(states, schema, params, compute_l_diversity))
+    return *gathered;
+  const double l = static_cast<double>(params.get_int("l"));
+  const double c = params.get_double("c");
+  const auto options = keydisc::coding_options(params);
+  struct Part {
+    std::vector<std::string> keys;
+    std::string target;
+  };
+  std::vector<Part> parts;
+  for (const auto& scenario : sdc::scenarios(schema)) {
+    if (scenario.targets.empty()) continue;
+    const auto codes = keydisc::code_scenario({&schema.confidential, &schema.first_synthetic()},
+                                              scenario, options);
+    for (const auto& target : codes.target_names) parts.push_back({codes.key_names, target});
+  }
+  if (parts.empty()) throw MetricNotApplicable("no disclosure targets (sensitive columns) given");
+  std::vector<keydisc::CombinationCounts> merged(parts.size());
+  for (const auto& state : states) {
+    StateReader in = open_merged_state(state);
+    for (auto& counts : merged) counts.add(keydisc::CombinationCounts::read(in));
+    in.expect_end();
+  }
+  MetricResult result;
+  for (std::size_t t = 0; t < parts.size(); ++t) {
+    const auto& keys = parts[t].keys;
+    for (std::size_t data = 0; data < 2; ++data) {
+      // Per class (key values without the target): its records and diversities.
+      std::vector<double> records, distinct, entropy, recursive, counts;
+      auto close_class = [&] {
+        if (counts.empty()) return;
+        double n = 0, h = 0;
+        for (double k : counts) n += k;
+        for (double k : counts) h -= k / n * std::log(k / n);
+        records.push_back(n);
+        distinct.push_back(static_cast<double>(counts.size()));
+        entropy.push_back(std::exp(h));
+        recursive.push_back(recursive_l(counts, c));
+        counts.clear();
+      };
+      const keydisc::KeyCombination* previous = nullptr;
+      for (const auto& [combination, per_table] : merged[t].counts) {
+        const bool same_class =
+            previous != nullptr &&
+            std::equal(combination.begin(), combination.end() - 1, previous->begin());
+        if (!same_class) close_class();
+        previous = &combination;
+        if (per_table[data] > 0) counts.push_back(static_cast<double>(per_table[data]));
+      }
+      close_class();
+      double n = 0, below_distinct = 0, below_entropy = 0, below_recursive = 0;
+      for (std::size_t k = 0; k < records.size(); ++k) {
+        n += records[k];
+        below_distinct += (distinct[k] < l) * records[k];
+        below_entropy += (entropy[k] < l * (1 - 1e-12)) * records[k];
+        below_recursive += (recursive[k] < l) * records[k];
+      }
+      const std::string& name = parts[t].target;
+      const std::string target_q = "target=" + name;
+      const std::string l_q = target_q + ";l=" + std::to_string(params.get_int("l"));
+      const bool empty = distinct.empty();
+      result.add("min_distinct_l", sdc::scope(keys, target_q, data),
+                 empty ? std::nan("") : *std::min_element(distinct.begin(), distinct.end()));
+      result.add("min_entropy_l", sdc::scope(keys, target_q, data),
+                 empty ? std::nan("") : *std::min_element(entropy.begin(), entropy.end()));
+      result.add("share_below_distinct_l", sdc::scope(keys, l_q, data),
+                 n > 0 ? below_distinct / n : std::nan(""));
+      result.add("share_below_entropy_l", sdc::scope(keys, l_q, data),
+                 n > 0 ? below_entropy / n : std::nan(""));
+      const std::string c_q = target_q + ";c=" + format_number(c);
+      const std::string c_l_q = c_q + ";l=" + std::to_string(params.get_int("l"));
+      result.add("min_recursive_l", sdc::scope(keys, c_q, data),
+                 empty ? std::nan("") : *std::min_element(recursive.begin(), recursive.end()));
+      result.add("share_below_recursive_l", sdc::scope(keys, c_l_q, data),
+                 n > 0 ? below_recursive / n : std::nan(""));
+    }
+  }
+  return result;
+}
+
 }  // namespace
 
 MetricSpec l_diversity_metric() {
@@ -160,11 +265,15 @@ MetricSpec l_diversity_metric() {
           "missing sensitive values out of the recursive l (here a value of its own, as in the "
           "distinct and entropy l) and, in the distinct and entropy l, counts them only in a "
           "class with some observed value; it computes the recursive sums in single "
-          "precision.",
+          "precision. A partitioned run merges the records per combination of key values and "
+          "target value; with numeric keys coded by bins or breaks it gathers every row on one "
+          "process.",
       .params = params,
       .granularity = MetricGranularity::kPerReplicate,
       .needs_scenarios = true,
       .compute = compute_l_diversity,
+      .mergeable =
+          MergeableForm{.partial_state = l_diversity_state, .finalize = finalize_l_diversity},
       .statistics = {{"min_distinct_l",
                       "the smallest number of distinct sensitive values in a class",
                       Ideal::higher(),

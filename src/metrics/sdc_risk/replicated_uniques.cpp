@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "metrics/gathered_state.hpp"
+#include "metrics/key_disclosure/key_combinations.hpp"
 #include "metrics/references.hpp"
 #include "metrics/sdc_risk/sdc_scenarios.hpp"
 
@@ -41,6 +43,59 @@ MetricResult compute_replicated_uniques(const MetricInput& in, const Params& par
   return result;
 }
 
+// The mergeable form: per scenario, the records of each key combination in both data sets.
+std::string replicated_uniques_state(const MetricInput& in, const Params& params) {
+  if (!keydisc::combinations_mergeable(params)) return gathered_state(in);
+  const auto options = keydisc::coding_options(params);
+  StateWriter out = begin_merged_state();
+  for (const auto& scenario : sdc::scenarios(in)) {
+    const std::vector<const Table*> tables = {&in.confidential, &in.first_synthetic()};
+    const auto codes = keydisc::code_scenario(tables, scenario, options);
+    keydisc::count_combinations(tables, codes.key_columns, options).write(out);
+  }
+  return out.take();
+}
+
+MetricResult finalize_replicated_uniques(const std::vector<std::string>& states,
+                                         const MetricInput& schema, const Params& params) {
+  const auto options = keydisc::coding_options(params);
+  const auto& scenarios = sdc::scenarios(schema);
+  std::vector<keydisc::CombinationCounts> merged(scenarios.size());
+  if (auto gathered = finalize_if_gathered(states, schema, params, compute_replicated_uniques))
+    return *gathered;
+  for (const auto& state : states) {
+    StateReader in = open_merged_state(state);
+    for (auto& counts : merged) counts.add(keydisc::CombinationCounts::read(in));
+    in.expect_end();
+  }
+  MetricResult result;
+  double worst = std::nan("");
+  for (std::size_t s = 0; s < scenarios.size(); ++s) {
+    const auto key_names = keydisc::code_scenario({&schema.confidential, &schema.first_synthetic()},
+                                                  scenarios[s], options)
+                               .key_names;
+    double original = 0, synthetic = 0, in_original = 0, replicated = 0;
+    for (const auto& [combination, count] : merged[s].counts) {
+      original += count[0] == 1;
+      if (count[1] != 1) continue;
+      synthetic += 1;
+      in_original += count[0] >= 1;
+      replicated += count[0] == 1;
+    }
+    const double n_syn = static_cast<double>(merged[s].records(1));
+    const std::string scope = sdc::keys_scope(key_names);
+    const double share = n_syn > 0 ? replicated / n_syn : std::nan("");
+    result.add("original_uniques", scope, original);
+    result.add("synthetic_uniques", scope, synthetic);
+    result.add("synthetic_uniques_in_original", scope, in_original);
+    result.add("replicated_uniques", scope, replicated);
+    result.add("replicated_unique_share", scope, share);
+    if (!(worst >= share)) worst = share;
+  }
+  if (!std::isnan(worst)) result.add("replicated_unique_share_max", "all", worst);
+  return result;
+}
+
 }  // namespace
 
 MetricSpec replicated_uniques_metric() {
@@ -66,7 +121,8 @@ MetricSpec replicated_uniques_metric() {
           "missing key is never unique there). Numeric keys are coded as `numeric` says "
           "(each distinct value by default, as synthpop). Computed per replicate; the "
           "holdout baseline gives what real records from outside the confidential data "
-          "would replicate.",
+          "would replicate. A partitioned run merges the records per key combination; with "
+          "numeric = quantile | equal_width it gathers every row on one process.",
       .params = keydisc::coding_params("exact", 5),
       .granularity = MetricGranularity::kPerReplicate,
       .needs_scenarios = true,
@@ -79,6 +135,8 @@ MetricSpec replicated_uniques_metric() {
                      .baseline = Baseline::holdout(kHoldoutNote),
                      .unit = Unit::kShare}},
       .compute = compute_replicated_uniques,
+      .mergeable = MergeableForm{.partial_state = replicated_uniques_state,
+                                 .finalize = finalize_replicated_uniques},
       .statistics = {{"original_uniques",
                       "key patterns that occur once in the confidential data",
                       std::nullopt,

@@ -1,0 +1,27 @@
+#pragma once
+// Exact merges of sorted runs, the partition state of the rank-based marginal metrics
+// (ks_distance, wasserstein_distance): a partition sends each compared column's non-missing values
+// in ascending order (with their weights where weights can apply), and the merging process merges
+// the runs in partition order, which is the stable sort of the whole column. The merging process
+// holds every value of the columns it merges.
+#include <vector>
+
+#include "metrics/metric.hpp"
+#include "metrics/partial_state.hpp"
+#include "stats/weighted_ecdf.hpp"
+
+namespace synthaudit {
+
+// The numeric columns that are not design variables.
+std::vector<std::size_t> compared_numeric_columns(const MetricInput& in);
+
+// The column's non-missing values in ascending order (ties in row order), with their weights
+// when `weights` is set (else no weights).
+stats::WeightedSample sorted_run(const std::vector<double>& values,
+                                 const std::vector<double>* weights);
+void write_run(StateWriter& out, const stats::WeightedSample& run);
+stats::WeightedSample read_run(StateReader& in);
+// `run` merged after `into` (ties: `into`'s values first).
+void merge_run(stats::WeightedSample& into, stats::WeightedSample run);
+
+}  // namespace synthaudit

@@ -1,0 +1,137 @@
+#include "metrics/key_disclosure/key_combinations.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "metrics/key_disclosure/key_scenarios.hpp"
+
+namespace synthaudit::keydisc {
+
+namespace {
+
+// A numeric key value as it identifies a level: its bits (-0 folded into 0, as the exact coding
+// of stats/keys does) or the index of its interval (a, b] under the breaks.
+std::uint64_t numeric_key(double value, const stats::CodingOptions& options) {
+  if (is_missing(value)) return kMissingKey;
+  if (options.numeric == stats::NumericCoding::kBreaks)
+    return static_cast<std::uint64_t>(
+        std::lower_bound(options.breaks.begin(), options.breaks.end(), value) -
+        options.breaks.begin());
+  const double folded = value == 0 ? 0.0 : value;
+  std::uint64_t bits;
+  std::memcpy(&bits, &folded, sizeof bits);
+  return bits;
+}
+
+}  // namespace
+
+bool combinations_mergeable(const Params& params) {
+  const auto& numeric = params.get_string("numeric");
+  return numeric == "exact" || numeric == "breaks";
+}
+
+void CombinationCounts::write(StateWriter& out) const {
+  out.u64(tables);
+  out.u64(counts.size());
+  out.u64(counts.empty() ? 0 : counts.begin()->first.size());
+  for (const auto& [combination, per_table] : counts) {
+    for (auto v : combination) out.u64(v);
+    for (auto n : per_table) out.u64(n);
+  }
+  out.boolean(!first_weight.empty());
+  for (const auto& [combination, weight] : first_weight) out.f64(weight);
+}
+
+CombinationCounts CombinationCounts::read(StateReader& in) {
+  CombinationCounts c;
+  c.tables = in.u64();
+  const auto entries = in.u64();
+  const auto keys = in.u64();
+  for (std::uint64_t e = 0; e < entries; ++e) {
+    KeyCombination combination(keys);
+    for (auto& v : combination) v = in.u64();
+    std::vector<std::uint64_t> per_table(c.tables);
+    for (auto& n : per_table) n = in.u64();
+    c.counts.emplace_hint(c.counts.end(), std::move(combination), std::move(per_table));
+  }
+  if (in.boolean())
+    for (const auto& entry : c.counts)
+      if (entry.second[0] > 0)
+        c.first_weight.emplace_hint(c.first_weight.end(), entry.first, in.f64());
+  return c;
+}
+
+void CombinationCounts::add(const CombinationCounts& other) {
+  tables = std::max(tables, other.tables);
+  for (const auto& [combination, per_table] : other.counts) {
+    auto& into = counts[combination];
+    if (into.empty()) into.assign(tables, 0);
+    add_into(into, per_table);
+  }
+  for (const auto& [combination, weight] : other.first_weight) first_weight[combination] += weight;
+}
+
+std::uint64_t CombinationCounts::records(std::size_t table) const {
+  std::uint64_t n = 0;
+  for (const auto& entry : counts) n += entry.second[table];
+  return n;
+}
+
+CombinationCounts count_combinations(const std::vector<const Table*>& tables,
+                                     const std::vector<std::size_t>& key_columns,
+                                     const stats::CodingOptions& options,
+                                     const std::vector<double>* first_weights) {
+  CombinationCounts c;
+  c.tables = tables.size();
+  KeyCombination combination(key_columns.size());
+  for (std::size_t t = 0; t < tables.size(); ++t) {
+    const Table& table = *tables[t];
+    for (std::size_t row = 0; row < table.rows(); ++row) {
+      for (std::size_t k = 0; k < key_columns.size(); ++k) {
+        const Column& column = table.column(key_columns[k]);
+        combination[k] =
+            column.is_numeric()
+                ? numeric_key(column.numeric[row], options)
+                : (column.missing(row) ? kMissingKey : std::uint64_t{column.codes[row]});
+      }
+      auto& per_table = c.counts[combination];
+      if (per_table.empty()) per_table.assign(tables.size(), 0);
+      ++per_table[t];
+      if (t == 0 && first_weights != nullptr) c.first_weight[combination] += (*first_weights)[row];
+    }
+  }
+  return c;
+}
+
+CombinationPatterns combination_patterns(const CombinationCounts& counts, std::size_t table) {
+  CombinationPatterns out;
+  const std::size_t keys = counts.counts.empty() ? 0 : counts.counts.begin()->first.size();
+  std::vector<std::vector<std::uint64_t>> values(keys);
+  for (const auto& entry : counts.counts)
+    for (std::size_t k = 0; k < keys; ++k)
+      if (entry.first[k] != kMissingKey) values[k].push_back(entry.first[k]);
+  for (auto& v : values) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    out.missing_levels.push_back(static_cast<std::uint32_t>(v.size()));
+  }
+  for (const auto& [combination, per_table] : counts.counts) {
+    if (per_table[table] == 0) continue;
+    std::vector<std::uint32_t> levels(keys);
+    for (std::size_t k = 0; k < keys; ++k)
+      levels[k] = combination[k] == kMissingKey
+                      ? out.missing_levels[k]
+                      : static_cast<std::uint32_t>(
+                            std::lower_bound(values[k].begin(), values[k].end(), combination[k]) -
+                            values[k].begin());
+    out.patterns.pattern.push_back(out.patterns.patterns());
+    out.patterns.levels.push_back(std::move(levels));
+    out.records.push_back(static_cast<double>(per_table[table]));
+    if (table == 0 && !counts.first_weight.empty())
+      out.weight.push_back(counts.first_weight.at(combination));
+  }
+  return out;
+}
+
+}  // namespace synthaudit::keydisc
