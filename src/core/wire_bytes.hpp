@@ -30,6 +30,10 @@ class WireWriter {
     put<std::uint64_t>(text.size());
     bytes_.append(text);
   }
+  void put_strings(const std::vector<std::string>& values) {
+    put<std::uint64_t>(values.size());
+    for (const auto& value : values) put_string(value);
+  }
   std::string take() { return std::move(bytes_); }
 
  private:
@@ -38,7 +42,10 @@ class WireWriter {
 
 class WireReader {
  public:
-  WireReader(std::string_view bytes, const char* what) : bytes_(bytes), what_(what) {}
+  // `what` names the message in the error (a string literal: it is kept, not copied).
+  explicit WireReader(std::string_view bytes, const char* what = "message between ranks")
+      : bytes_(bytes), what_(what) {}
+  explicit WireReader(std::string&&, const char* = nullptr) = delete;  // would dangle
   template <class T>
   T get() {
     static_assert(std::is_trivially_copyable_v<T>);
@@ -65,6 +72,15 @@ class WireReader {
     at_ += text.size();
     return text;
   }
+  std::vector<std::string> get_strings() {
+    const auto count = get<std::uint64_t>();
+    if (count > (bytes_.size() - at_) / sizeof(std::uint64_t)) fail();
+    std::vector<std::string> values;
+    values.reserve(static_cast<std::size_t>(count));
+    for (std::uint64_t i = 0; i < count; ++i) values.push_back(get_string());
+    return values;
+  }
+  bool done() const { return at_ == bytes_.size(); }
   void finish() const {
     if (at_ != bytes_.size()) fail();
   }

@@ -4,8 +4,9 @@
 #include <mutex>
 
 #include "core/error.hpp"
-#include "core/serial.hpp"
 #include "core/text.hpp"
+#include "core/wire_bytes.hpp"
+#include "engine/distributed_neighbours.hpp"
 #include "io/partitioned_read.hpp"
 #include "metrics/registry.hpp"
 #include "spec/spec.hpp"
@@ -23,7 +24,7 @@ std::vector<PartitionHook>& hooks() {
 
 // The rows of a table, without its column names, kinds and dictionaries (the schema gives them).
 std::string table_rows_bytes(const Table& table) {
-  ByteWriter out;
+  WireWriter out;
   out.put<std::uint64_t>(table.rows());
   for (const auto& column : table.columns()) {
     out.put_vector(column.numeric);
@@ -45,7 +46,7 @@ Table concatenate(const std::vector<std::string>& parts, const Table& like,
     columns[c].dictionary = dictionaries[c];
   }
   for (const auto& part : parts) {
-    ByteReader in(part);
+    WireReader in(part);
     in.get<std::uint64_t>();
     for (auto& column : columns) {
       auto append = [](auto& to, const auto& from) {
@@ -237,7 +238,7 @@ std::optional<nlohmann::json> evaluate_partitioned(
   Cluster cluster(communicator);
   // A metric's partial state over this rank's rows of the tables the root names.
   cluster.on(kMetricState, [&](const std::string& payload) {
-    ByteReader in(payload);
+    WireReader in(payload);
     const std::string name = in.get_string();
     const std::string candidate = in.get_string();
     const auto seed = in.get<std::uint64_t>();
@@ -264,6 +265,9 @@ std::optional<nlohmann::json> evaluate_partitioned(
 
   std::unique_ptr<stats::NeighbourCache> neighbours;
   if (communicator.is_root()) neighbours = std::make_unique<stats::NeighbourCache>();
+  // Searches over the gathered tables run on every rank's share of the reference rows, merged
+  // exactly (engine/distributed_neighbours.hpp).
+  register_distributed_neighbours(cluster, data.directory, neighbours.get());
   {
     std::vector<PartitionHook> registered;
     {
@@ -297,7 +301,7 @@ std::optional<nlohmann::json> evaluate_partitioned(
     if (input.holdout &&
         data.directory.id_of(*input.holdout) != std::optional<std::string>("holdout"))
       return std::nullopt;
-    ByteWriter request;
+    WireWriter request;
     request.put_string(metric.name);
     request.put_string(input.candidate);
     request.put(input.seed);

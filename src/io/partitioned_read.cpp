@@ -10,8 +10,8 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
-#include "core/serial.hpp"
 #include "core/text.hpp"
+#include "core/wire_bytes.hpp"
 #include "io/format.hpp"
 
 namespace synthaudit {
@@ -196,7 +196,7 @@ PartitionedFile open_partitioned(const std::string& path, const ReadSettings& se
   // root decides, so that every rank takes the same path.
   std::uint64_t size = 0;
   std::string header_bytes;
-  ByteWriter decision;
+  WireWriter decision;
   if (communicator.is_root()) {
     bool by_range = false;
     try {
@@ -240,7 +240,7 @@ PartitionedFile open_partitioned(const std::string& path, const ReadSettings& se
     decision.put_string(header_bytes);
   }
   const std::string decided = communicator.broadcast(decision.take());
-  ByteReader agreed(decided);
+  WireReader agreed(decided);
   const bool by_range = agreed.get<std::uint8_t>() != 0;
   size = agreed.get<std::uint64_t>();
   header_bytes = agreed.get_string();
@@ -268,12 +268,12 @@ PartitionedFile open_partitioned(const std::string& path, const ReadSettings& se
         share.begin() + static_cast<std::ptrdiff_t>(skip + (share_end - share_start)), '"'));
     if (communicator.is_root()) sha256 = file.sha256(size);
   });
-  ByteWriter count;
+  WireWriter count;
   count.put(quotes);
   const auto counts = communicator.all_gather(count.take());
   std::uint64_t quotes_before = 0;
   for (std::uint64_t r = 0; r < rank; ++r)
-    quotes_before += ByteReader(counts[r]).get<std::uint64_t>();
+    quotes_before += WireReader(counts[r]).get<std::uint64_t>();
   sha256 = communicator.broadcast(sha256);
 
   // The first row start at or after share_start, or none in this share.
@@ -292,12 +292,12 @@ PartitionedFile open_partitioned(const std::string& path, const ReadSettings& se
         start = static_cast<std::int64_t>(share_start + (at - skip) + 1);
     }
   }
-  ByteWriter mine;
+  WireWriter mine;
   mine.put(start);
   const auto starts_raw = communicator.all_gather(mine.take());
   std::vector<std::uint64_t> starts(ranks + 1, size);
   for (std::uint64_t r = ranks; r-- > 0;) {
-    const auto s = ByteReader(starts_raw[r]).get<std::int64_t>();
+    const auto s = WireReader(starts_raw[r]).get<std::int64_t>();
     starts[r] = s < 0 ? starts[r + 1] : static_cast<std::uint64_t>(s);
   }
   share.clear();
@@ -318,7 +318,7 @@ PartitionedFile open_partitioned(const std::string& path, const ReadSettings& se
   } catch (const std::exception& e) {
     failure = e.what();
   }
-  ByteWriter state;
+  WireWriter state;
   state.put<std::uint8_t>(failure.empty() ? 1 : 0);
   state.put<std::uint64_t>(rows ? rows->rows() : 0);
   state.put<char>(rows ? rows->decimal_mark() : 0);
@@ -327,7 +327,7 @@ PartitionedFile open_partitioned(const std::string& path, const ReadSettings& se
   std::vector<std::uint64_t> rows_of(ranks);
   std::vector<char> decimals(ranks);
   for (std::uint64_t r = 0; r < ranks; ++r) {
-    ByteReader reader(states[r]);
+    WireReader reader(states[r]);
     clean = clean && reader.get<std::uint8_t>() == 1;
     rows_of[r] = reader.get<std::uint64_t>();
     decimals[r] = reader.get<char>();
@@ -357,10 +357,10 @@ PartitionedFile open_partitioned(const std::string& path, const ReadSettings& se
   // The first rank's description of the layout is the one reader's; it is sent to every rank.
   out.assumed_layout = communicator.broadcast(rows && rank == 0 ? rows->assumed_layout() : "");
   // The header as the reader splits it (row names left out): from the first rank, which has rows.
-  ByteWriter header;
+  WireWriter header;
   if (rank == 0) header.put_strings(rows->header());
   const std::string header_bytes_agreed = communicator.broadcast(header.take());
-  ByteReader header_reader(header_bytes_agreed);
+  WireReader header_reader(header_bytes_agreed);
   const auto names = header_reader.get_strings();
   if (!rows) rows = std::make_unique<HeaderOnlyFile>(path, sha256, names, decimal);
   out.rows = std::move(rows);
@@ -404,10 +404,10 @@ Table encode_partitioned(const PartitionedFile& file, const Schema& schema,
       [&](const std::string& message) {
         return renumber_row(message, file.rows->path(), file.first_row);
       });
-  ByteWriter levels;
+  WireWriter levels;
   for (const auto& entry : local.columns)
     if (entry.dictionary) levels.put_strings(entry.dictionary->levels());
-  ByteWriter tally_bytes;
+  WireWriter tally_bytes;
   tally_bytes.put<std::uint64_t>(local_tallies.size());
   for (const auto& tally : local_tallies) {
     tally_bytes.put_string(tally.column);
@@ -420,7 +420,7 @@ Table encode_partitioned(const PartitionedFile& file, const Schema& schema,
   }
   const auto all_levels = communicator.all_gather(levels.take());
   const auto all_tallies = communicator.all_gather(tally_bytes.take());
-  std::vector<ByteReader> readers;
+  std::vector<WireReader> readers;
   for (const auto& bytes : all_levels) readers.emplace_back(bytes);
   const auto rank = static_cast<std::size_t>(communicator.rank());
   for (std::size_t c = 0; c < schema.columns.size(); ++c) {
@@ -451,7 +451,7 @@ Table encode_partitioned(const PartitionedFile& file, const Schema& schema,
     std::map<std::pair<std::string, std::string>, std::uint64_t> hits;
     std::map<std::string, std::uint64_t> declared;
     for (std::size_t r = 0; r < all_tallies.size(); ++r) {
-      ByteReader reader(all_tallies[r]);
+      WireReader reader(all_tallies[r]);
       const auto n = reader.get<std::uint64_t>();
       for (std::uint64_t i = 0; i < n; ++i) {
         const std::string column = reader.get_string();

@@ -1,25 +1,10 @@
 #include "metrics/partial_state.hpp"
 
-#include <cstring>
 #include <stdexcept>
 
 namespace synthaudit {
 
 namespace {
-
-template <typename T>
-void append_raw(std::string& bytes, const T& value) {
-  char raw[sizeof(T)];
-  std::memcpy(raw, &value, sizeof(T));
-  bytes.append(raw, sizeof(T));
-}
-
-template <typename T>
-T read_raw(std::string_view raw) {
-  T value;
-  std::memcpy(&value, raw.data(), sizeof(T));
-  return value;
-}
 
 template <typename T>
 void add_vectors(std::vector<T>& a, const std::vector<T>& b) {
@@ -31,58 +16,38 @@ void add_vectors(std::vector<T>& a, const std::vector<T>& b) {
 
 }  // namespace
 
-void StateWriter::u64(std::uint64_t value) { append_raw(bytes_, value); }
-void StateWriter::f64(double value) { append_raw(bytes_, value); }
+void StateWriter::u64(std::uint64_t value) { wire_.put(value); }
+void StateWriter::f64(double value) { wire_.put(value); }
+void StateWriter::str(std::string_view value) { wire_.put_string(value); }
+void StateWriter::u64s(const std::vector<std::uint64_t>& values) { wire_.put_vector(values); }
+void StateWriter::f64s(const std::vector<double>& values) { wire_.put_vector(values); }
 
-void StateWriter::str(std::string_view value) {
-  u64(value.size());
-  bytes_.append(value);
+template <typename Read>
+auto StateReader::checked(Read read) {
+  try {
+    return read();
+  } catch (const std::runtime_error& error) {
+    throw std::logic_error(error.what());
+  }
 }
 
-void StateWriter::u64s(const std::vector<std::uint64_t>& values) {
-  u64(values.size());
-  for (auto v : values) u64(v);
+std::uint64_t StateReader::u64() {
+  return checked([&] { return wire_.get<std::uint64_t>(); });
 }
-
-void StateWriter::f64s(const std::vector<double>& values) {
-  u64(values.size());
-  for (auto v : values) f64(v);
+double StateReader::f64() {
+  return checked([&] { return wire_.get<double>(); });
 }
-
-std::string_view StateReader::take(std::size_t count) {
-  if (count > bytes_.size() - offset_)
-    throw std::logic_error("partition state ends early: " + std::to_string(count) +
-                           " bytes wanted at offset " + std::to_string(offset_) + " of " +
-                           std::to_string(bytes_.size()));
-  const auto raw = bytes_.substr(offset_, count);
-  offset_ += count;
-  return raw;
-}
-
-std::uint64_t StateReader::u64() { return read_raw<std::uint64_t>(take(sizeof(std::uint64_t))); }
-double StateReader::f64() { return read_raw<double>(take(sizeof(double))); }
-
 std::string StateReader::str() {
-  const auto size = u64();
-  return std::string(take(size));
+  return checked([&] { return wire_.get_string(); });
 }
-
 std::vector<std::uint64_t> StateReader::u64s() {
-  std::vector<std::uint64_t> values(u64());
-  for (auto& v : values) v = u64();
-  return values;
+  return checked([&] { return wire_.get_vector<std::uint64_t>(); });
 }
-
 std::vector<double> StateReader::f64s() {
-  std::vector<double> values(u64());
-  for (auto& v : values) v = f64();
-  return values;
+  return checked([&] { return wire_.get_vector<double>(); });
 }
-
 void StateReader::expect_end() const {
-  if (offset_ != bytes_.size())
-    throw std::logic_error("partition state has " + std::to_string(bytes_.size() - offset_) +
-                           " unread bytes");
+  if (!wire_.done()) throw std::logic_error("partition state has unread bytes");
 }
 
 void add_into(std::vector<double>& a, const std::vector<double>& b) { add_vectors(a, b); }

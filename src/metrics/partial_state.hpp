@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/wire_bytes.hpp"
+
 namespace synthaudit {
 
 class StateWriter {
@@ -19,15 +21,15 @@ class StateWriter {
   void str(std::string_view value);
   void u64s(const std::vector<std::uint64_t>& values);
   void f64s(const std::vector<double>& values);
-  std::string take() { return std::move(bytes_); }
+  std::string take() { return wire_.take(); }
 
  private:
-  std::string bytes_;
+  WireWriter wire_;
 };
 
 class StateReader {
  public:
-  explicit StateReader(std::string_view bytes) : bytes_(bytes) {}
+  explicit StateReader(std::string_view bytes) : wire_(bytes, "partition state") {}
   std::uint64_t u64();
   double f64();
   bool boolean() { return u64() != 0; }
@@ -38,9 +40,10 @@ class StateReader {
   void expect_end() const;
 
  private:
-  std::string_view take(std::size_t count);
-  std::string_view bytes_;
-  std::size_t offset_ = 0;
+  // Runs a read, turning the wire's error into a programming error (see above).
+  template <typename Read>
+  auto checked(Read read);
+  WireReader wire_;
 };
 
 // Element-wise a += b; the two must have the same length (std::logic_error otherwise).

@@ -14,7 +14,7 @@
 #include <mutex>
 
 #include "core/error.hpp"
-#include "core/serial.hpp"
+#include "core/wire_bytes.hpp"
 #include "sim/simulator.hpp"
 #include "stats/neighbour_cache.hpp"
 
@@ -71,7 +71,7 @@ MetricSpec row_mean_metric() {
   };
   MergeableForm form;
   form.partial_state = [](const MetricInput& partition, const Params&) {
-    ByteWriter out;
+    WireWriter out;
     for (const Table* t : tables_of(partition)) {
       const Sums s = sums_of(*t);
       out.put(s.rows);
@@ -84,7 +84,7 @@ MetricSpec row_mean_metric() {
                      const Params&) {
     std::vector<Sums> sums(tables_of(schema).size());
     for (const auto& state : states) {
-      ByteReader in(state);
+      WireReader in(state);
       for (auto& s : sums) {
         s.rows += in.get<std::uint64_t>();
         s.present += in.get<std::uint64_t>();
