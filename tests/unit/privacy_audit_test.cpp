@@ -8,12 +8,14 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "core/threads.hpp"
 #include "metrics/params.hpp"
 #include "stats/membership_audit.hpp"
@@ -292,4 +294,45 @@ TEST(EpsilonIdentifiability, TreeSearchEqualsIntegerBruteForce) {
     EXPECT_EQ(value_of(r, "n_identifiable", "all"), static_cast<double>(expected))
         << threads << " threads";
   }
+}
+
+namespace {
+struct TaskRecorder : ProgressSink {
+  std::map<std::string, std::pair<std::size_t, std::size_t>> finished;  // task -> (done, total)
+  std::mutex mutex;
+  void report(const std::string& task, std::size_t done, std::size_t total, double,
+              bool is_finished) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (is_finished) finished[task] = {done, total};
+  }
+};
+
+MetricResult run_with_progress(const std::string& name, const Tables& t, ProgressSink& sink,
+                               const nlohmann::json& params = nlohmann::json::object()) {
+  const MetricSpec* metric = find_metric(name);
+  const Params p = Params::resolve(name, metric->params, params, "test");
+  const EvaluationContext context;
+  MetricInput input{
+      t.confidential, {&t.synthetic.at(0)}, t.holdout ? &*t.holdout : nullptr, context, "test", 1};
+  input.progress = &sink;
+  return metric->compute(input, p);
+}
+}  // namespace
+
+// The long searches of a 1M-record run report done/total: ε-identifiability over the
+// confidential records, and DCR's SDMetrics searches (random baseline, synthetic to holdout),
+// which used to run silently.
+TEST(EpsilonIdentifiability, LongSearchesReportProgress) {
+  const auto t = make_tables("v,g\n1,a\n5,b\n9,a\n2,b\n", {"v,g\n5,b\n3,a\n"}, "v,g\n4,a\n8,b\n");
+  TaskRecorder eps;
+  run_with_progress("epsilon_identifiability", t, eps);
+  EXPECT_EQ(eps.finished.at("epsilon_identifiability: confidential records"),
+            std::make_pair(std::size_t{4}, std::size_t{4}));
+  TaskRecorder dcr;
+  run_with_progress("distance_to_closest_record", t, dcr, {{"sdmetrics", true}});
+  EXPECT_EQ(
+      dcr.finished.at("distance_to_closest_record: random baseline to confidential (SDMetrics)"),
+      std::make_pair(std::size_t{2}, std::size_t{2}));
+  EXPECT_EQ(dcr.finished.at("distance_to_closest_record: synthetic to holdout (SDMetrics)"),
+            std::make_pair(std::size_t{2}, std::size_t{2}));
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "core/threads.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
@@ -339,6 +340,7 @@ MetricResult compute_identifiability(const MetricInput& in, const Params& params
   const std::size_t n = conf.rows();
   std::vector<std::uint8_t> identifiable(n, 0);
   const auto positions = static_cast<std::ptrdiff_t>(n);
+  ProgressTracker tracker(in.progress, "epsilon_identifiability: confidential records", n);
   // Queries in the tree's order: consecutive queries are neighbours and visit the same nodes.
 #pragma omp parallel for schedule(dynamic, 64) num_threads(parallel_threads())
   for (std::ptrdiff_t signed_p = 0; signed_p < positions; ++signed_p) {
@@ -359,6 +361,7 @@ MetricResult compute_identifiability(const MetricInput& in, const Params& params
         return !closer;
       });
     identifiable[conf_tree.row(self)] = closer ? 1 : 0;
+    tracker.advance(1);
   }
   std::size_t count = 0;
   for (auto v : identifiable) count += v;
