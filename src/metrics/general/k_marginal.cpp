@@ -16,6 +16,7 @@
 #include "core/error.hpp"
 #include "core/random.hpp"
 #include "core/text.hpp"
+#include "core/threads.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/column_lookup.hpp"
@@ -190,14 +191,20 @@ MetricResult compute_k_marginal(const MetricInput& in, const Params& params) {
         subsamples.push_back(std::move(rows));
       }
     }
-    double sum = 0;
-    std::vector<double> subsample_sums(subsamples.size(), 0.0);
-    for (const auto& subset : subsets) {
+    // Marginals in parallel, each thread forming one marginal's cells at a time; the
+    // differences are then added in marginal order, so the sums do not depend on the threads.
+    const std::size_t samples = subsamples.size();
+    std::vector<double> difference(subsets.size()), subsample_difference(subsets.size() * samples);
+    const auto subset_count = static_cast<std::ptrdiff_t>(subsets.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
+    for (std::ptrdiff_t signed_i = 0; signed_i < subset_count; ++signed_i) {
+      const auto i = static_cast<std::size_t>(signed_i);
+      const auto& subset = subsets[i];
       Marginal m;
       m.cells = 1;
-      for (auto i : subset) {
-        m.columns.push_back(i);
-        m.cells *= coded[i].levels();
+      for (auto c : subset) {
+        m.columns.push_back(c);
+        m.cells *= coded[c].levels();
       }
       for (std::size_t t = 0; t < 2; ++t) {
         m.cell[t].assign(coded[subset[0]].codes[t].size(), 0);
@@ -206,10 +213,17 @@ MetricResult compute_k_marginal(const MetricInput& in, const Params& params) {
             m.cell[t][r] = m.cell[t][r] * coded[*it].levels() + coded[*it].codes[t][r];
       }
       const CellCounts conf_counts = count_cells(m.cell[0], m.cells, nullptr);
-      sum += density_difference(conf_counts, count_cells(m.cell[1], m.cells, nullptr));
-      for (std::size_t s = 0; s < subsamples.size(); ++s)
-        subsample_sums[s] +=
+      difference[i] = density_difference(conf_counts, count_cells(m.cell[1], m.cells, nullptr));
+      for (std::size_t s = 0; s < samples; ++s)
+        subsample_difference[i * samples + s] =
             density_difference(conf_counts, count_cells(m.cell[0], m.cells, &subsamples[s]));
+    }
+    double sum = 0;
+    std::vector<double> subsample_sums(samples, 0.0);
+    for (std::size_t i = 0; i < subsets.size(); ++i) {
+      sum += difference[i];
+      for (std::size_t s = 0; s < samples; ++s)
+        subsample_sums[s] += subsample_difference[i * samples + s];
     }
     const auto marginals = static_cast<double>(subsets.size());
     const double mean_difference = sum / marginals;
