@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 #include "test_support.hpp"
 
 using namespace synthaudit;
@@ -99,4 +100,28 @@ TEST(KMarginal, BadParametersAndColumns) {
   const auto r = run_metric("k_marginal", t, {{"subsample_draws", 0}});
   EXPECT_EQ(value_of(r, "marginals", "two-way"), 1);
   EXPECT_TRUE(has_warning(r, "3-way marginals need at least 3 columns"));
+}
+
+// Marginals run in parallel and their differences are added in marginal order afterwards: every
+// value, the anchor's included, is the same at 1 and 3 threads.
+TEST(KMarginal, SameValuesAtAnyThreadCount) {
+  const auto t =
+      load_tables(shared_data("sd2011/train.csv"), {shared_data("sd2011/train_syn.csv")});
+  EvaluationContext ctx;
+  ctx.seed = 7;
+  MetricResult one, three;
+  {
+    ThreadCountScope scope(1);
+    one = run_metric("k_marginal", t, {}, ctx);
+  }
+  {
+    ThreadCountScope scope(3);
+    three = run_metric("k_marginal", t, {}, ctx);
+  }
+  ASSERT_EQ(one.values.size(), three.values.size());
+  ASSERT_GT(one.values.size(), 20u);
+  for (std::size_t i = 0; i < one.values.size(); ++i) {
+    EXPECT_EQ(one.values[i].statistic, three.values[i].statistic);
+    EXPECT_EQ(one.values[i].value, three.values[i].value) << one.values[i].statistic;
+  }
 }

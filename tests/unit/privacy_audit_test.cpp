@@ -4,13 +4,18 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <mutex>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "core/threads.hpp"
 #include "metrics/params.hpp"
 #include "stats/membership_audit.hpp"
@@ -230,4 +235,104 @@ TEST(EpsilonIdentifiability, RefusesMissingNumericValuesAndBadParameters) {
       3.0);
   EXPECT_THROW(run_metric("epsilon_identifiability", t, {{"weights", "entropic"}}), InputError);
   EXPECT_THROW(run_metric("epsilon_identifiability", t, {{"columns", {"z"}}}), InputError);
+}
+
+// The k-d tree search against a plain double loop in exact integer arithmetic (uniform weights,
+// integer and categorical columns, so every distance is an exact integer): thousands of records,
+// deep enough trees to prune, with duplicated confidential records, synthetic copies of
+// confidential records and many equal distances, at 1 and 2 threads.
+TEST(EpsilonIdentifiability, TreeSearchEqualsIntegerBruteForce) {
+  std::mt19937_64 random(20261125);
+  const std::vector<std::int64_t> numeric_levels = {4, 30, 1000};
+  const std::string categories = "abcdef";
+  const std::vector<std::size_t> category_levels = {2, 3, 6};
+  using Record = std::vector<std::int64_t>;  // numeric values, then category ranks
+  auto draw = [&]() {
+    Record r;
+    for (auto levels : numeric_levels) r.push_back(static_cast<std::int64_t>(random() % levels));
+    for (auto levels : category_levels) r.push_back(static_cast<std::int64_t>(random() % levels));
+    return r;
+  };
+  std::vector<Record> conf, syn;
+  for (int i = 0; i < 3000; ++i)
+    conf.push_back(i % 10 == 9 ? conf[random() % conf.size()] : draw());
+  for (int i = 0; i < 2500; ++i) syn.push_back(i % 5 == 4 ? conf[random() % conf.size()] : draw());
+  auto csv = [&](const std::vector<Record>& records) {
+    std::string text = "n1,n2,n3,c1,c2,c3\n";
+    for (const auto& r : records) {
+      for (std::size_t c = 0; c < r.size(); ++c) {
+        if (c > 0) text += ',';
+        if (c < numeric_levels.size())
+          text += std::to_string(r[c]);
+        else
+          text += categories[static_cast<std::size_t>(r[c])];
+      }
+      text += '\n';
+    }
+    return text;
+  };
+  auto squared = [](const Record& a, const Record& b) {
+    std::int64_t total = 0;
+    for (std::size_t c = 0; c < a.size(); ++c) total += (a[c] - b[c]) * (a[c] - b[c]);
+    return total;
+  };
+  std::size_t expected = 0;
+  for (std::size_t i = 0; i < conf.size(); ++i) {
+    std::int64_t other = std::numeric_limits<std::int64_t>::max();
+    for (std::size_t j = 0; j < conf.size(); ++j)
+      if (j != i) other = std::min(other, squared(conf[i], conf[j]));
+    bool closer = false;
+    for (const auto& s : syn) closer = closer || squared(conf[i], s) < other;
+    expected += closer ? 1 : 0;
+  }
+  ASSERT_GT(expected, 100u);  // neither none nor all: the comparison can fail both ways
+  ASSERT_LT(expected, 2900u);
+  const auto t = make_tables(csv(conf), {csv(syn)});
+  for (int threads : {1, 2}) {
+    ThreadCountScope scope(threads);
+    const auto r = run_metric("epsilon_identifiability", t, {{"weights", "uniform"}});
+    EXPECT_EQ(value_of(r, "n_identifiable", "all"), static_cast<double>(expected))
+        << threads << " threads";
+  }
+}
+
+namespace {
+struct TaskRecorder : ProgressSink {
+  std::map<std::string, std::pair<std::size_t, std::size_t>> finished;  // task -> (done, total)
+  std::mutex mutex;
+  void report(const std::string& task, std::size_t done, std::size_t total, double,
+              bool is_finished) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (is_finished) finished[task] = {done, total};
+  }
+};
+
+MetricResult run_with_progress(const std::string& name, const Tables& t, ProgressSink& sink,
+                               const nlohmann::json& params = nlohmann::json::object()) {
+  const MetricSpec* metric = find_metric(name);
+  const Params p = Params::resolve(name, metric->params, params, "test");
+  const EvaluationContext context;
+  MetricInput input{
+      t.confidential, {&t.synthetic.at(0)}, t.holdout ? &*t.holdout : nullptr, context, "test", 1};
+  input.progress = &sink;
+  return metric->compute(input, p);
+}
+}  // namespace
+
+// The long searches of a 1M-record run report done/total: ε-identifiability over the
+// confidential records, and DCR's SDMetrics searches (random baseline, synthetic to holdout),
+// which used to run silently.
+TEST(EpsilonIdentifiability, LongSearchesReportProgress) {
+  const auto t = make_tables("v,g\n1,a\n5,b\n9,a\n2,b\n", {"v,g\n5,b\n3,a\n"}, "v,g\n4,a\n8,b\n");
+  TaskRecorder eps;
+  run_with_progress("epsilon_identifiability", t, eps);
+  EXPECT_EQ(eps.finished.at("epsilon_identifiability: confidential records"),
+            std::make_pair(std::size_t{4}, std::size_t{4}));
+  TaskRecorder dcr;
+  run_with_progress("distance_to_closest_record", t, dcr, {{"sdmetrics", true}});
+  EXPECT_EQ(
+      dcr.finished.at("distance_to_closest_record: random baseline to confidential (SDMetrics)"),
+      std::make_pair(std::size_t{2}, std::size_t{2}));
+  EXPECT_EQ(dcr.finished.at("distance_to_closest_record: synthetic to holdout (SDMetrics)"),
+            std::make_pair(std::size_t{2}, std::size_t{2}));
 }

@@ -253,11 +253,14 @@ MetricResult compute_dcr(const MetricInput& in, const Params& params) {
     g.distance = stats::DistanceKind::kGower;
     g.k = 1;
     g.columns = opt.columns;
+    g.progress = in.progress;
+    g.progress_task = "distance_to_closest_record: synthetic to confidential (SDMetrics)";
     const bool same = opt.distance == stats::DistanceKind::kGower;
     const double syn_median =
         same ? median_of(syn_conf.nearest())
              : median_of(stats::search_neighbours(in.neighbours, syn, conf, g).nearest());
     const Table random = random_baseline(conf, syn.rows(), in.seed);
+    g.progress_task = "distance_to_closest_record: random baseline to confidential (SDMetrics)";
     const double random_median =
         median_of(stats::search_neighbours(in.neighbours, random, conf, g).nearest());
     result.add("sdmetrics_median_dcr_synthetic", "all", syn_median);
@@ -267,8 +270,10 @@ MetricResult compute_dcr(const MetricInput& in, const Params& params) {
     if (in.holdout != nullptr && in.holdout->rows() > 0) {
       // DCROverfittingProtection: each calculate_dcr call takes ranges from its own reference.
       // With the default Gower distance this is syn_to_conf (same rule, same ranges).
+      g.progress_task = "distance_to_closest_record: synthetic to confidential (SDMetrics)";
       const auto to_train = same ? syn_conf.nearest()
                                  : stats::search_neighbours(in.neighbours, syn, conf, g).nearest();
+      g.progress_task = "distance_to_closest_record: synthetic to holdout (SDMetrics)";
       const auto to_hold = stats::search_neighbours(in.neighbours, syn, *in.holdout, g).nearest();
       std::size_t closer = 0;
       for (std::size_t i = 0; i < to_train.size(); ++i) closer += to_train[i] < to_hold[i];

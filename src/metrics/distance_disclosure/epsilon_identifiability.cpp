@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "core/threads.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
@@ -124,21 +125,20 @@ double rounded_entropy(const std::vector<double>& values) {
 // equal (for integer values and level ranks every within-group sum is exact).
 class WeightedDistance {
  public:
-  WeightedDistance(const EncodedColumns& data, const std::vector<double>& weights) : data_(data) {
+  explicit WeightedDistance(const std::vector<double>& weights) {
     std::map<double, std::vector<std::size_t>> by_weight;
     for (std::size_t c = 0; c < weights.size(); ++c) by_weight[weights[c]].push_back(c);
     for (auto& [weight, members] : by_weight) groups_.push_back({weight * weight, members});
   }
 
-  // Between confidential row i and row j of `other` (confidential or released columns); stops
-  // early, returning +inf, once the distance cannot be below `bound`.
-  double squared(std::size_t i, const std::vector<std::vector<double>>& other, std::size_t j,
-                 double bound) const {
+  // Between two records (row-major values, the confidential record first); stops early,
+  // returning +inf, once the distance cannot be below `bound`.
+  double squared(const double* query, const double* other, double bound) const {
     double total = 0.0;
     for (const auto& group : groups_) {
       double sum = 0.0;
       for (std::size_t c : group.columns) {
-        const double diff = data_.confidential[c][i] - other[c][j];
+        const double diff = query[c] - other[c];
         sum += diff * diff;
       }
       total += group.squared_weight * sum;
@@ -152,41 +152,135 @@ class WeightedDistance {
     double squared_weight;
     std::vector<std::size_t> columns;
   };
-  const EncodedColumns& data_;
   std::vector<Group> groups_;
 };
 
-// One table's rows in increasing order of one column (the pivot), for a search that visits rows
-// nearest on the pivot first: the pivot's term w²Δ² alone is a lower bound of the distance (the
-// squared sums only add non-negative terms), so once it exceeds the distance to beat no row left
-// can beat it. Exact, and far fewer pairs than the full scan when the pivot spreads the rows.
-struct PivotOrder {
-  std::vector<double> key;
-  std::vector<std::uint32_t> row;
+// A region whose lower bound exceeds the distance to beat by more than this relative margin holds
+// no record that could beat it: the bound and the distances are sums of the same non-negative
+// terms in another order, which differ by at most a few units in the last place (~1e-15), so the
+// margin keeps the pruning exact.
+constexpr double kBoundMargin = 1e-12;
 
-  explicit PivotOrder(const std::vector<double>& values) : key(values.size()), row(values.size()) {
-    for (std::size_t i = 0; i < row.size(); ++i) row[i] = static_cast<std::uint32_t>(i);
-    std::stable_sort(row.begin(), row.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return values[a] < values[b]; });
-    for (std::size_t i = 0; i < row.size(); ++i) key[i] = values[row[i]];
+// One table's records in a k-d tree: nodes split at the median of the column whose weighted values
+// spread the most, each node keeping the bounding box of its records, leaves of at most kLeafSize
+// records. The squared weighted distance from a query to a node's box, Σ_c w_c² gap_c², is a lower
+// bound of its distance to every record inside (each column's term only grows away from the box),
+// so a search visits the nearer child first and skips any node whose bound exceeds the distance to
+// beat. Exact: every record the search could need is compared with WeightedDistance, the same
+// function and operations as a full scan, and only the records that cannot matter are skipped.
+class WeightedKdTree {
+ public:
+  static constexpr std::size_t kLeafSize = 16;
+
+  // columns[c][row]; squared_weights[c] = w_c² per unit of those values.
+  WeightedKdTree(const std::vector<std::vector<double>>& columns,
+                 const std::vector<double>& squared_weights)
+      : dims_(columns.size()), squared_weights_(squared_weights) {
+    const std::size_t n = columns.empty() ? 0 : columns[0].size();
+    rows_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) rows_[i] = static_cast<std::uint32_t>(i);
+    if (n > 0) build(columns, 0, n);
+    points_.resize(n * dims_);
+    for (std::size_t p = 0; p < n; ++p)
+      for (std::size_t c = 0; c < dims_; ++c) points_[p * dims_ + c] = columns[c][rows_[p]];
   }
 
-  // Calls visit(row) for rows in increasing |key − q| while pivot_weight·gap² <= bound (re-read
-  // after each visit) and visit returns true.
+  std::size_t size() const { return rows_.size(); }
+  // The record at tree position p: its row in the table and its values.
+  std::uint32_t row(std::size_t p) const { return rows_[p]; }
+  const double* point(std::size_t p) const { return points_.data() + p * dims_; }
+
+  // Calls visit(position) for the records of every node whose lower bound does not exceed `bound`
+  // (re-read after each visit, by the margin above), nearer nodes first, until visit returns false.
   template <class Visit>
-  void visit_nearest_first(double q, double pivot_weight, const double& bound,
-                           Visit&& visit) const {
-    std::size_t right =
-        static_cast<std::size_t>(std::lower_bound(key.begin(), key.end(), q) - key.begin());
-    std::size_t left = right;  // rows [0, left) are still to visit on the left
-    while (left > 0 || right < key.size()) {
-      const bool take_right =
-          right < key.size() && (left == 0 || key[right] - q <= q - key[left - 1]);
-      const double gap = take_right ? key[right] - q : q - key[left - 1];
-      if (pivot_weight * (gap * gap) > bound) return;
-      if (!visit(take_right ? row[right++] : row[--left])) return;
-    }
+  void visit_within(const double* query, const double& bound, Visit&& visit) const {
+    if (!nodes_.empty()) descend(0, query, bound, visit);
   }
+
+ private:
+  struct Node {
+    std::uint32_t begin, end;           // tree positions [begin, end)
+    std::uint32_t left = 0, right = 0;  // child nodes; 0 for a leaf (node 0 is the root)
+  };
+
+  // Builds the node over positions [begin, end) and returns its index.
+  std::uint32_t build(const std::vector<std::vector<double>>& columns, std::size_t begin,
+                      std::size_t end) {
+    const auto index = static_cast<std::uint32_t>(nodes_.size());
+    nodes_.push_back({static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end), 0, 0});
+    std::size_t split_column = 0;
+    double widest = -1.0;
+    for (std::size_t c = 0; c < dims_; ++c) {
+      double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+      for (std::size_t p = begin; p < end; ++p) {
+        lo = std::min(lo, columns[c][rows_[p]]);
+        hi = std::max(hi, columns[c][rows_[p]]);
+      }
+      box_lo_.push_back(lo);
+      box_hi_.push_back(hi);
+      const double spread = (hi - lo) * (hi - lo) * squared_weights_[c];
+      if (spread > widest) {
+        widest = spread;
+        split_column = c;
+      }
+    }
+    if (end - begin <= kLeafSize || !(widest > 0.0)) return index;  // small, or all identical
+    const std::size_t middle = begin + (end - begin) / 2;
+    const auto& values = columns[split_column];
+    std::nth_element(rows_.begin() + static_cast<std::ptrdiff_t>(begin),
+                     rows_.begin() + static_cast<std::ptrdiff_t>(middle),
+                     rows_.begin() + static_cast<std::ptrdiff_t>(end),
+                     [&](std::uint32_t a, std::uint32_t b) {
+                       return values[a] < values[b] || (values[a] == values[b] && a < b);
+                     });
+    const std::uint32_t left = build(columns, begin, middle);
+    const std::uint32_t right = build(columns, middle, end);
+    nodes_[index].left = left;
+    nodes_[index].right = right;
+    return index;
+  }
+
+  double lower_bound(std::uint32_t node, const double* query) const {
+    const double* lo = box_lo_.data() + static_cast<std::size_t>(node) * dims_;
+    const double* hi = box_hi_.data() + static_cast<std::size_t>(node) * dims_;
+    double total = 0.0;
+    for (std::size_t c = 0; c < dims_; ++c) {
+      const double gap = query[c] < lo[c]   ? lo[c] - query[c]
+                         : query[c] > hi[c] ? query[c] - hi[c]
+                                            : 0.0;
+      total += squared_weights_[c] * (gap * gap);
+    }
+    return total;
+  }
+
+  static bool beyond(double lower, double bound) { return lower > bound * (1.0 + kBoundMargin); }
+
+  // Returns false once visit has asked to stop.
+  template <class Visit>
+  bool descend(std::uint32_t node, const double* query, const double& bound, Visit& visit) const {
+    const Node& here = nodes_[node];
+    if (here.left == 0) {
+      for (std::uint32_t p = here.begin; p < here.end; ++p)
+        if (!visit(static_cast<std::size_t>(p))) return false;
+      return true;
+    }
+    double near_bound = lower_bound(here.left, query), far_bound = lower_bound(here.right, query);
+    std::uint32_t near = here.left, far = here.right;
+    if (far_bound < near_bound) {
+      std::swap(near, far);
+      std::swap(near_bound, far_bound);
+    }
+    if (!beyond(near_bound, bound) && !descend(near, query, bound, visit)) return false;
+    if (!beyond(far_bound, bound) && !descend(far, query, bound, visit)) return false;
+    return true;
+  }
+
+  std::size_t dims_;
+  std::vector<double> squared_weights_;
+  std::vector<std::uint32_t> rows_;  // table row at each tree position
+  std::vector<double> points_;       // [position][column]
+  std::vector<Node> nodes_;
+  std::vector<double> box_lo_, box_hi_;  // [node][column]
 };
 
 MetricResult compute_identifiability(const MetricInput& in, const Params& params) {
@@ -236,45 +330,38 @@ MetricResult compute_identifiability(const MetricInput& in, const Params& params
   // decimal).
   std::vector<double> unit_weights(weights.size());
   for (std::size_t c = 0; c < weights.size(); ++c) unit_weights[c] = weights[c] * data.unit[c];
-  const WeightedDistance distance(data, unit_weights);
-
-  // Pivot: the column whose weighted values spread the most (range × weight).
-  std::size_t pivot = 0;
-  double widest = -1.0;
-  for (std::size_t c = 0; c < columns.size(); ++c) {
-    const auto [lo, hi] =
-        std::minmax_element(data.confidential[c].begin(), data.confidential[c].end());
-    const double spread = (*hi - *lo) * unit_weights[c];
-    if (spread > widest) {
-      widest = spread;
-      pivot = c;
-    }
-  }
-  const double pivot_weight = unit_weights[pivot] * unit_weights[pivot];
-  const PivotOrder conf_order(data.confidential[pivot]), released_order(data.released[pivot]);
+  const WeightedDistance distance(unit_weights);
+  std::vector<double> squared_unit_weights(unit_weights.size());
+  for (std::size_t c = 0; c < unit_weights.size(); ++c)
+    squared_unit_weights[c] = unit_weights[c] * unit_weights[c];
+  const WeightedKdTree conf_tree(data.confidential, squared_unit_weights);
+  const WeightedKdTree released_tree(data.released, squared_unit_weights);
 
   const std::size_t n = conf.rows();
   std::vector<std::uint8_t> identifiable(n, 0);
-  const auto rows = static_cast<std::ptrdiff_t>(n);
+  const auto positions = static_cast<std::ptrdiff_t>(n);
+  ProgressTracker tracker(in.progress, "epsilon_identifiability: confidential records", n);
+  // Queries in the tree's order: consecutive queries are neighbours and visit the same nodes.
 #pragma omp parallel for schedule(dynamic, 64) num_threads(parallel_threads())
-  for (std::ptrdiff_t signed_i = 0; signed_i < rows; ++signed_i) {
-    const auto i = static_cast<std::size_t>(signed_i);
-    const double q = data.confidential[pivot][i];
+  for (std::ptrdiff_t signed_p = 0; signed_p < positions; ++signed_p) {
+    const auto self = static_cast<std::size_t>(signed_p);
+    const double* query = conf_tree.point(self);
     double nearest_other = std::numeric_limits<double>::infinity();
-    conf_order.visit_nearest_first(q, pivot_weight, nearest_other, [&](std::uint32_t j) {
-      if (j != i)
+    conf_tree.visit_within(query, nearest_other, [&](std::size_t p) {
+      if (p != self)
         nearest_other =
-            std::min(nearest_other, distance.squared(i, data.confidential, j, nearest_other));
+            std::min(nearest_other, distance.squared(query, conf_tree.point(p), nearest_other));
       return nearest_other > 0.0;  // nothing is closer than a duplicate
     });
     // Identifiable when some synthetic record is strictly closer: the first one found decides.
     bool closer = false;
     if (nearest_other > 0.0)
-      released_order.visit_nearest_first(q, pivot_weight, nearest_other, [&](std::uint32_t k) {
-        closer = distance.squared(i, data.released, k, nearest_other) < nearest_other;
+      released_tree.visit_within(query, nearest_other, [&](std::size_t p) {
+        closer = distance.squared(query, released_tree.point(p), nearest_other) < nearest_other;
         return !closer;
       });
-    identifiable[i] = closer ? 1 : 0;
+    identifiable[conf_tree.row(self)] = closer ? 1 : 0;
+    tracker.advance(1);
   }
   std::size_t count = 0;
   for (auto v : identifiable) count += v;
@@ -320,11 +407,12 @@ MetricSpec epsilon_identifiability_metric() {
           "differences are added per group of columns of equal weight before weighting; an exact "
           "tie is never counted as closer (a column with longer decimals keeps binary doubles). "
           "details.column_weights lists each column's entropy and "
-          "weight. The searches are exact; they visit records in order of the column whose "
-          "weighted "
-          "values spread the most and stop once that column alone puts the rest too far, so they "
-          "are fast when that column separates the records and approach n × (n + synthetic rows) "
-          "pairs when it does not (e.g. few distinct values everywhere).",
+          "weight. The searches are exact: each table's records are held in a k-d tree (median "
+          "splits on the column whose weighted values spread the most, each node's bounding box "
+          "kept), and a node is skipped only when the weighted distance to its box already "
+          "exceeds the distance to beat, so every record that could matter is compared with the "
+          "distance above. They are fast when the nearest records are close in a few columns and "
+          "approach n × (n + synthetic rows) pairs when many columns spread the records evenly.",
       .params = {{.name = "columns",
                   .type = ParamType::kStringList,
                   .default_value = std::vector<std::string>{},
