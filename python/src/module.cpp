@@ -120,8 +120,7 @@ void apply_options(sa::Evaluation& evaluation, const std::optional<sa::Evaluatio
   if (options.contains("baseline_draws"))
     evaluation.baseline_draws = options["baseline_draws"].get<int>();
   if (options.contains("weights")) evaluation.weights = options["weights"].get<std::string>();
-  if (options.contains("household"))
-    evaluation.household = options["household"].get<std::string>();
+  if (options.contains("household")) evaluation.household = options["household"].get<std::string>();
   if (options.contains("by")) evaluation.by = strings(options["by"]);
   if (options.contains("by_min_rows"))
     evaluation.by_min_rows = options["by_min_rows"].get<std::size_t>();
