@@ -152,7 +152,7 @@ TEST(KnnAttributeAttack, MatchesSklearn) {
 // model. Leaky must show many near-zero DCRs and a strong membership attack; ideal must look like
 // the holdout.
 TEST(DistanceDisclosure, SimulatorLeakyIsRiskyIdealIsNot) {
-  const auto dir = std::filesystem::temp_directory_path() / "synthaudit_distance_sim";
+  const auto dir = synthaudit::testing::private_temp_dir("synthaudit_distance_sim");
   SimulationOptions o;
   o.rows = 1500;
   o.holdout_rows = 1500;

@@ -47,7 +47,7 @@ struct SimulatedTables {
 
 const SimulatedTables& simulated() {
   static const SimulatedTables data = [] {
-    const auto dir = std::filesystem::temp_directory_path() / "synthaudit_distributed_neighbours";
+    const auto dir = synthaudit::testing::private_temp_dir("synthaudit_distributed_neighbours");
     SimulationOptions o;
     o.rows = 1800;
     o.holdout_rows = 900;

@@ -343,7 +343,7 @@ TEST(KeyDisclosure, LeakyCandidateIsFarRiskierThanIdeal) {
   o.rows = 3000;
   o.replicates = 1;
   o.seed = 7;
-  o.out_dir = (std::filesystem::temp_directory_path() / "synthaudit_keydisc_sim").string();
+  o.out_dir = (synthaudit::testing::private_temp_dir("synthaudit_keydisc_sim")).string();
   std::filesystem::create_directories(o.out_dir);
   const SimulationFiles files = simulate(o);
   std::string ideal, leaky;

@@ -38,7 +38,7 @@ const Tables& simulated() {
     o.replicates = 2;
     o.columns = 14;
     o.seed = 5;
-    o.out_dir = (std::filesystem::temp_directory_path() / "synthaudit_mergeable_sim").string();
+    o.out_dir = (synthaudit::testing::private_temp_dir("synthaudit_mergeable_sim")).string();
     std::filesystem::create_directories(o.out_dir);
     const SimulationFiles files = simulate(o);
     std::vector<std::string> leaky;

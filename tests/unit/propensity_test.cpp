@@ -564,7 +564,7 @@ TEST(PropensityCart, ExactByDefaultMatchesRpartOnManyDistinctValues) {
 // the demo spec's parameters (the logistic model without occupation and region). Logistic: df in
 // the hundreds, so S_pMSE_independent of ideal has sd ≈ 0.1; CART's permutation null is noisier.
 TEST(Propensity, SimulatorIdealNearOneIndependentFarAbove) {
-  const auto dir = std::filesystem::temp_directory_path() / "synthaudit_propensity_sim";
+  const auto dir = synthaudit::testing::private_temp_dir("synthaudit_propensity_sim");
   std::filesystem::remove_all(dir);
   SimulationOptions options;
   options.rows = 3000;

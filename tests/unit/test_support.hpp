@@ -2,7 +2,9 @@
 // Helpers for tests: build tables from CSV text with one shared schema, and run a registered
 // metric on them exactly as the engine does.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -11,6 +13,13 @@
 #include "metrics/registry.hpp"
 
 namespace synthaudit::testing {
+
+// A folder under the temporary directory that no other test process uses: ctest runs the tests of
+// one file as separate processes in parallel, and the sanitizer build's tests may run beside the
+// release build's, so a fixed name would be shared (and removed under another test's feet).
+inline std::filesystem::path private_temp_dir(const std::string& name) {
+  return std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
+}
 
 struct Tables {
   Schema schema;

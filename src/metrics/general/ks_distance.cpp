@@ -79,35 +79,13 @@ MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
 
 // The mergeable form: exact merges of sorted runs (general/sorted_runs.hpp), so the distances
 // are those of the whole data; the merging process holds every numeric value.
-std::string ks_distance_state(const MetricInput& in, const Params& params) {
-  const Table& syn = in.first_synthetic();
-  const PartitionWeightColumns weights = partition_weight_columns(in, syn, params);
-  StateWriter out;
-  for (std::size_t c : compared_numeric_columns(in)) {
-    write_run(out, sorted_run(in.confidential.column(c).numeric, weights.confidential));
-    write_run(out, sorted_run(syn.column(c).numeric, weights.synthetic_own));
-  }
-  weights.write_facts(out);
-  return out.take();
-}
-
 MetricResult finalize_ks_distance(const std::vector<std::string>& states, const MetricInput& schema,
                                   const Params& params) {
-  const auto columns = compared_numeric_columns(schema);
-  std::vector<stats::WeightedSample> conf(columns.size()), syn(columns.size());
-  WeightColumnFacts facts;
-  for (std::size_t p = 0; p < states.size(); ++p) {
-    StateReader in(states[p]);
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-      for (auto* sample : {&conf[i], &syn[i]}) merge_run(*sample, read_run(in));
-    }
-    const auto partition_facts = read_facts(in);
-    if (p == 0)
-      facts = partition_facts;
-    else
-      facts.merge_after(partition_facts);
-    in.expect_end();
-  }
+  auto merged = merge_numeric_runs(states, schema);
+  const auto& columns = merged.columns;
+  auto& conf = merged.confidential;
+  auto& syn = merged.synthetic;
+  const auto& facts = merged.facts;
   MetricResult result;
   const bool declared = !schema.context.weights.empty();
   const bool own =
@@ -198,7 +176,7 @@ MetricSpec ks_distance_metric() {
                      .unit = Unit::kNumber}},
       .compute = compute_ks_distance,
       .mergeable =
-          MergeableForm{.partial_state = ks_distance_state, .finalize = finalize_ks_distance},
+          MergeableForm{.partial_state = numeric_runs_state, .finalize = finalize_ks_distance},
       .statistics =
           {{"ks_distance",
             "Kolmogorov–Smirnov distance D between the two marginals (0 = identical, 1 = disjoint)",

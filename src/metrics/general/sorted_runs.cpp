@@ -3,6 +3,7 @@
 #include <span>
 
 #include "metrics/design_weights.hpp"
+#include "metrics/general/level_tally.hpp"
 
 namespace synthaudit {
 
@@ -57,6 +58,40 @@ void merge_run(stats::WeightedSample& into, stats::WeightedSample run) {
     }
   }
   into = std::move(merged);
+}
+
+std::string numeric_runs_state(const MetricInput& in, const Params& params) {
+  const Table& syn = in.first_synthetic();
+  const PartitionWeightColumns weights = partition_weight_columns(in, syn, params);
+  StateWriter out;
+  for (std::size_t c : compared_numeric_columns(in)) {
+    write_run(out, sorted_run(in.confidential.column(c).numeric, weights.confidential));
+    write_run(out, sorted_run(syn.column(c).numeric, weights.synthetic_own));
+  }
+  weights.write_facts(out);
+  return out.take();
+}
+
+MergedNumericRuns merge_numeric_runs(const std::vector<std::string>& states,
+                                     const MetricInput& schema) {
+  MergedNumericRuns merged;
+  merged.columns = compared_numeric_columns(schema);
+  merged.confidential.resize(merged.columns.size());
+  merged.synthetic.resize(merged.columns.size());
+  for (std::size_t p = 0; p < states.size(); ++p) {
+    StateReader in(states[p]);
+    for (std::size_t i = 0; i < merged.columns.size(); ++i) {
+      merge_run(merged.confidential[i], read_run(in));
+      merge_run(merged.synthetic[i], read_run(in));
+    }
+    const auto partition_facts = read_facts(in);
+    if (p == 0)
+      merged.facts = partition_facts;
+    else
+      merged.facts.merge_after(partition_facts);
+    in.expect_end();
+  }
+  return merged;
 }
 
 }  // namespace synthaudit

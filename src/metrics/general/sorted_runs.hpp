@@ -6,6 +6,7 @@
 // holds every value of the columns it merges.
 #include <vector>
 
+#include "metrics/design_weights.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/partial_state.hpp"
 #include "stats/weighted_ecdf.hpp"
@@ -23,5 +24,20 @@ void write_run(StateWriter& out, const stats::WeightedSample& run);
 stats::WeightedSample read_run(StateReader& in);
 // `run` merged after `into` (ties: `into`'s values first).
 void merge_run(stats::WeightedSample& into, stats::WeightedSample run);
+
+// The whole state of a metric that compares each compared numeric column's confidential and
+// synthetic values (the first synthetic table): the column's two sorted runs, then the facts
+// about the synthetic weight column (design_weights.hpp).
+std::string numeric_runs_state(const MetricInput& in, const Params& params);
+
+// The states above merged in partition order: per compared column, the whole confidential and
+// synthetic samples, and the synthetic weight facts of the whole table.
+struct MergedNumericRuns {
+  std::vector<std::size_t> columns;
+  std::vector<stats::WeightedSample> confidential, synthetic;
+  WeightColumnFacts facts;
+};
+MergedNumericRuns merge_numeric_runs(const std::vector<std::string>& states,
+                                     const MetricInput& schema);
 
 }  // namespace synthaudit
