@@ -288,8 +288,7 @@ std::vector<std::pair<std::string, std::string>> columns_in_use(const Evaluation
 
 }  // namespace
 
-EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
-  EvaluationData data;
+ReadSettings reading_settings(const EvaluationSpec& spec) {
   const ResourceLimits& limits = spec.context.limits;
   ReadSettings settings = spec.read;
   settings.csv.threads = spec.context.threads;
@@ -297,6 +296,13 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
   settings.csv.max_field_bytes = limits.field_bytes;
   settings.csv.max_columns = limits.columns;
   settings.csv.pipe_wait_seconds = limits.pipe_wait_seconds;
+  return settings;
+}
+
+EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
+  EvaluationData data;
+  const ResourceLimits& limits = spec.context.limits;
+  ReadSettings settings = reading_settings(spec);
   if (!spec.metadata.empty()) {
     for (const auto& [name, kind] : read_sdv_metadata(spec.metadata, limits))
       settings.kinds.emplace(name, kind);  // explicit `columns:` entries win over metadata

@@ -43,6 +43,10 @@ struct EvaluationData {
 // the memory available (core/limits.hpp). Throws InputError for bad input.
 EvaluationData load_evaluation_data(const EvaluationSpec& spec);
 
+// The spec's reading settings with the evaluation's thread count and the limits of
+// spec.context.limits applied (what load_evaluation_data and a partitioned read use).
+ReadSettings reading_settings(const EvaluationSpec& spec);
+
 // The steps after every table is encoded with data.schema, wherever the tables came from: leaves
 // out categorical columns with more than limits.levels levels (identifiers, with a warning),
 // sorts the dictionaries (finalize_dictionaries), checks that partial synthesis has row

@@ -92,12 +92,7 @@ PartitionedData load_partitioned_evaluation_data(const EvaluationSpec& spec,
   out.part = std::make_unique<EvaluationData>();
   EvaluationData& data = *out.part;
   const ResourceLimits& limits = spec.context.limits;
-  ReadSettings settings = spec.read;
-  settings.csv.threads = spec.context.threads;
-  settings.csv.max_input_bytes = limits.input_bytes;
-  settings.csv.max_field_bytes = limits.field_bytes;
-  settings.csv.max_columns = limits.columns;
-  settings.csv.pipe_wait_seconds = limits.pipe_wait_seconds;
+  ReadSettings settings = reading_settings(spec);
   if (!spec.metadata.empty()) {
     std::map<std::string, ColumnKind> kinds;
     run_agreed(communicator, [&] { kinds = read_sdv_metadata(spec.metadata, limits); });
