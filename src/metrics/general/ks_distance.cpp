@@ -15,73 +15,11 @@ namespace synthaudit {
 
 namespace {
 
-MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
-  MetricResult result;
-  const Table& conf = in.confidential;
-  const Table& syn = in.first_synthetic();
-  const bool with_pvalue = params.get_bool("pvalue");
-  const bool with_plots = params.get_bool("plots");
-  auto plots = nlohmann::json::array();
-  const DesignWeights weights = design_weights(in, syn, params, result.warnings);
-  double sum = 0.0;
-  std::size_t counted = 0;
-  // Every numeric column of both tables sorted up front, in parallel over columns.
-  std::vector<std::size_t> numeric;
-  std::vector<std::span<const double>> to_sort;
-  for (std::size_t c = 0; c < conf.column_count(); ++c) {
-    if (!conf.column(c).is_numeric() || is_design_column(in, c)) continue;
-    numeric.push_back(c);
-    to_sort.emplace_back(conf.column(c).numeric);
-    to_sort.emplace_back(syn.column(c).numeric);
-  }
-  const auto sorted = stats::sorted_columns(to_sort);
-  for (std::size_t i = 0; i < numeric.size(); ++i) {
-    const std::size_t c = numeric[i];
-    const auto& a = sorted[2 * i];
-    const auto& b = sorted[2 * i + 1];
-    const double d = weights.declared()
-                         ? stats::weighted_ks_distance(
-                               stats::weighted_sorted(conf.column(c).numeric, weights.confidential),
-                               stats::weighted_sorted(syn.column(c).numeric, weights.synthetic))
-                         : stats::ks_distance_sorted(a, b);
-    const std::string& name = conf.column(c).name;
-    result.add("ks_distance", name, d);
-    result.add("ks_complement", name, 1.0 - d);
-    if (with_pvalue)
-      result.add(
-          "ks_pvalue_independent", name,
-          weights.declared() ? std::nan("") : stats::ks_pvalue_asymptotic(d, a.size(), b.size()));
-    if (with_plots) plots.push_back(plots::ecdf_overlay(name, a, b));
-    if (std::isnan(d)) {
-      result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
-    } else {
-      sum += d;
-      ++counted;
-    }
-  }
-  if (counted == 0) {
-    result.warnings.push_back("no numeric column with values in both datasets");
-  } else {
-    result.add("mean_ks_distance", "all", sum / static_cast<double>(counted));
-    result.add("mean_ks_complement", "all", 1.0 - sum / static_cast<double>(counted));
-  }
-  if (with_plots) result.details["plots"] = std::move(plots);
-  if (with_pvalue && weights.declared())
-    result.warnings.push_back(
-        "ks_pvalue_independent is NaN with survey weights: the two-sample KS distribution has no "
-        "form for weighted samples");
-  if (with_pvalue)
-    result.warnings.push_back(
-        "ks_pvalue_independent assumes independent samples; synthetic data are generated from "
-        "the confidential data, so the p-value is not valid as a test");
-  return result;
-}
-
-// The mergeable form: exact merges of sorted runs (general/sorted_runs.hpp), so the distances
-// are those of the whole data; the merging process holds every numeric value.
-MetricResult finalize_ks_distance(const std::vector<std::string>& states, const MetricInput& schema,
-                                  const Params& params) {
-  auto merged = merge_numeric_runs(states, schema);
+// One path for one process and for a partitioned run: the whole columns' sorted runs, taken
+// from the tables (compute) or merged exactly from the partitions' runs (finalize), give the same
+// numbers; the merging process holds every non-missing numeric value.
+MetricResult report_ks_distance(MergedNumericRuns merged, const MetricInput& schema,
+                                const Params& params) {
   const auto& columns = merged.columns;
   auto& conf = merged.confidential;
   auto& syn = merged.synthetic;
@@ -131,6 +69,15 @@ MetricResult finalize_ks_distance(const std::vector<std::string>& states, const 
         "ks_pvalue_independent assumes independent samples; synthetic data are generated from "
         "the confidential data, so the p-value is not valid as a test");
   return result;
+}
+
+MetricResult finalize_ks_distance(const std::vector<std::string>& states, const MetricInput& schema,
+                                  const Params& params) {
+  return report_ks_distance(merge_numeric_runs(states, schema), schema, params);
+}
+
+MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
+  return report_ks_distance(numeric_runs(in, params), in, params);
 }
 
 }  // namespace

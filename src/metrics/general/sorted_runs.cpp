@@ -2,8 +2,10 @@
 
 #include <span>
 
+#include "core/threads.hpp"
 #include "metrics/design_weights.hpp"
 #include "metrics/general/level_tally.hpp"
+#include "stats/summary.hpp"
 
 namespace synthaudit {
 
@@ -16,10 +18,10 @@ std::vector<std::size_t> compared_numeric_columns(const MetricInput& in) {
 
 stats::WeightedSample sorted_run(const std::vector<double>& values,
                                  const std::vector<double>* weights) {
-  auto run = stats::weighted_sorted(
-      values, weights ? std::span<const double>(*weights) : std::span<const double>());
-  if (weights == nullptr) run.weights.clear();
-  return run;
+  // Without weights the values alone are sorted: equal values are indistinguishable, so the
+  // stable order of the weighted path is not needed, and a direct sort is about twice as fast.
+  if (weights == nullptr) return stats::WeightedSample{stats::sorted_values(values), {}};
+  return stats::weighted_sorted(values, *weights);
 }
 
 void write_run(StateWriter& out, const stats::WeightedSample& run) {
@@ -60,15 +62,35 @@ void merge_run(stats::WeightedSample& into, stats::WeightedSample run) {
   into = std::move(merged);
 }
 
-std::string numeric_runs_state(const MetricInput& in, const Params& params) {
+MergedNumericRuns numeric_runs(const MetricInput& in, const Params& params) {
   const Table& syn = in.first_synthetic();
   const PartitionWeightColumns weights = partition_weight_columns(in, syn, params);
-  StateWriter out;
-  for (std::size_t c : compared_numeric_columns(in)) {
-    write_run(out, sorted_run(in.confidential.column(c).numeric, weights.confidential));
-    write_run(out, sorted_run(syn.column(c).numeric, weights.synthetic_own));
+  MergedNumericRuns runs;
+  runs.columns = compared_numeric_columns(in);
+  runs.confidential.resize(runs.columns.size());
+  runs.synthetic.resize(runs.columns.size());
+  runs.facts = weights.synthetic_facts;
+  const auto count = static_cast<std::ptrdiff_t>(2 * runs.columns.size());
+#pragma omp parallel for schedule(dynamic) num_threads(parallel_threads())
+  for (std::ptrdiff_t k = 0; k < count; ++k) {
+    const auto i = static_cast<std::size_t>(k) / 2;
+    const std::size_t c = runs.columns[i];
+    if (k % 2 == 0)
+      runs.confidential[i] = sorted_run(in.confidential.column(c).numeric, weights.confidential);
+    else
+      runs.synthetic[i] = sorted_run(syn.column(c).numeric, weights.synthetic_own);
   }
-  weights.write_facts(out);
+  return runs;
+}
+
+std::string numeric_runs_state(const MetricInput& in, const Params& params) {
+  const MergedNumericRuns runs = numeric_runs(in, params);
+  StateWriter out;
+  for (std::size_t i = 0; i < runs.columns.size(); ++i) {
+    write_run(out, runs.confidential[i]);
+    write_run(out, runs.synthetic[i]);
+  }
+  write_facts(out, runs.facts);
   return out.take();
 }
 

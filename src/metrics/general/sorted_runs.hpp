@@ -40,4 +40,8 @@ struct MergedNumericRuns {
 MergedNumericRuns merge_numeric_runs(const std::vector<std::string>& states,
                                      const MetricInput& schema);
 
+// The same runs straight from one process's tables (what a single state would merge to), the
+// columns sorted in parallel: the metrics' compute is their finalize over these.
+MergedNumericRuns numeric_runs(const MetricInput& in, const Params& params);
+
 }  // namespace synthaudit

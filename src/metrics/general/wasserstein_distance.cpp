@@ -17,74 +17,11 @@ namespace synthaudit {
 
 namespace {
 
-MetricResult compute_wasserstein(const MetricInput& in, const Params& params) {
-  MetricResult result;
-  const Table& conf = in.confidential;
-  const Table& syn = in.first_synthetic();
-  const bool with_plots = params.get_bool("plots");
-  auto plots = nlohmann::json::array();
-  const DesignWeights weights = design_weights(in, syn, params, result.warnings);
-  double sum_iqr = 0, sum_range = 0;
-  std::size_t n_iqr = 0, n_range = 0;
-  std::vector<std::size_t> numeric;
-  std::vector<std::span<const double>> to_sort;
-  for (std::size_t c = 0; c < conf.column_count(); ++c)
-    if (conf.column(c).is_numeric() && !is_design_column(in, c)) {
-      numeric.push_back(c);
-      to_sort.emplace_back(conf.column(c).numeric);
-      to_sort.emplace_back(syn.column(c).numeric);
-    }
-  const auto sorted = stats::sorted_columns(to_sort);  // parallel over columns
-  for (std::size_t i = 0; i < numeric.size(); ++i) {
-    const std::size_t c = numeric[i];
-    const std::string& name = conf.column(c).name;
-    const auto& a = sorted[2 * i];
-    const auto& b = sorted[2 * i + 1];
-    const double w = weights.declared()
-                         ? stats::weighted_wasserstein1(
-                               stats::weighted_sorted(conf.column(c).numeric, weights.confidential),
-                               stats::weighted_sorted(syn.column(c).numeric, weights.synthetic))
-                         : stats::wasserstein1_sorted(a, b);
-    result.add("wasserstein", name, w);
-    if (std::isnan(w)) {
-      result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
-      continue;
-    }
-    const auto& x = conf.column(c).numeric;
-    const double iqr = weights.declared()
-                           ? stats::weighted_quantile_hf7(x, weights.confidential, 0.75) -
-                                 stats::weighted_quantile_hf7(x, weights.confidential, 0.25)
-                           : stats::quantile_type7(a, 0.75, stats::QuantileArithmetic::kNumpy) -
-                                 stats::quantile_type7(a, 0.25, stats::QuantileArithmetic::kNumpy);
-    const double range = a.back() - a.front();
-    result.add("wasserstein_iqr_scaled", name, iqr > 0 ? w / iqr : std::nan(""));
-    result.add("wasserstein_range_scaled", name, range > 0 ? w / range : std::nan(""));
-    if (iqr > 0) {
-      sum_iqr += w / iqr;
-      ++n_iqr;
-    } else {
-      result.warnings.push_back("column '" + name +
-                                "': confidential interquartile range is 0, no IQR-scaled value");
-    }
-    if (range > 0) {
-      sum_range += w / range;
-      ++n_range;
-    }
-    if (with_plots) plots.push_back(plots::qq_pairs(name, a, b));
-  }
-  if (n_iqr > 0) result.add("mean_wasserstein_iqr_scaled", "all", sum_iqr / double(n_iqr));
-  if (n_range > 0) result.add("mean_wasserstein_range_scaled", "all", sum_range / double(n_range));
-  if (n_iqr == 0 && n_range == 0)
-    result.warnings.push_back("no numeric column with spread to compare");
-  if (with_plots) result.details["plots"] = std::move(plots);
-  return result;
-}
-
-// The mergeable form: exact merges of sorted runs (general/sorted_runs.hpp), so the distances,
-// quantiles and ranges are those of the whole data; the merging process holds every numeric value.
-MetricResult finalize_wasserstein(const std::vector<std::string>& states, const MetricInput& schema,
-                                  const Params& params) {
-  auto merged = merge_numeric_runs(states, schema);
+// One path for one process and for a partitioned run: the whole columns' sorted runs, taken
+// from the tables (compute) or merged exactly from the partitions' runs (finalize), give the same
+// numbers; the merging process holds every non-missing numeric value.
+MetricResult report_wasserstein(MergedNumericRuns merged, const MetricInput& schema,
+                                const Params& params) {
   const auto& columns = merged.columns;
   auto& conf = merged.confidential;
   auto& syn = merged.synthetic;
@@ -136,6 +73,15 @@ MetricResult finalize_wasserstein(const std::vector<std::string>& states, const 
     result.warnings.push_back("no numeric column with spread to compare");
   if (with_plots) result.details["plots"] = std::move(plots);
   return result;
+}
+
+MetricResult finalize_wasserstein(const std::vector<std::string>& states, const MetricInput& schema,
+                                  const Params& params) {
+  return report_wasserstein(merge_numeric_runs(states, schema), schema, params);
+}
+
+MetricResult compute_wasserstein(const MetricInput& in, const Params& params) {
+  return report_wasserstein(numeric_runs(in, params), in, params);
 }
 
 }  // namespace
