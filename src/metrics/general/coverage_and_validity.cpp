@@ -15,121 +15,13 @@ namespace {
 
 double mean_of(double sum, std::size_t n) { return n == 0 ? std::nan("") : sum / double(n); }
 
-MetricResult compute_coverage(const MetricInput& in, const Params&) {
-  MetricResult result;
-  const Table& conf = in.confidential;
-  const Table& syn = in.first_synthetic();
-  double sum_range = 0, sum_boundary = 0, sum_category = 0, sum_adherence = 0, sum_missing = 0;
-  std::size_t n_range = 0, n_boundary = 0, n_category = 0, n_adherence = 0, n_missing = 0;
-  std::size_t new_total = 0;
-  auto new_levels_json = nlohmann::json::object();
-  for (std::size_t c = 0; c < conf.column_count(); ++c) {
-    if (is_design_column(in, c)) continue;
-    const Column& cc = conf.column(c);
-    const Column& sc = syn.column(c);
-    const std::string& name = cc.name;
-    const double mc = cc.size() ? double(cc.missing_count()) / double(cc.size()) : std::nan("");
-    const double ms = sc.size() ? double(sc.missing_count()) / double(sc.size()) : std::nan("");
-    result.add("conf_missing_share", name, mc);
-    result.add("syn_missing_share", name, ms);
-    result.add("diff_missing_share", name, ms - mc);
-    result.add("missing_value_similarity", name, 1.0 - std::abs(ms - mc));
-    if (std::isfinite(ms - mc)) {
-      sum_missing += 1.0 - std::abs(ms - mc);
-      ++n_missing;
-    }
-    if (cc.is_numeric()) {
-      double lo_r = INFINITY, hi_r = -INFINITY, lo_s = INFINITY, hi_s = -INFINITY;
-      for (double v : cc.numeric)
-        if (!std::isnan(v)) {
-          lo_r = std::min(lo_r, v);
-          hi_r = std::max(hi_r, v);
-        }
-      std::size_t ns = 0;
-      for (double v : sc.numeric)
-        if (!std::isnan(v)) {
-          lo_s = std::min(lo_s, v);
-          hi_s = std::max(hi_s, v);
-          ++ns;
-        }
-      const bool have_r = lo_r <= hi_r, have_s = ns > 0;
-      double range_cov = std::nan("");
-      if (have_r && have_s && hi_r > lo_r) {
-        const double span = hi_r - lo_r;
-        range_cov = std::max(
-            0.0, 1.0 - (std::max((lo_s - lo_r) / span, 0.0) + std::max((hi_r - hi_s) / span, 0.0)));
-        sum_range += range_cov;
-        ++n_range;
-      }
-      result.add("range_coverage", name, range_cov);
-      double adherence = std::nan("");
-      if (have_r && have_s) {
-        std::size_t within = 0;
-        for (double v : sc.numeric)
-          if (!std::isnan(v) && v >= lo_r && v <= hi_r) ++within;
-        adherence = double(within) / double(ns);
-        sum_boundary += adherence;
-        ++n_boundary;
-      }
-      result.add("boundary_adherence", name, adherence);
-      if (!have_r || !have_s)
-        result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
-    } else {
-      const std::size_t k = cc.cardinality();
-      const auto nc = stats::level_counts(cc), nsyn = stats::level_counts(sc);
-      const bool conf_has_missing = nc[k] > 0;
-      const std::size_t syn_missing = nsyn[k];
-      std::size_t conf_levels = 0, covered = 0, new_levels = 0, new_rows = 0;
-      auto names = nlohmann::json::array();
-      for (std::size_t l = 0; l < k; ++l) {
-        if (nc[l] > 0) {
-          ++conf_levels;
-          if (nsyn[l] > 0) ++covered;
-        } else if (nsyn[l] > 0) {
-          ++new_levels;
-          new_rows += nsyn[l];
-          names.push_back(cc.dictionary->level(static_cast<std::uint32_t>(l)));
-        }
-      }
-      const double coverage = conf_levels ? double(covered) / double(conf_levels) : std::nan("");
-      result.add("category_coverage", name, coverage);
-      if (std::isfinite(coverage)) {
-        sum_category += coverage;
-        ++n_category;
-      }
-      // CategoryAdherence: share of synthetic rows whose level occurs in the confidential data;
-      // a missing value is valid when the confidential column has missing values.
-      const std::size_t valid = sc.codes.size() - new_rows - (conf_has_missing ? 0 : syn_missing);
-      const double adherence =
-          sc.codes.empty() ? std::nan("") : double(valid) / double(sc.codes.size());
-      result.add("category_adherence", name, adherence);
-      if (std::isfinite(adherence)) {
-        sum_adherence += adherence;
-        ++n_adherence;
-      }
-      result.add("new_categories", name, double(new_levels));
-      result.add("new_category_row_share", name,
-                 sc.codes.empty() ? std::nan("") : double(new_rows) / double(sc.codes.size()));
-      new_total += new_levels;
-      if (new_levels > 0) new_levels_json[name] = std::move(names);
-    }
-  }
-  result.add("mean_missing_value_similarity", "all", mean_of(sum_missing, n_missing));
-  if (n_range) result.add("mean_range_coverage", "all", mean_of(sum_range, n_range));
-  if (n_boundary) result.add("mean_boundary_adherence", "all", mean_of(sum_boundary, n_boundary));
-  if (n_category) result.add("mean_category_coverage", "all", mean_of(sum_category, n_category));
-  if (n_adherence)
-    result.add("mean_category_adherence", "all", mean_of(sum_adherence, n_adherence));
-  result.add("new_categories", "all", double(new_total));
-  result.details["new_categories"] = std::move(new_levels_json);
-  return result;
-}
-
-// The mergeable form. Per column: both datasets' row and missing counts; numeric columns the
-// confidential minimum and maximum and the synthetic values as a sorted run (boundary adherence
-// counts the synthetic values inside the whole confidential range, known only after the merge,
-// so the merging process holds the synthetic numeric values); categorical columns both datasets'
-// level counts. finalize rebuilds each column from these and runs the same per-column rules.
+// The metric's state, also the single process's (compute is finalize over one state, so one
+// process and a partitioned run share every rule). Per column: both datasets' row and missing
+// counts; numeric columns the confidential minimum and maximum and the synthetic values as a sorted
+// run (boundary adherence counts the synthetic values inside the whole confidential range, known
+// only after the merge, so the merging process holds the synthetic numeric values); categorical
+// columns both datasets' level counts. finalize rebuilds each column from these and runs the same
+// per-column rules.
 std::string coverage_state(const MetricInput& in, const Params&) {
   const Table& conf = in.confidential;
   const Table& syn = in.first_synthetic();
@@ -269,6 +161,8 @@ MetricResult finalize_coverage(const std::vector<std::string>& states, const Met
         sum_category += coverage;
         ++n_category;
       }
+      // CategoryAdherence: share of synthetic rows whose level occurs in the confidential data;
+      // a missing value is valid when the confidential column has missing values.
       const std::size_t valid = m.syn_rows - new_rows - (conf_has_missing ? 0 : syn_missing);
       const double adherence = m.syn_rows == 0 ? std::nan("") : double(valid) / double(m.syn_rows);
       result.add("category_adherence", name, adherence);
@@ -292,6 +186,10 @@ MetricResult finalize_coverage(const std::vector<std::string>& states, const Met
   result.add("new_categories", "all", double(new_total));
   result.details["new_categories"] = std::move(new_levels_json);
   return result;
+}
+
+MetricResult compute_coverage(const MetricInput& in, const Params& params) {
+  return finalize_coverage({coverage_state(in, params)}, in, params);
 }
 
 }  // namespace
