@@ -20,14 +20,11 @@ namespace {
 // numbers; the merging process holds every non-missing numeric value.
 MetricResult report_ks_distance(MergedNumericRuns merged, const MetricInput& schema,
                                 const Params& params) {
-  const auto& columns = merged.columns;
-  auto& conf = merged.confidential;
-  auto& syn = merged.synthetic;
-  const auto& facts = merged.facts;
   MetricResult result;
-  const bool declared = !schema.context.weights.empty();
-  const bool own =
-      use_own_weights(schema, schema.first_synthetic(), facts, params, result.warnings);
+  const bool declared = settle_weights(merged, schema, params, result.warnings);
+  const auto& columns = merged.columns;
+  const auto& conf = merged.confidential;
+  const auto& syn = merged.synthetic;
   const bool with_pvalue = params.get_bool("pvalue");
   const bool with_plots = params.get_bool("plots");
   auto plots = nlohmann::json::array();
@@ -36,7 +33,6 @@ MetricResult report_ks_distance(MergedNumericRuns merged, const MetricInput& sch
   for (std::size_t i = 0; i < columns.size(); ++i) {
     const auto& a = conf[i].values;
     const auto& b = syn[i].values;
-    if (!own) syn[i].weights.assign(b.size(), 1.0);  // the synthetic data unweighted
     const double d =
         declared ? stats::weighted_ks_distance(conf[i], syn[i]) : stats::ks_distance_sorted(a, b);
     const std::string& name = schema.confidential.column(columns[i]).name;

@@ -83,6 +83,15 @@ MergedNumericRuns numeric_runs(const MetricInput& in, const Params& params) {
   return runs;
 }
 
+bool settle_weights(MergedNumericRuns& runs, const MetricInput& schema, const Params& params,
+                    std::vector<std::string>& warnings) {
+  const bool own = use_own_weights(schema, schema.first_synthetic(), runs.facts, params, warnings);
+  const bool declared = !schema.context.weights.empty();
+  if (declared && !own)
+    for (auto& run : runs.synthetic) run.weights.assign(run.values.size(), 1.0);
+  return declared;
+}
+
 std::string numeric_runs_state(const MetricInput& in, const Params& params) {
   const MergedNumericRuns runs = numeric_runs(in, params);
   StateWriter out;

@@ -44,4 +44,9 @@ MergedNumericRuns merge_numeric_runs(const std::vector<std::string>& states,
 // columns sorted in parallel: the metrics' compute is their finalize over these.
 MergedNumericRuns numeric_runs(const MetricInput& in, const Params& params);
 
+// Settles the synthetic side's weights (its own column where use_own_weights chooses it, with its
+// warnings; else every synthetic value weighs 1) and says whether design weights are declared.
+bool settle_weights(MergedNumericRuns& runs, const MetricInput& schema, const Params& params,
+                    std::vector<std::string>& warnings);
+
 }  // namespace synthaudit

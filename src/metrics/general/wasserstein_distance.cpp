@@ -22,14 +22,11 @@ namespace {
 // numbers; the merging process holds every non-missing numeric value.
 MetricResult report_wasserstein(MergedNumericRuns merged, const MetricInput& schema,
                                 const Params& params) {
-  const auto& columns = merged.columns;
-  auto& conf = merged.confidential;
-  auto& syn = merged.synthetic;
-  const auto& facts = merged.facts;
   MetricResult result;
-  const bool declared = !schema.context.weights.empty();
-  const bool own =
-      use_own_weights(schema, schema.first_synthetic(), facts, params, result.warnings);
+  const bool declared = settle_weights(merged, schema, params, result.warnings);
+  const auto& columns = merged.columns;
+  const auto& conf = merged.confidential;
+  const auto& syn = merged.synthetic;
   const bool with_plots = params.get_bool("plots");
   auto plots = nlohmann::json::array();
   double sum_iqr = 0, sum_range = 0;
@@ -38,7 +35,6 @@ MetricResult report_wasserstein(MergedNumericRuns merged, const MetricInput& sch
     const std::string& name = schema.confidential.column(columns[i]).name;
     const auto& a = conf[i].values;
     const auto& b = syn[i].values;
-    if (!own) syn[i].weights.assign(b.size(), 1.0);  // the synthetic data unweighted
     const double w =
         declared ? stats::weighted_wasserstein1(conf[i], syn[i]) : stats::wasserstein1_sorted(a, b);
     result.add("wasserstein", name, w);
