@@ -18,6 +18,7 @@
 #include "core/threads.hpp"
 #include "engine/data_checks.hpp"
 #include "engine/subgroups.hpp"
+#include "metrics/metric_memo.hpp"
 #include "metrics/registry.hpp"
 #include "metrics/registry_json.hpp"
 #include "stats/formula.hpp"
@@ -658,6 +659,9 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
   for (const auto& c : data.candidates)
     for (const auto& t : c.replicates) neighbours.keep(t);
 
+  // Work a metric shares between its calls on this evaluation's confidential data.
+  MetricMemo memo;
+
   for (const MetricSpec* metric : selected) {
     const auto given = given_parameters(spec, *metric);
     const Params params = Params::resolve(metric->name, metric->params, given,
@@ -723,7 +727,8 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                           candidate.name,
                           derive_seed(spec.context.seed, metric->name, candidate.name, replicate),
                           &neighbours,
-                          sinks.work_progress};
+                          sinks.work_progress,
+                          &memo};
         MetricResult result;
         try {
           std::optional<MetricResult> elsewhere;
@@ -840,10 +845,15 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
         if (!whole_pool) drawn = select_rows(*baseline.pool, rows, source);
         const std::uint64_t seed =
             derive_seed(spec.context.seed, metric->name, baseline.name, replicate);
-        MetricInput input{data.confidential, {whole_pool ? baseline.pool : &*drawn},
-                          holdout_input,     spec.context,
-                          baseline.name,     seed,
-                          &neighbours,       sinks.work_progress};
+        MetricInput input{data.confidential,
+                          {whole_pool ? baseline.pool : &*drawn},
+                          holdout_input,
+                          spec.context,
+                          baseline.name,
+                          seed,
+                          &neighbours,
+                          sinks.work_progress,
+                          &memo};
         MetricResult result;
         try {
           result = metric->compute(input, params);

@@ -22,6 +22,7 @@ namespace stats {
 class NeighbourCache;  // stats/neighbour_cache.hpp
 }
 class ProgressSink;  // core/progress.hpp
+class MetricMemo;    // metrics/metric_memo.hpp
 
 // Families double as --metrics selectors.
 // The families a user selects with --metrics: attack-disclosure holds the attacks against a
@@ -93,6 +94,9 @@ struct MetricInput {
   stats::NeighbourCache* neighbours = nullptr;
   // Where long steps report done/total (null: nowhere).
   ProgressSink* progress = nullptr;
+  // Work shared between this metric's calls on the same confidential table (null: none shared;
+  // metrics/metric_memo.hpp).
+  MetricMemo* memo = nullptr;
 
   const Table& first_synthetic() const { return *synthetic.front(); }
 };
