@@ -345,8 +345,9 @@ MetricSpec distance_to_closest_record_metric() {
           "random table drawn from the metric seed) and, with a holdout, "
           "DCROverfittingProtection = min(2 (1 − share of synthetic records strictly closer to "
           "the training than to the holdout data), 1), each reference with its own ranges, as "
-          "SDMetrics does. Random table size: SDMetrics (0.29.1, "
-          "DCRBaselineProtection.compute_breakdown) draws as many random records as there are "
+          "SDMetrics does. Random table size: SDMetrics (source read at version 0.29.1.dev0, "
+          "commit 54362a3, DCRBaselineProtection.compute_breakdown) draws as many random records "
+          "as there are "
           "synthetic records and, with num_rows_subsample set, samples that many rows of the "
           "synthetic, random and real tables alike, averaging medians and scores over "
           "num_iterations such draws (default: no subsampling, one iteration). Here every "
@@ -493,9 +494,8 @@ MetricSpec distance_to_closest_record_metric() {
             std::nullopt,
             {kAll}},
            {"sdmetrics_dcr_baseline_protection_{ci95_lower|ci95_upper}",
-            "the interval the random median's interval implies for DCRBaselineProtection (lower "
-            "from the "
-            "random median's upper bound and vice versa)",
+            "the interval the random median's interval implies for DCRBaselineProtection (its "
+            "lower bound from the random median's upper bound and vice versa)",
             std::nullopt,
             {kAll}},
            {"sdmetrics_closer_to_training_share",
