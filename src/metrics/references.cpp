@@ -702,4 +702,13 @@ Reference bailey_emad_wcorr() {
           .url = "https://american-institutes-for-research.github.io/wCorr/"};
 }
 
+Reference conover_1999() {
+  return {.authors = "Conover, W. J.",
+          .year = 1999,
+          .title =
+              "Practical Nonparametric Statistics, 3rd edition (section 3.2, confidence "
+              "interval for a quantile)",
+          .venue = "Wiley, New York, ISBN 978-0-471-16068-7"};
+}
+
 }  // namespace synthaudit::references

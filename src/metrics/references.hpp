@@ -101,5 +101,7 @@ Reference r_software();
 Reference esteban_hyland_raetsch_2017();
 // Weighted rank correlation.
 Reference bailey_emad_wcorr();
+// Distribution-free confidence intervals for a quantile from order statistics.
+Reference conover_1999();
 
 }  // namespace synthaudit::references
