@@ -11,7 +11,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
+#include <set>
 
 #include "core/error.hpp"
 #include "core/wire_bytes.hpp"
@@ -318,9 +320,6 @@ TEST_F(PartitionedEvaluation, HooksSeeEveryRankBeforeTheMetrics) {
   EXPECT_EQ(summed, 1500u);
 }
 
-}  // namespace
-}  // namespace synthaudit
-
 // --- a run in which no rank holds whole tables --------------------------------------------------
 
 namespace more {
@@ -363,18 +362,60 @@ void expect_same_results(const std::string& single, const std::string& partition
       ++numbers_differing;
     }
   }
-  RecordProperty("numbers_differing", static_cast<int>(numbers_differing));
+  ::testing::Test::RecordProperty("numbers_differing", static_cast<int>(numbers_differing));
+}
+
+std::vector<std::string> lines_of(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+void write_lines(const std::string& path, const std::vector<std::string>& lines) {
+  std::ofstream out(path);
+  for (const auto& line : lines) out << line << "\n";
+}
+
+// Findings for every check before the metrics: -9 in every 10th income of the confidential data
+// (a missing-code spike), and a candidate whose replicates are the confidential file itself, the
+// holdout file itself, and mostly confidential rows with some holdout rows (copied rows).
+void plant_findings(EvaluationSpec& spec, const fs::path& dir) {
+  auto conf = lines_of(spec.confidential);
+  const auto header = split(conf[0], ',');
+  const auto income =
+      static_cast<std::size_t>(std::find(header.begin(), header.end(), "income") - header.begin());
+  ASSERT_LT(income, header.size());
+  for (std::size_t row = 1; row < conf.size(); row += 10) {
+    auto fields = split(conf[row], ',');
+    fields[income] = "-9";
+    std::string line;
+    for (std::size_t f = 0; f < fields.size(); ++f) line += (f ? "," : "") + fields[f];
+    conf[row] = line;
+  }
+  write_lines(spec.confidential, conf);
+  const auto holdout = lines_of(*spec.holdout);
+  std::vector<std::string> mixed(conf.begin(), conf.begin() + 1201);
+  mixed.insert(mixed.end(), holdout.begin() + 1, holdout.begin() + 301);
+  const std::string mixed_path = (dir / "mixed.csv").string();
+  write_lines(mixed_path, mixed);
+  spec.candidates.push_back({"copied", {spec.confidential, *spec.holdout, mixed_path}});
 }
 
 }  // namespace more
 
 TEST_F(PartitionedEvaluation, MergeableSelectionRunsWithoutWholeTablesAndEqualsOneProcess) {
   spec_.metrics = more::kMergeableSelection;
+  spec_.context.analyses.clear();  // their check builds model layouts over the whole table
+  more::plant_findings(spec_, dir_);
   ASSERT_FALSE(needs_whole_tables(spec_));
   const EvaluationData single_data = load_evaluation_data(spec_);
   nlohmann::json single = evaluate(spec_, single_data);
   // The checks before the metrics found something to compare (the simulator's leaky candidate).
-  ASSERT_FALSE(single["data_checks"].empty());
+  std::set<std::string> checks;
+  for (const auto& finding : single["data_checks"]) checks.insert(finding["check"]);
+  EXPECT_EQ(checks, (std::set<std::string>{"identical_to_confidential", "identical_to_holdout",
+                                           "copies_confidential_rows", "missing_code_spike"}));
   ASSERT_FALSE(single["baselines"].empty());
   bool size_matched = false;
   for (const auto& metric : single["metrics"])
@@ -422,6 +463,8 @@ TEST_F(PartitionedEvaluation, MergeableSelectionRunsWithoutWholeTablesAndEqualsO
 
 TEST_F(PartitionedEvaluation, WholeTablesAreGatheredWhenSomethingNeedsRowsInOnePlace) {
   spec_.metrics = more::kMergeableSelection;
+  EXPECT_TRUE(needs_whole_tables(spec_));  // the simulator's spec declares analyses
+  spec_.context.analyses.clear();
   EXPECT_FALSE(needs_whole_tables(spec_));
   EvaluationSpec with = spec_;
   with.metrics.push_back("dcr");  // a distance metric: no mergeable form
@@ -507,3 +550,6 @@ TEST_F(PartitionedEvaluation, RowKeyComparisonsCountAsTheExactOnes) {
   EXPECT_EQ(check_copies(data, SynthesisType::kFull, by_keys).size(),
             check_copies(data, SynthesisType::kFull).size());
 }
+
+}  // namespace
+}  // namespace synthaudit
