@@ -467,7 +467,7 @@ TEST_F(PartitionedEvaluation, WholeTablesAreGatheredWhenSomethingNeedsRowsInOneP
   spec_.context.analyses.clear();
   EXPECT_FALSE(needs_whole_tables(spec_));
   EvaluationSpec with = spec_;
-  with.metrics.push_back("dcr");  // a distance metric: no mergeable form
+  with.metrics.push_back("k_marginal");  // random row subsamples: no mergeable form
   EXPECT_TRUE(needs_whole_tables(with));
   with = spec_;
   with.by = {"sex"};
@@ -485,7 +485,7 @@ TEST_F(PartitionedEvaluation, WholeTablesAreGatheredWhenSomethingNeedsRowsInOneP
   with.metrics = {"no_such_metric"};
   EXPECT_TRUE(needs_whole_tables(with));
 
-  spec_.metrics = {"total_variation", "dcr"};
+  spec_.metrics = {"total_variation", "k_marginal"};
   bool root_had_whole = false;
   run_thread_group(2, [&](Communicator& communicator) {
     PartitionedData data = load_partitioned_evaluation_data(spec_, communicator);
