@@ -444,15 +444,15 @@ std::optional<nlohmann::json> evaluate_partitioned(
   };
   std::mutex released_mutex;
   std::vector<std::string> released;  // subsample ids the root no longer uses, dropped next call
+  std::size_t made = 0;               // subsample tables made so far: their ids
   if (!whole_tables) {
     sinks.whole_rows = [&](const Table& table) {
       const auto id = data.directory.id_of(table);
       if (!id) throw std::logic_error("partitioned evaluation: a table with no partitions");
       return data.directory.find(*id).total_rows;
     };
-    std::size_t made = 0;
-    sinks.select_rows = [&, made](const Table& pool, const std::vector<std::size_t>& rows,
-                                  const TableSource& source) mutable {
+    sinks.select_rows = [&](const Table& pool, const std::vector<std::size_t>& rows,
+                            const TableSource& source) {
       const auto pool_id = data.directory.id_of(pool);
       if (!pool_id) throw std::logic_error("partitioned evaluation: a subsample of no partitions");
       const std::string id = "subsample/" + std::to_string(++made);
@@ -510,6 +510,12 @@ std::optional<nlohmann::json> evaluate_partitioned(
         if (!id) throw std::logic_error("partitioned evaluation: row keys of no partitions");
         auto it = keys.find(*id);
         if (it != keys.end()) return it->second;
+        // The confidential data's and the holdout's keys are read against every replicate; a
+        // replicate's only in the comparisons of that replicate (at most one at a time).
+        if (*id != "confidential" && *id != "holdout")
+          std::erase_if(keys, [](const auto& entry) {
+            return entry.first != "confidential" && entry.first != "holdout";
+          });
         std::vector<RowKey> all;
         for (const auto& reply : cluster.call(kRowKeys, *id)) {
           WireReader in(reply);
