@@ -393,6 +393,15 @@ void plant_findings(EvaluationSpec& spec, const fs::path& dir) {
     for (std::size_t f = 0; f < fields.size(); ++f) line += (f ? "," : "") + fields[f];
     conf[row] = line;
   }
+  // A level only the last confidential row has (read by the last rank only): the warning that no
+  // candidate reproduces it needs every rank's levels.
+  const auto region =
+      static_cast<std::size_t>(std::find(header.begin(), header.end(), "region") - header.begin());
+  ASSERT_LT(region, header.size());
+  auto last = split(conf.back(), ',');
+  last[region] = "Atlantis";
+  conf.back().clear();
+  for (std::size_t f = 0; f < last.size(); ++f) conf.back() += (f ? "," : "") + last[f];
   write_lines(spec.confidential, conf);
   const auto holdout = lines_of(*spec.holdout);
   std::vector<std::string> mixed(conf.begin(), conf.begin() + 1201);
@@ -416,6 +425,10 @@ TEST_F(PartitionedEvaluation, MergeableSelectionRunsWithoutWholeTablesAndEqualsO
   for (const auto& finding : single["data_checks"]) checks.insert(finding["check"]);
   EXPECT_EQ(checks, (std::set<std::string>{"identical_to_confidential", "identical_to_holdout",
                                            "copies_confidential_rows", "missing_code_spike"}));
+  bool atlantis = false;
+  for (const auto& warning : single["warnings"])
+    atlantis = atlantis || warning.get<std::string>().find("Atlantis") != std::string::npos;
+  EXPECT_TRUE(atlantis);
   ASSERT_FALSE(single["baselines"].empty());
   bool size_matched = false;
   for (const auto& metric : single["metrics"])
