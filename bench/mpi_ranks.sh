@@ -3,7 +3,11 @@
 # simulator data over 1, 2 and 4 MPI ranks (docs/mpi.md), one family of metrics, one thread per
 # rank. Figures go to bench/RESULTS.md ("MPI ranks").
 #
-# Usage: bench/mpi_ranks.sh BUILD_DIR [ROWS] [FAMILY]
+# FAMILY `mergeable` is every metric with a mergeable form, run on the simulator's spec without
+# its declared analyses, so that no rank holds whole tables (docs/mpi.md); with KEEP_ANALYSES=1
+# the analyses stay declared and rank 0 gathers the tables, as every run did before.
+#
+# Usage: [KEEP_ANALYSES=1] bench/mpi_ranks.sh BUILD_DIR [ROWS] [FAMILY]
 set -eu
 BUILD=${1:?usage: bench/mpi_ranks.sh BUILD_DIR [ROWS] [FAMILY]}
 ROWS=${2:-1000000}
@@ -15,8 +19,30 @@ MPIRUN=(mpirun --oversubscribe)
 if [ "$(id -u)" -eq 0 ]; then MPIRUN+=(--allow-run-as-root); fi
 export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
 "$BIN" simulate --rows "$ROWS" --replicates 1 --out "$WORK/data" >/dev/null
-ARGS=(evaluate --spec "$WORK/data/spec.yaml" --metrics "$FAMILY" --threads 1 --quiet)
-echo "rows=$ROWS family=$FAMILY"
+METRICS=$FAMILY
+if [ "$FAMILY" = mergeable ]; then
+  METRICS=total_variation,ratio_of_counts,zero_cell_agreement,moments_and_covariance,ks_distance
+  METRICS=$METRICS,wasserstein_distance,coverage_and_validity,k_anonymity,replicated_uniques
+  METRICS=$METRICS,individual_risk,l_diversity
+  if [ -z "${KEEP_ANALYSES:-}" ]; then
+    /usr/bin/python3 - "$WORK/data/spec.yaml" <<'PY'
+import sys
+path = sys.argv[1]
+out, skipping = [], False
+for line in open(path):
+    if line.startswith("analyses:"):
+        skipping = True
+        continue
+    if skipping and line.startswith("  "):
+        continue
+    skipping = False
+    out.append(line)
+open(path, "w").write("".join(out))
+PY
+  fi
+fi
+ARGS=(evaluate --spec "$WORK/data/spec.yaml" --metrics "$METRICS" --threads 1 --quiet)
+echo "rows=$ROWS family=$FAMILY keep_analyses=${KEEP_ANALYSES:-0}"
 for np in 1 2 4; do
   rm -rf "$WORK/out" "$WORK"/rss.*
   start=$(date +%s.%N)

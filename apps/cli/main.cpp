@@ -308,6 +308,12 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
     partitioned = load_partitioned_evaluation_data(spec, communicator);
   else
     single = load_evaluation_data(spec);
+  if (progress && partitioned)
+    progress(partitioned->whole
+                 ? std::string("every table gathered on rank 0 (a selected metric or setting "
+                               "needs whole tables)")
+                 : "evaluating on " + std::to_string(communicator.size()) +
+                       " ranks without whole tables (every selected metric merges)");
   // Inside long metrics: one line rewritten in place on a terminal, plain lines otherwise.
   StreamProgress work_progress(stderr, isatty(fileno(stderr)) != 0);
   std::vector<RecordLevelOutput> records;

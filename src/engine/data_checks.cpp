@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <utility>
 
 #include "core/error.hpp"
@@ -94,6 +95,7 @@ enum class Needs { kAny, kNumeric, kCategorical };
 struct NamedColumnChecker {
   const Table& confidential;
   std::string where;
+  const WholeColumnCounts* whole = nullptr;
   std::vector<std::string> names = confidential.column_names();
 
   const Column& require(const std::string& name, const std::string& key, Needs needs) const {
@@ -110,7 +112,9 @@ struct NamedColumnChecker {
       throw InputError(where + ": " + key + ": column '" + name +
                        "' is numeric, and this use needs a categorical column (declare it "
                        "categorical under columns:)");
-    if (confidential.rows() > 0 && column.missing_count() == confidential.rows())
+    const std::size_t rows = whole ? whole->rows : confidential.rows();
+    const std::size_t missing = whole ? whole->missing[*index] : column.missing_count();
+    if (rows > 0 && missing == rows)
       throw InputError(where + ": " + key + ": column '" + name +
                        "' has no value in the confidential data (every row is missing)");
     return column;
@@ -119,8 +123,24 @@ struct NamedColumnChecker {
 
 }  // namespace
 
-void check_named_columns(const EvaluationSpec& spec, const Table& confidential) {
-  const NamedColumnChecker checker{confidential, spec.origin};
+WholeColumnCounts column_counts(const Table& table) {
+  WholeColumnCounts out;
+  out.rows = table.rows();
+  for (const auto& column : table.columns()) out.missing.push_back(column.missing_count());
+  return out;
+}
+
+void merge_column_counts(WholeColumnCounts& into, const WholeColumnCounts& part) {
+  into.rows += part.rows;
+  into.missing.resize(part.missing.size(), 0);
+  for (std::size_t c = 0; c < part.missing.size(); ++c) into.missing[c] += part.missing[c];
+}
+
+void check_named_columns(const EvaluationSpec& spec, const Table& confidential,
+                         const WholeColumnCounts* whole) {
+  if (whole && (!spec.context.weights.empty() || !spec.context.analyses.empty()))
+    throw std::logic_error("check_named_columns: weights and analyses need the whole table");
+  const NamedColumnChecker checker{confidential, spec.origin, whole};
   for (std::size_t i = 0; i < spec.context.scenarios.size(); ++i) {
     const std::string key = "disclosure[" + std::to_string(i) + "]";
     for (const auto& name : spec.context.scenarios[i].keys)
@@ -329,6 +349,49 @@ bool same_content(const Table& a, const Table& b) {
   return true;
 }
 
+std::vector<RowKey> row_keys(const Table& table) {
+  std::vector<RowKey> out(table.rows());
+  for (std::size_t r = 0; r < table.rows(); ++r) {
+    std::uint64_t second = 0x2545f4914f6cdd1dULL;
+    for (const auto& column : table.columns())
+      second = (second ^ cell_key(column, r)) * 0x9fb21c651e98df25ULL + 0x632be59bd9b4e019ULL;
+    out[r] = {row_hash(table, r), second ^ (second >> 29)};
+  }
+  return out;
+}
+
+RowComparisons row_key_comparisons(
+    std::function<const std::vector<RowKey>&(const Table&)> keys_of) {
+  RowComparisons out;
+  out.repeated = [keys_of](const Table& table) {
+    std::vector<RowKey> keys = keys_of(table);
+    std::sort(keys.begin(), keys.end());
+    RowCopies copies;
+    copies.rows = keys.size();
+    for (std::size_t begin = 0; begin < keys.size();) {
+      std::size_t end = begin + 1;
+      while (end < keys.size() && keys[end] == keys[begin]) ++end;
+      if (end - begin > 1) copies.copies += end - begin;
+      begin = end;
+    }
+    return copies;
+  };
+  out.copies = [keys_of](const Table& table, const Table& reference) {
+    std::vector<RowKey> index = keys_of(reference);
+    std::sort(index.begin(), index.end());
+    RowCopies copies;
+    const auto& keys = keys_of(table);
+    copies.rows = keys.size();
+    for (const auto& key : keys)
+      if (std::binary_search(index.begin(), index.end(), key)) ++copies.copies;
+    return copies;
+  };
+  out.same_content = [keys_of](const Table& a, const Table& b) {
+    return a.column_count() == b.column_count() && keys_of(a) == keys_of(b);
+  };
+  return out;
+}
+
 bool copies_far_above(const RowCopies& candidate, const RowCopies& chance) {
   if (candidate.rows == 0 || chance.rows == 0) return false;
   const double s = candidate.share(), b = chance.share();
@@ -341,7 +404,19 @@ bool copies_far_above(const RowCopies& candidate, const RowCopies& chance) {
   return excess >= kCopyExcessZ * se;
 }
 
+RowComparisons exact_row_comparisons() {
+  return {count_repeated_rows, count_row_copies, same_content};
+}
+
 std::vector<DataFinding> check_copies(const EvaluationData& data, SynthesisType synthesis) {
+  return check_copies(data, synthesis, exact_row_comparisons());
+}
+
+std::vector<DataFinding> check_copies(const EvaluationData& data, SynthesisType synthesis,
+                                      const RowComparisons& compare) {
+  const auto& count_repeated_rows = compare.repeated;
+  const auto& count_row_copies = compare.copies;
+  const auto& same_content = compare.same_content;
   std::vector<DataFinding> findings;
   const Table& conf = data.confidential;
   const std::string& conf_sha = conf.source().sha256;
@@ -433,33 +508,61 @@ std::vector<DataFinding> check_copies(const EvaluationData& data, SynthesisType 
 
 // --- missing codes -------------------------------------------------------------------------------
 
+ColumnExtremes column_extremes(const Column& column) {
+  ColumnExtremes e;
+  if (!column.is_numeric()) return e;
+  for (double v : column.numeric) {
+    if (std::isnan(v)) continue;
+    ++e.values;
+    e.lo = std::min(e.lo, v);
+    e.hi = std::max(e.hi, v);
+  }
+  for (double v : column.numeric) {
+    if (std::isnan(v)) continue;
+    if (v == e.lo)
+      ++e.at_lo;
+    else
+      e.above_lo = std::min(e.above_lo, v);
+    if (v == e.hi)
+      ++e.at_hi;
+    else
+      e.below_hi = std::max(e.below_hi, v);
+  }
+  return e;
+}
+
+// Exact: the smallest value above the merged minimum is a part's minimum when that lies above
+// it, else the part's own next value (likewise at the maximum).
+void merge_column_extremes(ColumnExtremes& into, const ColumnExtremes& part) {
+  if (part.values == 0) return;
+  if (into.values == 0) {
+    into = part;
+    return;
+  }
+  const double lo = std::min(into.lo, part.lo), hi = std::max(into.hi, part.hi);
+  auto next_above = [&](const ColumnExtremes& e) { return e.lo > lo ? e.lo : e.above_lo; };
+  auto next_below = [&](const ColumnExtremes& e) { return e.hi < hi ? e.hi : e.below_hi; };
+  ColumnExtremes merged;
+  merged.values = into.values + part.values;
+  merged.lo = lo;
+  merged.hi = hi;
+  merged.at_lo = (into.lo == lo ? into.at_lo : 0) + (part.lo == lo ? part.at_lo : 0);
+  merged.at_hi = (into.hi == hi ? into.at_hi : 0) + (part.hi == hi ? part.at_hi : 0);
+  merged.above_lo = std::min(next_above(into), next_above(part));
+  merged.below_hi = std::max(next_below(into), next_below(part));
+  into = merged;
+}
+
 std::vector<MissingCodeSpike> find_missing_code_spikes(const Column& column) {
+  return missing_code_spikes(column_extremes(column));
+}
+
+std::vector<MissingCodeSpike> missing_code_spikes(const ColumnExtremes& e) {
   std::vector<MissingCodeSpike> spikes;
-  if (!column.is_numeric()) return spikes;
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  double lo = inf, hi = -inf;
-  std::size_t values = 0;
-  for (double v : column.numeric) {
-    if (std::isnan(v)) continue;
-    ++values;
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-  }
+  const std::size_t values = e.values;
+  const double lo = e.lo, hi = e.hi, above_lo = e.above_lo, below_hi = e.below_hi;
+  const std::size_t at_lo = e.at_lo, at_hi = e.at_hi;
   if (values == 0 || lo == hi) return spikes;
-  // The nearest other value at each end, and how many rows hold each end.
-  double above_lo = inf, below_hi = -inf;
-  std::size_t at_lo = 0, at_hi = 0;
-  for (double v : column.numeric) {
-    if (std::isnan(v)) continue;
-    if (v == lo)
-      ++at_lo;
-    else
-      above_lo = std::min(above_lo, v);
-    if (v == hi)
-      ++at_hi;
-    else
-      below_hi = std::max(below_hi, v);
-  }
   auto is_code = [](double v) {
     return std::find(std::begin(kTypicalMissingCodes), std::end(kTypicalMissingCodes), v) !=
            std::end(kTypicalMissingCodes);
@@ -485,9 +588,17 @@ std::vector<MissingCodeSpike> find_missing_code_spikes(const Column& column) {
 }
 
 std::vector<DataFinding> check_missing_code_spikes(const Table& confidential) {
+  std::vector<ColumnExtremes> extremes;
+  for (const auto& column : confidential.columns()) extremes.push_back(column_extremes(column));
+  return check_missing_code_spikes(confidential, extremes);
+}
+
+std::vector<DataFinding> check_missing_code_spikes(const Table& confidential,
+                                                   const std::vector<ColumnExtremes>& whole) {
   std::vector<DataFinding> findings;
-  for (const auto& column : confidential.columns())
-    for (const auto& s : find_missing_code_spikes(column)) {
+  for (std::size_t c = 0; c < confidential.column_count(); ++c) {
+    const Column& column = confidential.column(c);
+    for (const auto& s : missing_code_spikes(whole[c])) {
       const std::string value = format_number(s.value);
       findings.push_back(
           {"missing_code_spike",
@@ -507,6 +618,7 @@ std::vector<DataFinding> check_missing_code_spikes(const Table& confidential) {
             {"values", s.values},
             {"nearest_other", s.nearest_other}}});
     }
+  }
   return findings;
 }
 

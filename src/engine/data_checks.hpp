@@ -5,8 +5,12 @@
 // terminal summary and, for a candidate that is a copy of the confidential data, a fail in the
 // verdict.
 #include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "spec/spec.hpp"
@@ -33,7 +37,17 @@ nlohmann::json finding_to_json(const DataFinding& finding);
 // given parameters whether selected or not) exists in the confidential table with a kind its use
 // needs, and has a value there. InputError naming the spec key, with a did-you-mean hint over
 // all column names, otherwise.
-void check_named_columns(const EvaluationSpec& spec, const Table& confidential);
+// `whole`, when given, holds the whole table's row and missing counts (a partitioned run passes
+// its partition as `confidential` for the names and kinds); weights and analyses, which read the
+// rows themselves, then are a std::logic_error (such a run holds the whole table).
+struct WholeColumnCounts {
+  std::size_t rows = 0;
+  std::vector<std::size_t> missing;  // per column
+};
+WholeColumnCounts column_counts(const Table& table);
+void merge_column_counts(WholeColumnCounts& into, const WholeColumnCounts& part);
+void check_named_columns(const EvaluationSpec& spec, const Table& confidential,
+                         const WholeColumnCounts* whole = nullptr);
 
 // Partial synthesis: the columns not synthesised must equal the confidential data row by row.
 // With spec.synthesised_columns, the others are checked (InputError naming the first differing
@@ -75,6 +89,24 @@ bool copies_far_above(const RowCopies& candidate, const RowCopies& chance);
 // rows by design, so only its identity with the confidential data is checked.
 std::vector<DataFinding> check_copies(const EvaluationData& data, SynthesisType synthesis);
 
+// The row comparisons check_copies makes, as functions of the tables: exact ones over the rows
+// (the default), or a partitioned run's over row keys gathered from the ranks.
+struct RowComparisons {
+  std::function<RowCopies(const Table&)> repeated;
+  std::function<RowCopies(const Table& table, const Table& reference)> copies;
+  std::function<bool(const Table&, const Table&)> same_content;
+};
+RowComparisons exact_row_comparisons();
+std::vector<DataFinding> check_copies(const EvaluationData& data, SynthesisType synthesis,
+                                      const RowComparisons& compare);
+
+// A 128-bit key of each row (two independent 64-bit hashes of its cells, as the exact checks
+// compare them): equal rows have equal keys; different rows share a key with probability about
+// 2^-128 per pair.
+using RowKey = std::pair<std::uint64_t, std::uint64_t>;
+std::vector<RowKey> row_keys(const Table& table);
+RowComparisons row_key_comparisons(std::function<const std::vector<RowKey>&(const Table&)> keys);
+
 // The missing-code rule (docs/cli.md): a value v of a numeric confidential column is reported
 // when it is the column's minimum or maximum, is one of kTypicalMissingCodes, holds at least
 // kSpikeMinRows rows and kSpikeMinShare of the column's values, and stands apart from the other
@@ -98,6 +130,23 @@ struct MissingCodeSpike {
 // The spikes of a column (at most one at each end); none for categorical columns.
 std::vector<MissingCodeSpike> find_missing_code_spikes(const Column& column);
 
+// What the spike rule reads of a column, mergeable over row partitions (exactly: minima, maxima
+// and counts).
+struct ColumnExtremes {
+  std::size_t values = 0;  // non-missing rows
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -std::numeric_limits<double>::infinity();
+  std::size_t at_lo = 0, at_hi = 0;
+  double above_lo = std::numeric_limits<double>::infinity();   // the smallest value above lo
+  double below_hi = -std::numeric_limits<double>::infinity();  // the largest value below hi
+};
+ColumnExtremes column_extremes(const Column& column);
+void merge_column_extremes(ColumnExtremes& into, const ColumnExtremes& part);
+std::vector<MissingCodeSpike> missing_code_spikes(const ColumnExtremes& extremes);
+
 std::vector<DataFinding> check_missing_code_spikes(const Table& confidential);
+// The same from the whole table's extremes per column (`confidential` gives names and path).
+std::vector<DataFinding> check_missing_code_spikes(const Table& confidential,
+                                                   const std::vector<ColumnExtremes>& whole);
 
 }  // namespace synthaudit

@@ -52,11 +52,11 @@ std::uint64_t fnv1a(const std::string& text) {
   return h;
 }
 
-nlohmann::json fingerprint(const Table& table) {
+nlohmann::json fingerprint(const Table& table, std::size_t rows) {
   return {{"role", table.source().role},
           {"path", table.source().path},
           {"sha256", table.source().sha256},
-          {"rows", table.rows()},
+          {"rows", rows},
           {"columns", table.column_count()}};
 }
 
@@ -97,10 +97,11 @@ std::vector<std::size_t> draw_with_replacement(std::size_t pool, std::size_t row
 }
 
 // The synthetic size the baselines are drawn at: the median row count of all replicate files.
-std::size_t synthetic_size(const EvaluationData& data) {
+std::size_t synthetic_size(const EvaluationData& data,
+                           const std::function<std::size_t(const Table&)>& rows_of) {
   std::vector<std::size_t> sizes;
   for (const auto& c : data.candidates)
-    for (const auto& t : c.replicates) sizes.push_back(t.rows());
+    for (const auto& t : c.replicates) sizes.push_back(rows_of(t));
   if (sizes.empty()) return 0;
   std::sort(sizes.begin(), sizes.end());
   return sizes[(sizes.size() - 1) / 2];
@@ -113,11 +114,11 @@ std::size_t synthetic_size(const EvaluationData& data) {
 // sample of m rows by sqrt(b / (m (1 - b / N))) (the variance of a mean of b rows drawn without
 // replacement from N is (1 - b / N) / b times the unit variance; exact for means and shares, an
 // approximation for other statistics).
-BaselineData holdout_baseline(const Table& holdout, std::size_t n, int draws, std::uint64_t seed) {
+BaselineData holdout_baseline(const Table& holdout, std::size_t pool, std::size_t n, int draws,
+                              std::uint64_t seed) {
   BaselineData b;
   b.name = "holdout";
   b.pool = &holdout;
-  const std::size_t pool = holdout.rows();
   b.rows = std::min(n, pool);
   b.value_is_pool = pool <= n;
   b.value_draws.push_back(
@@ -159,8 +160,8 @@ BaselineData holdout_baseline(const Table& holdout, std::size_t n, int draws, st
 // Resamples with replacement of the confidential data (N rows) of the synthetic size n: the
 // utility of data that differ from the confidential data by sampling noise only. Value: the mean
 // over the draws; noise: their standard deviation.
-BaselineData resample_baseline(const Table& confidential, std::size_t n, int draws,
-                               std::uint64_t seed) {
+BaselineData resample_baseline(const Table& confidential, std::size_t pool, std::size_t n,
+                               int draws, std::uint64_t seed) {
   BaselineData b;
   b.name = "resample";
   b.pool = &confidential;
@@ -168,12 +169,11 @@ BaselineData resample_baseline(const Table& confidential, std::size_t n, int dra
   b.noise_rows = n;
   for (int d = 1; d <= draws; ++d)
     b.value_draws.push_back(draw_with_replacement(
-        confidential.rows(), n,
-        derive_seed(seed, "baseline rows", "resample", static_cast<std::size_t>(d))));
+        pool, n, derive_seed(seed, "baseline rows", "resample", static_cast<std::size_t>(d))));
   if (draws >= 2) b.noise_draws = b.value_draws;
   b.description = "Resamples of the confidential data scored in place of the synthetic data: " +
                   std::to_string(draws) + " draws with replacement of " + std::to_string(n) +
-                  " rows (the synthetic size) from its " + std::to_string(confidential.rows()) +
+                  " rows (the synthetic size) from its " + std::to_string(pool) +
                   " rows. The value is their mean and the sampling noise their standard "
                   "deviation.";
   return b;
@@ -425,7 +425,7 @@ void check_named_columns_kept(const EvaluationSpec& spec, const EvaluationData& 
 }
 
 void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis,
-                            const ResourceLimits& limits) {
+                            const ResourceLimits& limits, bool warn_levels) {
   // Categorical columns with more levels than the limit are identifiers (record ids, free text):
   // every level-based metric would see one level per record, at a cost that grows with the
   // square of the levels. They are left out of every table, with a warning.
@@ -482,20 +482,52 @@ void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis,
                            std::to_string(t.rows()) + " rows and the confidential data " +
                            std::to_string(data.confidential.rows()));
   }
+  if (warn_levels) warn_about_levels(data, level_presence(data));
+}
+
+LevelPresence level_presence(const EvaluationData& data) {
+  LevelPresence out;
+  out.confidential.resize(data.schema.columns.size());
+  out.candidates.assign(data.candidates.size(), out.confidential);
+  for (std::size_t col = 0; col < data.schema.columns.size(); ++col) {
+    const auto& entry = data.schema.columns[col];
+    if (entry.kind != ColumnKind::kCategorical) continue;
+    auto& in_conf = out.confidential[col];
+    in_conf.assign(entry.dictionary->size(), 0);
+    for (auto code : data.confidential.column(col).codes)
+      if (code != kMissingCode) in_conf[code] = 1;
+    for (std::size_t c = 0; c < data.candidates.size(); ++c) {
+      auto& in_synthetic = out.candidates[c][col];
+      in_synthetic.assign(in_conf.size(), 0);
+      for (const auto& t : data.candidates[c].replicates)
+        for (auto code : t.column(col).codes)
+          if (code != kMissingCode) in_synthetic[code] = 1;
+    }
+  }
+  return out;
+}
+
+void merge_level_presence(LevelPresence& into, const LevelPresence& part) {
+  auto merge = [](std::vector<std::vector<std::uint8_t>>& to,
+                  const std::vector<std::vector<std::uint8_t>>& from) {
+    for (std::size_t col = 0; col < to.size(); ++col)
+      for (std::size_t k = 0; k < to[col].size(); ++k) to[col][k] |= from[col][k];
+  };
+  merge(into.confidential, part.confidential);
+  for (std::size_t c = 0; c < into.candidates.size(); ++c)
+    merge(into.candidates[c], part.candidates[c]);
+}
+
+void warn_about_levels(EvaluationData& data, const LevelPresence& presence) {
   // Levels one side has and the other lacks are findings: synthetic levels the confidential data
   // never had (a recoding, or made-up values), and confidential levels no replicate of a
   // candidate reproduces (categories the synthesis lost).
   for (std::size_t col = 0; col < data.schema.columns.size(); ++col) {
     const auto& entry = data.schema.columns[col];
     if (entry.kind != ColumnKind::kCategorical) continue;
-    std::vector<char> in_conf(entry.dictionary->size(), 0);
-    for (auto code : data.confidential.column(col).codes)
-      if (code != kMissingCode) in_conf[code] = 1;
-    for (const auto& c : data.candidates) {
-      std::vector<char> in_synthetic(in_conf.size(), 0);
-      for (const auto& t : c.replicates)
-        for (auto code : t.column(col).codes)
-          if (code != kMissingCode) in_synthetic[code] = 1;
+    const auto& in_conf = presence.confidential[col];
+    for (std::size_t c = 0; c < data.candidates.size(); ++c) {
+      const auto& in_synthetic = presence.candidates[c][col];
       std::vector<std::string> only_synthetic, only_confidential;
       for (std::size_t k = 0; k < in_conf.size(); ++k) {
         const auto& level = entry.dictionary->level(static_cast<std::uint32_t>(k));
@@ -504,9 +536,9 @@ void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis,
       }
       auto warn = [&](const std::vector<std::string>& levels, const char* which) {
         if (levels.empty()) return;
-        data.warnings.push_back("candidate '" + c.name + "', column '" + entry.name +
-                                "': " + std::to_string(levels.size()) + " level(s) not in the " +
-                                which + " data: " + join(levels, ", "));
+        data.warnings.push_back("candidate '" + data.candidates[c].name + "', column '" +
+                                entry.name + "': " + std::to_string(levels.size()) +
+                                " level(s) not in the " + which + " data: " + join(levels, ", "));
       };
       warn(only_synthetic, "confidential");
       warn(only_confidential, "synthetic");
@@ -550,15 +582,28 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
 
   // Mistakes that make every number meaningless stop here, before any metric runs; the others
   // become findings (warnings, summary lines, a fail in the verdict for copies).
-  check_named_columns(spec, data.confidential);
+  const std::function<std::size_t(const Table&)> rows_of =
+      sinks.whole_rows ? sinks.whole_rows : [](const Table& t) { return t.rows(); };
+  auto take_rows = [&](const Table& pool, const std::vector<std::size_t>& rows,
+                       const TableSource& source) -> std::shared_ptr<const Table> {
+    if (sinks.select_rows) return sinks.select_rows(pool, rows, source);
+    return std::make_shared<const Table>(select_rows(pool, rows, source));
+  };
+  std::vector<DataFinding> findings;
+  if (sinks.check_data)
+    findings = sinks.check_data(spec, data);
+  else
+    check_named_columns(spec, data.confidential);
   std::optional<Subgroups> subgroups;
   if (!spec.by.empty()) subgroups.emplace(spec, data);
   // Under output checking no subgroup smaller than its threshold is computed at all.
   const std::size_t subgroup_min_rows =
       spec.safe_output ? std::max(spec.by_min_rows, spec.safe_output_threshold) : spec.by_min_rows;
   const std::vector<std::string> not_synthesised = check_partial_synthesis(spec, data);
-  std::vector<DataFinding> findings = check_copies(data, spec.context.synthesis);
-  for (auto& f : check_missing_code_spikes(data.confidential)) findings.push_back(std::move(f));
+  if (!sinks.check_data) {
+    findings = check_copies(data, spec.context.synthesis);
+    for (auto& f : check_missing_code_spikes(data.confidential)) findings.push_back(std::move(f));
+  }
 
   nlohmann::json doc;
   doc["schema"] = "synthaudit/1";
@@ -569,14 +614,14 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
   doc["threads"] = threads.threads();
   doc["ranks"] = sinks.ranks;
   doc["inputs"] = nlohmann::json::array();
-  doc["inputs"].push_back(fingerprint(data.confidential));
+  doc["inputs"].push_back(fingerprint(data.confidential, rows_of(data.confidential)));
   for (const auto& c : data.candidates)
     for (const auto& t : c.replicates) {
-      auto f = fingerprint(t);
+      auto f = fingerprint(t, rows_of(t));
       f["candidate"] = c.name;
       doc["inputs"].push_back(f);
     }
-  if (data.holdout) doc["inputs"].push_back(fingerprint(*data.holdout));
+  if (data.holdout) doc["inputs"].push_back(fingerprint(*data.holdout, rows_of(*data.holdout)));
   doc["columns"] = nlohmann::json::array();
   for (const auto& c : data.schema.columns) {
     nlohmann::json col = {{"name", c.name},
@@ -632,19 +677,19 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
 
   // Baselines are drawn once and shared by every metric that asks for them.
   std::vector<BaselineData> baselines;
-  const std::size_t n_synthetic = synthetic_size(data);
+  const std::size_t n_synthetic = synthetic_size(data, rows_of);
   if (spec.baseline_draws > 0 && n_synthetic > 0) {
     bool any_holdout = false, any_resample = false;
     for (const MetricSpec* metric : selected) {
       any_holdout = any_holdout || wants_baseline(*metric, BaselineKind::kHoldout);
       any_resample = any_resample || wants_baseline(*metric, BaselineKind::kResample);
     }
-    if (any_holdout && data.holdout && data.holdout->rows() > 0)
-      baselines.push_back(
-          holdout_baseline(*data.holdout, n_synthetic, spec.baseline_draws, spec.context.seed));
-    if (any_resample && data.confidential.rows() > 0)
-      baselines.push_back(resample_baseline(data.confidential, n_synthetic, spec.baseline_draws,
-                                            spec.context.seed));
+    if (any_holdout && data.holdout && rows_of(*data.holdout) > 0)
+      baselines.push_back(holdout_baseline(*data.holdout, rows_of(*data.holdout), n_synthetic,
+                                           spec.baseline_draws, spec.context.seed));
+    if (any_resample && rows_of(data.confidential) > 0)
+      baselines.push_back(resample_baseline(data.confidential, rows_of(data.confidential),
+                                            n_synthetic, spec.baseline_draws, spec.context.seed));
   }
   doc["baselines"] = nlohmann::json::array();
   for (const auto& b : baselines)
@@ -785,16 +830,16 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
         double scale_sum = 0.0;
         std::size_t scale_count = 0;
         auto subsample = [&](const Table& t, std::size_t r, std::size_t d) {
-          return select_rows(
+          return take_rows(
               t,
-              draw_without_replacement(t.rows(), size_matched->rows,
+              draw_without_replacement(rows_of(t), size_matched->rows,
                                        derive_seed(spec.context.seed, "size-matched rows",
                                                    candidate.name, r * 1000 + d)),
               t.source());
         };
         for (const auto& t : candidate.replicates) {
           scale_sum += 1.0 / std::sqrt(1.0 - static_cast<double>(size_matched->rows) /
-                                                 static_cast<double>(t.rows()));
+                                                 static_cast<double>(rows_of(t)));
           ++scale_count;
         }
         for (std::size_t d = 1; d <= draws; ++d) {
@@ -802,15 +847,15 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
               "at the holdout's size, draw " + std::to_string(d) + "/" + std::to_string(draws);
           if (metric->granularity == MetricGranularity::kPerReplicate) {
             for (std::size_t r = 0; r < candidate.replicates.size(); ++r) {
-              const Table drawn = subsample(candidate.replicates[r], r + 1, d);
-              results.push_back(run_one({&drawn}, r + 1, label).first);
+              const auto drawn = subsample(candidate.replicates[r], r + 1, d);
+              results.push_back(run_one({drawn.get()}, r + 1, label).first);
             }
           } else {
-            std::vector<Table> drawn;
+            std::vector<std::shared_ptr<const Table>> drawn;
             for (std::size_t r = 0; r < candidate.replicates.size(); ++r)
               drawn.push_back(subsample(candidate.replicates[r], r + 1, d));
             std::vector<const Table*> tables;
-            for (const auto& t : drawn) tables.push_back(&t);
+            for (const auto& t : drawn) tables.push_back(t.get());
             results.push_back(run_one(tables, 0, label).first);
           }
         }
@@ -841,12 +886,12 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
         const TableSource source{baseline.pool->source().path + " (" + baseline.name + " draw " +
                                      std::to_string(replicate) + ")",
                                  "", "synthetic"};
-        std::optional<Table> drawn;
-        if (!whole_pool) drawn = select_rows(*baseline.pool, rows, source);
+        std::shared_ptr<const Table> drawn;
+        if (!whole_pool) drawn = take_rows(*baseline.pool, rows, source);
         const std::uint64_t seed =
             derive_seed(spec.context.seed, metric->name, baseline.name, replicate);
         MetricInput input{data.confidential,
-                          {whole_pool ? baseline.pool : &*drawn},
+                          {whole_pool ? baseline.pool : drawn.get()},
                           holdout_input,
                           spec.context,
                           baseline.name,
@@ -856,7 +901,9 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                           &memo};
         MetricResult result;
         try {
-          result = metric->compute(input, params);
+          std::optional<MetricResult> elsewhere;
+          if (sinks.compute) elsewhere = sinks.compute(*metric, input, params);
+          result = elsewhere ? std::move(*elsewhere) : metric->compute(input, params);
         } catch (const MetricNotApplicable& e) {
           result.warnings.push_back(std::string("not applicable: ") + e.what());
         }

@@ -2,12 +2,14 @@
 // Runs an evaluation: load every dataset with one shared schema, run the selected metrics for
 // every candidate and replicate, and build the results document (result/document.hpp).
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/progress.hpp"
+#include "engine/data_checks.hpp"
 #include "io/load.hpp"
 #include "metrics/metric.hpp"
 #include "spec/spec.hpp"
@@ -51,8 +53,20 @@ ReadSettings reading_settings(const EvaluationSpec& spec);
 // out categorical columns with more than limits.levels levels (identifiers, with a warning),
 // sorts the dictionaries (finalize_dictionaries), checks that partial synthesis has row
 // correspondence, and warns about levels found only in synthetic data.
+// A partitioned read passes warn_levels = false and warns from the ranks' merged level_presence.
 void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis,
-                            const ResourceLimits& limits = {});
+                            const ResourceLimits& limits = {}, bool warn_levels = true);
+
+// Which levels of each categorical column the confidential data and each candidate (all its
+// replicates) hold: [column][code] and [candidate][column][code], 1 when held. An OR merges
+// row partitions exactly.
+struct LevelPresence {
+  std::vector<std::vector<std::uint8_t>> confidential;
+  std::vector<std::vector<std::vector<std::uint8_t>>> candidates;
+};
+LevelPresence level_presence(const EvaluationData& data);
+void merge_level_presence(LevelPresence& into, const LevelPresence& part);
+void warn_about_levels(EvaluationData& data, const LevelPresence& presence);
 
 // Reports progress lines ("running ks_distance on ideal 1/5") when set.
 using ProgressFn = std::function<void(const std::string&)>;
@@ -82,6 +96,18 @@ struct EvaluationSinks {
       compute;
   stats::NeighbourCache* neighbours = nullptr;
   int ranks = 1;
+  // A partitioned evaluation in which no rank holds whole tables sets the three below; the
+  // tables evaluate() is given are then the root's partitions, standing for the whole tables,
+  // and every metric must be computed by `compute`. `whole_rows` is a table's row count as a
+  // whole; `check_data` runs the checks before the metrics (check_named_columns, check_copies,
+  // check_missing_code_spikes) over the whole tables; `select_rows` makes a table of the given
+  // rows (sorted, 0-based, of the whole pool) that `compute` accepts (a baseline's draw, a
+  // candidate's subsample at the holdout's size), held until the pointer is released.
+  std::function<std::size_t(const Table&)> whole_rows;
+  std::function<std::vector<DataFinding>(const EvaluationSpec&, const EvaluationData&)> check_data;
+  std::function<std::shared_ptr<const Table>(
+      const Table& pool, const std::vector<std::size_t>& rows, const TableSource& source)>
+      select_rows;
 };
 
 // Throws InputError when a column the spec names (disclosure keys and targets, analyses, `by`)

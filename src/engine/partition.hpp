@@ -28,6 +28,7 @@ class PartitionDirectory {
  public:
   // This rank's share of table `id`.
   void add(const std::string& id, PartitionedTable table) { parts_[id] = table; }
+  void remove(const std::string& id) { parts_.erase(id); }
   const PartitionedTable& find(std::string_view id) const {
     const auto it = parts_.find(id);
     if (it == parts_.end())
@@ -36,7 +37,10 @@ class PartitionDirectory {
   }
   // On the root: a whole (gathered) table and its id, so that a request the root makes about a
   // Table it holds can name it for the other ranks.
+  // Without whole tables (a run that gathers none), the root registers its own partitions here:
+  // they stand for the whole tables in the evaluation.
   void add_whole(const Table& whole, const std::string& id) { whole_ids_[&whole] = id; }
+  void remove_whole(const Table& whole) { whole_ids_.erase(&whole); }
   std::optional<std::string> id_of(const Table& whole) const {
     const auto it = whole_ids_.find(&whole);
     if (it == whole_ids_.end()) return std::nullopt;

@@ -1,11 +1,14 @@
 #include "engine/partitioned_evaluate.hpp"
 
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <mutex>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "core/wire_bytes.hpp"
+#include "engine/data_checks.hpp"
 #include "engine/distributed_neighbours.hpp"
 #include "io/partitioned_read.hpp"
 #include "metrics/registry.hpp"
@@ -78,6 +81,26 @@ std::vector<std::string> table_ids(const EvaluationData& data) {
 }
 
 constexpr char kMetricState[] = "metric state";
+constexpr char kRowKeys[] = "row keys";
+constexpr char kColumnSummaries[] = "column summaries";
+constexpr char kSubsample[] = "subsample";
+
+std::string level_presence_bytes(const LevelPresence& presence) {
+  WireWriter out;
+  for (const auto& column : presence.confidential) out.put_vector(column);
+  for (const auto& candidate : presence.candidates)
+    for (const auto& column : candidate) out.put_vector(column);
+  return out.take();
+}
+
+LevelPresence level_presence_from(const std::string& bytes, const LevelPresence& like) {
+  WireReader in(bytes);
+  LevelPresence out = like;
+  for (auto& column : out.confidential) column = in.get_vector<std::uint8_t>();
+  for (auto& candidate : out.candidates)
+    for (auto& column : candidate) column = in.get_vector<std::uint8_t>();
+  return out;
+}
 
 }  // namespace
 
@@ -86,9 +109,24 @@ void register_partition_hook(PartitionHook hook) {
   hooks().push_back(std::move(hook));
 }
 
+bool needs_whole_tables(const EvaluationSpec& spec) {
+  if (!spec.by.empty() || spec.context.synthesis == SynthesisType::kPartial || spec.safe_output ||
+      !spec.context.weights.empty() || !spec.context.household.empty() ||
+      !spec.context.analyses.empty())
+    return true;
+  try {
+    for (const MetricSpec* metric : select_metrics(spec.metrics, spec.origin + ": metrics"))
+      if (!metric->mergeable) return true;
+  } catch (const InputError&) {
+    return true;  // the evaluation reports the selection
+  }
+  return false;
+}
+
 PartitionedData load_partitioned_evaluation_data(const EvaluationSpec& spec,
                                                  Communicator& communicator) {
   PartitionedData out;
+  const bool gather = needs_whole_tables(spec);
   out.part = std::make_unique<EvaluationData>();
   EvaluationData& data = *out.part;
   const ResourceLimits& limits = spec.context.limits;
@@ -177,9 +215,10 @@ PartitionedData load_partitioned_evaluation_data(const EvaluationSpec& spec,
   // process does; every rank finishes its partition the same way (the same columns are
   // identifiers and the same sorted order is reached, since the dictionaries are equal).
   std::vector<std::vector<std::string>> gathered;
-  for (Table* table : all_tables(data))
-    gathered.push_back(communicator.gather(table_rows_bytes(*table)));
-  if (communicator.is_root()) {
+  if (gather)
+    for (Table* table : all_tables(data))
+      gathered.push_back(communicator.gather(table_rows_bytes(*table)));
+  if (gather && communicator.is_root()) {
     EvaluationData whole;
     whole.schema = data.schema;
     std::vector<std::shared_ptr<Dictionary>> dictionaries;
@@ -211,16 +250,30 @@ PartitionedData load_partitioned_evaluation_data(const EvaluationSpec& spec,
     check_named_columns_kept(spec, *out.whole);
   });
   // Row correspondence (partial synthesis) is a property of the whole files, checked above.
-  run_agreed(communicator, [&] { finish_evaluation_data(data, SynthesisType::kFull, limits); });
+  run_agreed(communicator, [&] {
+    finish_evaluation_data(data, SynthesisType::kFull, limits, false);
+    if (!gather) check_named_columns_kept(spec, data);
+  });
+  if (!gather) {
+    // Levels held on one side only: what every rank holds, merged on the root.
+    const LevelPresence own = level_presence(data);
+    const auto parts = communicator.gather(level_presence_bytes(own));
+    if (communicator.is_root()) {
+      LevelPresence merged = own;
+      for (const auto& part : parts) merge_level_presence(merged, level_presence_from(part, own));
+      warn_about_levels(data, merged);
+    }
+  }
 
   const auto parts = all_tables(data);
   for (std::size_t i = 0; i < parts.size(); ++i) {
     extents[i].second.rows = parts[i];
     out.directory.add(extents[i].first, extents[i].second);
   }
-  if (out.whole) {
-    const auto ids = table_ids(*out.whole);
-    const auto wholes = all_tables(*out.whole);
+  if (communicator.is_root()) {
+    EvaluationData& stands_for_whole = out.whole ? *out.whole : data;
+    const auto ids = table_ids(stands_for_whole);
+    const auto wholes = all_tables(stands_for_whole);
     for (std::size_t i = 0; i < wholes.size(); ++i) out.directory.add_whole(*wholes[i], ids[i]);
   }
   return out;
@@ -230,7 +283,70 @@ std::optional<nlohmann::json> evaluate_partitioned(
     const EvaluationSpec& spec, PartitionedData& data, Communicator& communicator,
     const std::function<nlohmann::json(const EvaluationData& whole, EvaluationSinks sinks)>& run,
     const MetricFinder& find) {
+  const bool whole_tables =
+      communicator.is_root() ? data.whole != nullptr : needs_whole_tables(spec);
+  // The subsample tables the root asked for (baseline draws, candidates at the holdout's size):
+  // this rank's rows of each, by id; the root's are the tables its evaluation reads.
+  std::map<std::string, std::unique_ptr<Table>> subsamples;
   Cluster cluster(communicator);
+  cluster.on(kSubsample, [&](const std::string& payload) {
+    WireReader in(payload);
+    for (const auto& released : in.get_strings()) {
+      data.directory.remove(released);
+      subsamples.erase(released);
+    }
+    const std::string id = in.get_string();
+    const PartitionedTable pool = data.directory.find(in.get_string());
+    TableSource source;
+    source.path = in.get_string();
+    source.sha256 = in.get_string();
+    source.role = in.get_string();
+    const auto rows = in.get_vector<std::uint64_t>();  // sorted
+    const std::uint64_t first = pool.first_row, end = first + pool.rows->rows();
+    const auto from = std::lower_bound(rows.begin(), rows.end(), first);
+    const auto to = std::lower_bound(from, rows.end(), end);
+    std::vector<std::size_t> own;
+    own.reserve(static_cast<std::size_t>(to - from));
+    for (auto it = from; it != to; ++it) own.push_back(static_cast<std::size_t>(*it - first));
+    auto table = std::make_unique<Table>(select_rows(*pool.rows, own, source));
+    data.directory.add(
+        id,
+        PartitionedTable{table.get(), static_cast<std::size_t>(from - rows.begin()), rows.size()});
+    subsamples[id] = std::move(table);
+    return std::string();
+  });
+  // The 128-bit keys of this rank's rows of a table (the copy checks).
+  cluster.on(kRowKeys, [&](const std::string& id) {
+    const auto keys = row_keys(*data.directory.find(id).rows);
+    std::vector<std::uint64_t> flat;
+    flat.reserve(2 * keys.size());
+    for (const auto& [a, b] : keys) {
+      flat.push_back(a);
+      flat.push_back(b);
+    }
+    WireWriter out;
+    out.put_vector(flat);
+    return out.take();
+  });
+  // Row and missing counts and the extremes of every column of this rank's rows of a table.
+  cluster.on(kColumnSummaries, [&](const std::string& id) {
+    const Table& table = *data.directory.find(id).rows;
+    const WholeColumnCounts counts = column_counts(table);
+    WireWriter out;
+    out.put<std::uint64_t>(counts.rows);
+    for (const std::size_t missing : counts.missing) out.put<std::uint64_t>(missing);
+    for (const auto& column : table.columns()) {
+      const ColumnExtremes e = column_extremes(column);
+      out.put<std::uint64_t>(e.values);
+      out.put<std::uint64_t>(e.at_lo);
+      out.put<std::uint64_t>(e.at_hi);
+      out.put(e.lo);
+      out.put(e.hi);
+      out.put(e.above_lo);
+      out.put(e.below_hi);
+    }
+    return out.take();
+  });
   // A metric's partial state over this rank's rows of the tables the root names.
   cluster.on(kMetricState, [&](const std::string& payload) {
     WireReader in(payload);
@@ -271,31 +387,44 @@ std::optional<nlohmann::json> evaluate_partitioned(
     }
     for (const auto& hook : registered) hook(cluster, data.directory, neighbours.get());
   }
+  auto forget_subsamples = [&] {
+    for (const auto& [id, table] : subsamples) data.directory.remove(id);
+    subsamples.clear();
+  };
   if (!communicator.is_root()) {
     cluster.serve();
+    forget_subsamples();
     return std::nullopt;
   }
 
   EvaluationSinks sinks;
   sinks.ranks = communicator.size();
   sinks.neighbours = neighbours.get();
-  sinks.compute = [&](const MetricSpec& metric, const MetricInput& input,
-                      const Params& params) -> std::optional<MetricResult> {
-    if (!metric.mergeable) return std::nullopt;
-    // Only the whole tables the root gathered have partitions; a subsample does not.
+  // Without whole tables nothing can run on the root alone: needs_whole_tables let through a
+  // metric or a table that has no partitions, which is a mistake in this file.
+  auto cannot = [&](const MetricSpec& metric) -> std::optional<MetricResult> {
+    if (whole_tables) return std::nullopt;
+    throw std::logic_error("partitioned evaluation without whole tables: '" + metric.name +
+                           "' cannot run over the ranks' partitions");
+  };
+  sinks.compute = [&, cannot](const MetricSpec& metric, const MetricInput& input,
+                              const Params& params) -> std::optional<MetricResult> {
+    if (!metric.mergeable) return cannot(metric);
+    // Only tables with partitions on every rank: the whole tables (or the root's stand-ins for
+    // them) and, without whole tables, the subsamples made through select_rows.
     if (data.directory.id_of(input.confidential) != std::optional<std::string>("confidential"))
-      return std::nullopt;
+      return cannot(metric);
     std::vector<std::string> synthetic_ids;
     std::vector<const Table*> synthetic_parts;
     for (const Table* table : input.synthetic) {
       const auto id = data.directory.id_of(*table);
-      if (!id || id->rfind("synthetic/", 0) != 0) return std::nullopt;
+      if (!id) return cannot(metric);
       synthetic_ids.push_back(*id);
       synthetic_parts.push_back(data.directory.find(*id).rows);
     }
     if (input.holdout &&
         data.directory.id_of(*input.holdout) != std::optional<std::string>("holdout"))
-      return std::nullopt;
+      return cannot(metric);
     WireWriter request;
     request.put_string(metric.name);
     request.put_string(input.candidate);
@@ -313,14 +442,105 @@ std::optional<nlohmann::json> evaluate_partitioned(
                              nullptr};
     return metric.mergeable->finalize(states, schema, params);
   };
+  std::mutex released_mutex;
+  std::vector<std::string> released;  // subsample ids the root no longer uses, dropped next call
+  std::size_t made = 0;               // subsample tables made so far: their ids
+  if (!whole_tables) {
+    sinks.whole_rows = [&](const Table& table) {
+      const auto id = data.directory.id_of(table);
+      if (!id) throw std::logic_error("partitioned evaluation: a table with no partitions");
+      return data.directory.find(*id).total_rows;
+    };
+    sinks.select_rows = [&](const Table& pool, const std::vector<std::size_t>& rows,
+                            const TableSource& source) {
+      const auto pool_id = data.directory.id_of(pool);
+      if (!pool_id) throw std::logic_error("partitioned evaluation: a subsample of no partitions");
+      const std::string id = "subsample/" + std::to_string(++made);
+      WireWriter request;
+      {
+        const std::lock_guard<std::mutex> lock(released_mutex);
+        request.put_strings(released);
+        released.clear();
+      }
+      request.put_string(id);
+      request.put_string(*pool_id);
+      request.put_string(source.path);
+      request.put_string(source.sha256);
+      request.put_string(source.role);
+      request.put_vector(std::vector<std::uint64_t>(rows.begin(), rows.end()));
+      cluster.call(kSubsample, request.take());
+      const Table* table = data.directory.find(id).rows;
+      data.directory.add_whole(*table, id);
+      return std::shared_ptr<const Table>(table, [&, id](const Table* done) {
+        const std::lock_guard<std::mutex> lock(released_mutex);
+        data.directory.remove_whole(*done);
+        released.push_back(id);
+      });
+    };
+    // The checks before the metrics, from what the ranks report about their rows: counts and
+    // column extremes merge exactly; the row comparisons use 128-bit row keys gathered from the
+    // ranks (16 bytes a row, kept only while the checks run), since equal rows must meet on one
+    // rank to be counted and the keys are far smaller than the rows.
+    sinks.check_data = [&](const EvaluationSpec& checked, const EvaluationData& tables) {
+      WholeColumnCounts counts;
+      std::vector<ColumnExtremes> extremes(tables.confidential.column_count());
+      for (const auto& reply : cluster.call(kColumnSummaries, "confidential")) {
+        WireReader in(reply);
+        WholeColumnCounts part;
+        part.rows = in.get<std::uint64_t>();
+        for (std::size_t c = 0; c < extremes.size(); ++c)
+          part.missing.push_back(in.get<std::uint64_t>());
+        merge_column_counts(counts, part);
+        for (auto& whole : extremes) {
+          ColumnExtremes e;
+          e.values = in.get<std::uint64_t>();
+          e.at_lo = in.get<std::uint64_t>();
+          e.at_hi = in.get<std::uint64_t>();
+          e.lo = in.get<double>();
+          e.hi = in.get<double>();
+          e.above_lo = in.get<double>();
+          e.below_hi = in.get<double>();
+          merge_column_extremes(whole, e);
+        }
+      }
+      check_named_columns(checked, tables.confidential, &counts);
+      std::map<std::string, std::vector<RowKey>> keys;
+      auto keys_of = [&](const Table& table) -> const std::vector<RowKey>& {
+        const auto id = data.directory.id_of(table);
+        if (!id) throw std::logic_error("partitioned evaluation: row keys of no partitions");
+        auto it = keys.find(*id);
+        if (it != keys.end()) return it->second;
+        // The confidential data's and the holdout's keys are read against every replicate; a
+        // replicate's only in the comparisons of that replicate (at most one at a time).
+        if (*id != "confidential" && *id != "holdout")
+          std::erase_if(keys, [](const auto& entry) {
+            return entry.first != "confidential" && entry.first != "holdout";
+          });
+        std::vector<RowKey> all;
+        for (const auto& reply : cluster.call(kRowKeys, *id)) {
+          WireReader in(reply);
+          const auto flat = in.get_vector<std::uint64_t>();
+          for (std::size_t k = 0; k + 1 < flat.size(); k += 2)
+            all.push_back({flat[k], flat[k + 1]});
+        }
+        return keys.emplace(*id, std::move(all)).first->second;
+      };
+      std::vector<DataFinding> findings =
+          check_copies(tables, checked.context.synthesis, row_key_comparisons(keys_of));
+      for (auto& f : check_missing_code_spikes(tables.confidential, extremes))
+        findings.push_back(std::move(f));
+      return findings;
+    };
+  }
   std::optional<nlohmann::json> document;
   std::exception_ptr failure;
   try {
-    document = run(*data.whole, std::move(sinks));
+    document = run(data.whole ? *data.whole : *data.part, std::move(sinks));
   } catch (...) {
     failure = std::current_exception();
   }
   cluster.stop();
+  forget_subsamples();
   if (failure) std::rethrow_exception(failure);
   return document;
 }

@@ -11,10 +11,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
+#include <set>
 
 #include "core/error.hpp"
 #include "core/wire_bytes.hpp"
+#include "engine/data_checks.hpp"
+#include "result/document.hpp"
 #include "sim/simulator.hpp"
 #include "stats/neighbour_cache.hpp"
 
@@ -314,6 +318,250 @@ TEST_F(PartitionedEvaluation, HooksSeeEveryRankBeforeTheMetrics) {
   EXPECT_EQ(hook_calls.load(), 3);
   EXPECT_EQ(hook_caches.load(), 1);
   EXPECT_EQ(summed, 1500u);
+}
+
+// --- a run in which no rank holds whole tables --------------------------------------------------
+
+namespace more {
+
+const std::vector<std::string> kMergeableSelection = {
+    "total_variation",        "ratio_of_counts", "zero_cell_agreement",
+    "moments_and_covariance", "ks_distance",     "wasserstein_distance",
+    "coverage_and_validity",  "k_anonymity",     "replicated_uniques",
+    "individual_risk",        "l_diversity"};
+
+std::vector<std::string> split(const std::string& text, char by) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  for (;;) {
+    const auto next = text.find(by, at);
+    out.push_back(text.substr(at, next - at));
+    if (next == std::string::npos) return out;
+    at = next + 1;
+  }
+}
+
+// results.tsv as docs/mpi.md promises it: the same rows, each field the same string or both
+// numbers within 1e-12 relative.
+void expect_same_results(const std::string& single, const std::string& partitioned) {
+  const auto a = split(single, '\n'), b = split(partitioned, '\n');
+  ASSERT_EQ(a.size(), b.size());
+  std::size_t numbers_differing = 0;
+  for (std::size_t line = 0; line < a.size(); ++line) {
+    const auto x = split(a[line], '\t'), y = split(b[line], '\t');
+    ASSERT_EQ(x.size(), y.size()) << a[line];
+    for (std::size_t f = 0; f < x.size(); ++f) {
+      if (x[f] == y[f]) continue;
+      char* end_x = nullptr;
+      char* end_y = nullptr;
+      const double u = std::strtod(x[f].c_str(), &end_x), v = std::strtod(y[f].c_str(), &end_y);
+      ASSERT_TRUE(*end_x == '\0' && *end_y == '\0' && !x[f].empty())
+          << "line " << line << ": " << a[line] << " vs " << b[line];
+      EXPECT_LE(std::abs(u - v), 1e-12 * std::max(std::abs(u), std::abs(v)))
+          << "line " << line << ": " << a[line] << " vs " << b[line];
+      ++numbers_differing;
+    }
+  }
+  ::testing::Test::RecordProperty("numbers_differing", static_cast<int>(numbers_differing));
+}
+
+std::vector<std::string> lines_of(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+void write_lines(const std::string& path, const std::vector<std::string>& lines) {
+  std::ofstream out(path);
+  for (const auto& line : lines) out << line << "\n";
+}
+
+// Findings for every check before the metrics: -9 in every 10th income of the confidential data
+// (a missing-code spike), and a candidate whose replicates are the confidential file itself, the
+// holdout file itself, and mostly confidential rows with some holdout rows (copied rows).
+void plant_findings(EvaluationSpec& spec, const fs::path& dir) {
+  auto conf = lines_of(spec.confidential);
+  const auto header = split(conf[0], ',');
+  const auto income =
+      static_cast<std::size_t>(std::find(header.begin(), header.end(), "income") - header.begin());
+  ASSERT_LT(income, header.size());
+  for (std::size_t row = 1; row < conf.size(); row += 10) {
+    auto fields = split(conf[row], ',');
+    fields[income] = "-9";
+    std::string line;
+    for (std::size_t f = 0; f < fields.size(); ++f) line += (f ? "," : "") + fields[f];
+    conf[row] = line;
+  }
+  // A level only the last confidential row has (read by the last rank only): the warning that no
+  // candidate reproduces it needs every rank's levels.
+  const auto region =
+      static_cast<std::size_t>(std::find(header.begin(), header.end(), "region") - header.begin());
+  ASSERT_LT(region, header.size());
+  auto last = split(conf.back(), ',');
+  last[region] = "Atlantis";
+  conf.back().clear();
+  for (std::size_t f = 0; f < last.size(); ++f) conf.back() += (f ? "," : "") + last[f];
+  write_lines(spec.confidential, conf);
+  const auto holdout = lines_of(*spec.holdout);
+  std::vector<std::string> mixed(conf.begin(), conf.begin() + 1201);
+  mixed.insert(mixed.end(), holdout.begin() + 1, holdout.begin() + 301);
+  const std::string mixed_path = (dir / "mixed.csv").string();
+  write_lines(mixed_path, mixed);
+  spec.candidates.push_back({"copied", {spec.confidential, *spec.holdout, mixed_path}});
+}
+
+}  // namespace more
+
+TEST_F(PartitionedEvaluation, MergeableSelectionRunsWithoutWholeTablesAndEqualsOneProcess) {
+  spec_.metrics = more::kMergeableSelection;
+  spec_.context.analyses.clear();  // their check builds model layouts over the whole table
+  more::plant_findings(spec_, dir_);
+  ASSERT_FALSE(needs_whole_tables(spec_));
+  const EvaluationData single_data = load_evaluation_data(spec_);
+  nlohmann::json single = evaluate(spec_, single_data);
+  // The checks before the metrics found something to compare (the simulator's leaky candidate).
+  std::set<std::string> checks;
+  for (const auto& finding : single["data_checks"]) checks.insert(finding["check"]);
+  EXPECT_EQ(checks, (std::set<std::string>{"identical_to_confidential", "identical_to_holdout",
+                                           "copies_confidential_rows", "missing_code_spike"}));
+  bool atlantis = false;
+  for (const auto& warning : single["warnings"])
+    atlantis = atlantis || warning.get<std::string>().find("Atlantis") != std::string::npos;
+  EXPECT_TRUE(atlantis);
+  ASSERT_FALSE(single["baselines"].empty());
+  bool size_matched = false;
+  for (const auto& metric : single["metrics"])
+    for (const auto& candidate : metric["candidates"])
+      size_matched = size_matched || candidate.contains("at_baseline_size");
+  ASSERT_TRUE(size_matched);
+  for (int ranks : {2, 3, 4}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    nlohmann::json partitioned;
+    bool root_had_whole = true;
+    std::size_t root_rows = 0;
+    std::atomic<int> subsamples_left{0};
+    run_thread_group(ranks, [&](Communicator& communicator) {
+      PartitionedData data = load_partitioned_evaluation_data(spec_, communicator);
+      auto document = evaluate_partitioned(
+          spec_, data, communicator, [&](const EvaluationData& tables, EvaluationSinks sinks) {
+            root_rows = tables.confidential.rows();
+            return evaluate(spec_, tables, {}, sinks);
+          });
+      // Every subsample table was released on every rank.
+      for (int k = 1; k < 10000; ++k) {
+        try {
+          data.directory.find("subsample/" + std::to_string(k));
+          ++subsamples_left;
+        } catch (const std::logic_error&) {
+        }
+      }
+      if (communicator.is_root()) {
+        root_had_whole = data.whole != nullptr;
+        partitioned = std::move(*document);
+      }
+    });
+    EXPECT_FALSE(root_had_whole);
+    EXPECT_LT(root_rows, single_data.confidential.rows());
+    EXPECT_EQ(subsamples_left.load(), 0);
+    EXPECT_EQ(partitioned["inputs"], single["inputs"]);
+    EXPECT_EQ(partitioned["data_checks"], single["data_checks"]);
+    EXPECT_EQ(partitioned["warnings"], single["warnings"]);
+    EXPECT_EQ(partitioned["baselines"], single["baselines"]);
+    EXPECT_EQ(partitioned["columns"], single["columns"]);
+    EXPECT_EQ(partitioned["ranks"], ranks);
+    more::expect_same_results(results_tsv(single), results_tsv(partitioned));
+  }
+}
+
+TEST_F(PartitionedEvaluation, WholeTablesAreGatheredWhenSomethingNeedsRowsInOnePlace) {
+  spec_.metrics = more::kMergeableSelection;
+  EXPECT_TRUE(needs_whole_tables(spec_));  // the simulator's spec declares analyses
+  spec_.context.analyses.clear();
+  EXPECT_FALSE(needs_whole_tables(spec_));
+  EvaluationSpec with = spec_;
+  with.metrics.push_back("k_marginal");  // random row subsamples: no mergeable form
+  EXPECT_TRUE(needs_whole_tables(with));
+  with = spec_;
+  with.by = {"sex"};
+  EXPECT_TRUE(needs_whole_tables(with));
+  with = spec_;
+  with.context.synthesis = SynthesisType::kPartial;
+  EXPECT_TRUE(needs_whole_tables(with));
+  with = spec_;
+  with.safe_output = true;
+  EXPECT_TRUE(needs_whole_tables(with));
+  with = spec_;
+  with.context.weights = "weight";
+  EXPECT_TRUE(needs_whole_tables(with));
+  with = spec_;
+  with.metrics = {"no_such_metric"};
+  EXPECT_TRUE(needs_whole_tables(with));
+
+  spec_.metrics = {"total_variation", "k_marginal"};
+  bool root_had_whole = false;
+  run_thread_group(2, [&](Communicator& communicator) {
+    PartitionedData data = load_partitioned_evaluation_data(spec_, communicator);
+    if (communicator.is_root()) root_had_whole = data.whole != nullptr;
+  });
+  EXPECT_TRUE(root_had_whole);
+}
+
+TEST(PartitionedDataChecks, ColumnExtremesMergeExactly) {
+  std::vector<double> values = {-9, 3, 4, -9, 7, NAN, 99, 99, 5, -9, 3, 99, 2};
+  Column whole;
+  whole.name = "x";
+  whole.kind = ColumnKind::kNumeric;
+  whole.numeric = values;
+  const ColumnExtremes expected = column_extremes(whole);
+  for (std::size_t cut = 0; cut <= values.size(); ++cut)
+    for (std::size_t cut2 = cut; cut2 <= values.size(); ++cut2) {
+      ColumnExtremes merged;
+      for (auto [from, to] : {std::pair{std::size_t{0}, cut}, {cut, cut2}, {cut2, values.size()}}) {
+        Column part = whole;
+        part.numeric.assign(values.begin() + static_cast<std::ptrdiff_t>(from),
+                            values.begin() + static_cast<std::ptrdiff_t>(to));
+        merge_column_extremes(merged, column_extremes(part));
+      }
+      EXPECT_EQ(merged.values, expected.values);
+      EXPECT_EQ(merged.lo, expected.lo);
+      EXPECT_EQ(merged.hi, expected.hi);
+      EXPECT_EQ(merged.at_lo, expected.at_lo);
+      EXPECT_EQ(merged.at_hi, expected.at_hi);
+      EXPECT_EQ(merged.above_lo, expected.above_lo) << cut << " " << cut2;
+      EXPECT_EQ(merged.below_hi, expected.below_hi) << cut << " " << cut2;
+    }
+  EXPECT_EQ(expected.at_lo, 3u);
+  EXPECT_EQ(expected.above_lo, 2.0);
+  EXPECT_EQ(expected.below_hi, 7.0);
+  // The spikes found from the extremes are those of the column.
+  EXPECT_EQ(missing_code_spikes(expected).size(), find_missing_code_spikes(whole).size());
+}
+
+TEST_F(PartitionedEvaluation, RowKeyComparisonsCountAsTheExactOnes) {
+  const EvaluationData data = load_evaluation_data(spec_);
+  std::map<const Table*, std::vector<RowKey>> keys;
+  const RowComparisons by_keys = row_key_comparisons([&](const Table& t) -> const auto& {
+    auto it = keys.find(&t);
+    if (it == keys.end()) it = keys.emplace(&t, row_keys(t)).first;
+    return it->second;
+  });
+  const RowComparisons exact = exact_row_comparisons();
+  std::vector<const Table*> tables = {&data.confidential, &*data.holdout};
+  for (const auto& c : data.candidates)
+    for (const auto& t : c.replicates) tables.push_back(&t);
+  std::size_t copies_seen = 0;
+  for (const Table* t : tables) {
+    EXPECT_EQ(by_keys.repeated(*t).copies, exact.repeated(*t).copies);
+    const RowCopies copies = exact.copies(*t, data.confidential);
+    EXPECT_EQ(by_keys.copies(*t, data.confidential).copies, copies.copies);
+    copies_seen += copies.copies;
+    for (const Table* u : tables)
+      EXPECT_EQ(by_keys.same_content(*t, *u), exact.same_content(*t, *u));
+  }
+  EXPECT_GT(copies_seen, data.confidential.rows());  // the confidential data itself, and leaks
+  EXPECT_EQ(check_copies(data, SynthesisType::kFull, by_keys).size(),
+            check_copies(data, SynthesisType::kFull).size());
 }
 
 }  // namespace

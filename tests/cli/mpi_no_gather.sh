@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# `mpirun -np N synthaudit evaluate` of metrics that all have mergeable forms, with a holdout and
+# the default baselines (docs/mpi.md, "Without whole tables"): no rank gathers whole tables, and
+# results.tsv equals one process's (the same strings, or within 1e-12 relative where floating-point
+# sums are added in another order); a selection with a metric that has no mergeable form still
+# gathers. Skipped (exit 77) when the build has no MPI or mpirun is missing.
+#
+# Usage: SYNTHAUDIT=build/synthaudit bash tests/cli/mpi_no_gather.sh RANKS
+set -u
+BIN=${SYNTHAUDIT:?set SYNTHAUDIT to the synthaudit binary}
+NP=${1:?give the number of ranks}
+if [ ! -f "$(dirname "$BIN")/libsynthaudit_mpi.so" ]; then
+  echo "SKIP: this build has no MPI (libsynthaudit_mpi.so is not beside $BIN; install libopenmpi-dev)"
+  exit 77
+fi
+if ! command -v mpirun >/dev/null 2>&1; then
+  echo "SKIP: mpirun is not installed (openmpi-bin)"
+  exit 77
+fi
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/synthaudit-mpi-nogather.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+MPIRUN=(mpirun --oversubscribe -np "$NP")
+# As in mpi_evaluate.sh: Open MPI's allocations at exit are not the program's.
+if [ -n "${ASAN_OPTIONS:-}" ]; then export ASAN_OPTIONS="${ASAN_OPTIONS}:detect_leaks=0"; fi
+if [ "$(id -u)" -eq 0 ]; then MPIRUN+=(--allow-run-as-root); fi
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
+export OMPI_MCA_rmaps_base_oversubscribe=1
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "ok    $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL  $1: $2"; }
+
+"$BIN" simulate --rows 2000 --holdout-rows 500 --replicates 2 --out "$WORK/data" >/dev/null ||
+  { echo "FAIL: simulate"; exit 1; }
+# Declared analyses are checked over the whole confidential table: a spec without them.
+/usr/bin/python3 - "$WORK/data/spec.yaml" <<'PY'
+import sys
+path = sys.argv[1]
+out, skipping = [], False
+for line in open(path):
+    if line.startswith("analyses:"):
+        skipping = True
+        continue
+    if skipping and line.startswith("  "):
+        continue
+    skipping = False
+    out.append(line)
+open(path, "w").write("".join(out))
+PY
+MERGEABLE=total_variation,ratio_of_counts,zero_cell_agreement,moments_and_covariance,ks_distance,wasserstein_distance,coverage_and_validity,k_anonymity,replicated_uniques,individual_risk,l_diversity
+
+compare() {  # single-process folder, ranks folder
+  /usr/bin/python3 - "$1" "$2" "$NP" <<'PY'
+import json, sys
+single, ranks, np = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def rows(folder):
+    with open(folder + "/results.tsv") as f:
+        return [line.rstrip("\n").split("\t") for line in f]
+a, b = rows(single), rows(ranks)
+problems = []
+if len(a) != len(b):
+    problems.append(f"{len(a)} rows in one process, {len(b)} on {np} ranks")
+differing = 0
+for x, y in zip(a, b):
+    if x == y:
+        continue
+    if x[:-1] != y[:-1]:
+        problems.append(f"row differs: {x} vs {y}")
+        continue
+    try:
+        u, v = float(x[-1]), float(y[-1])
+    except ValueError:
+        problems.append(f"value differs: {x} vs {y}")
+        continue
+    if not (abs(u - v) <= 1e-12 * max(abs(u), abs(v))):
+        problems.append(f"beyond 1e-12 relative: {x} vs {y[-1]}")
+    differing += 1
+s, r = json.load(open(single + "/results.json")), json.load(open(ranks + "/results.json"))
+for key in ("inputs", "data_checks", "warnings", "baselines"):
+    if s.get(key) != r.get(key):
+        problems.append(f"results.json {key} differs")
+if r.get("ranks") != np:
+    problems.append(f"results.json ranks is {r.get('ranks')}, not {np}")
+for p in problems[:20]:
+    print("  " + p)
+print(f"compared {len(a)} rows; {differing} differ in the last digits (within 1e-12)")
+sys.exit(1 if problems else 0)
+PY
+}
+
+ARGS=(evaluate --spec "$WORK/data/spec.yaml" --metrics "$MERGEABLE" --threads 1)
+"$BIN" "${ARGS[@]}" --quiet --out "$WORK/single" >/dev/null 2>"$WORK/single.err"
+single_rc=$?
+"${MPIRUN[@]}" "$BIN" "${ARGS[@]}" --out "$WORK/ranks" >/dev/null 2>"$WORK/ranks.err"
+ranks_rc=$?
+if [ "$single_rc" = "$ranks_rc" ] && { [ "$single_rc" = 0 ] || [ "$single_rc" = 3 ]; }; then
+  pass "exit code $ranks_rc on $NP ranks as in one process"
+else
+  fail "exit code" "one process $single_rc, $NP ranks $ranks_rc: $(head -c 2000 "$WORK/ranks.err")"
+fi
+if grep -q "without whole tables" "$WORK/ranks.err"; then
+  pass "no rank gathers whole tables for a mergeable selection"
+else
+  fail "no gathering" "the progress lines do not say so: $(head -c 1000 "$WORK/ranks.err")"
+fi
+if compare "$WORK/single" "$WORK/ranks"; then
+  pass "results.tsv on $NP ranks without whole tables equals one process's"
+else
+  fail "results.tsv" "see above"
+fi
+
+# One metric without a mergeable form: the root gathers the tables, as before.
+GATHER=(evaluate --spec "$WORK/data/spec.yaml" --metrics total_variation,distance_to_closest_record --threads 1)
+"$BIN" "${GATHER[@]}" --quiet --out "$WORK/single-g" >/dev/null 2>&1
+"${MPIRUN[@]}" "$BIN" "${GATHER[@]}" --out "$WORK/ranks-g" >/dev/null 2>"$WORK/ranks-g.err"
+if grep -q "gathered on rank 0" "$WORK/ranks-g.err"; then
+  pass "a non-mergeable selection gathers the tables on rank 0"
+else
+  fail "gathering" "the progress lines do not say so: $(head -c 1000 "$WORK/ranks-g.err")"
+fi
+if compare "$WORK/single-g" "$WORK/ranks-g"; then
+  pass "results.tsv of the gathering run equals one process's"
+else
+  fail "results.tsv (gathering)" "see above"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
