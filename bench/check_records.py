@@ -59,12 +59,22 @@ def main():
         values = [v for v in values if not math.isnan(v)]
         ranges.append(max(values) - min(values) if values else math.nan)
     ref_num = [[as_number(r[c]) if numeric[c] else None for c in range(p)] for r in ref]
-    want = {}
+    # records.tsv is long: candidate, replicate, metric, scope (the direction), data, row, field
+    # (nearest_row or distance), value.
+    nearest_of, distance_of = {}, {}
     with open(records) as f:
-        for line in f.read().splitlines()[1:]:
-            cand, _, _, d, q, nearest, dist = line.split("\t")
-            if cand == candidate and d == direction:
-                want[int(q)] = (int(nearest), float(dist))
+        header_line = f.readline().rstrip("\n").split("\t")
+        col = {name: i for i, name in enumerate(header_line)}
+        for line in f:
+            fields = line.rstrip("\n").split("\t")
+            if fields[col["candidate"]] != candidate or fields[col["scope"]] != direction:
+                continue
+            q = int(fields[col["row"]])
+            if fields[col["field"]] == "nearest_row":
+                nearest_of[q] = int(fields[col["value"]])
+            elif fields[col["field"]] == "distance":
+                distance_of[q] = float(fields[col["value"]])
+    want = {q: (nearest_of[q], distance_of[q]) for q in nearest_of}
     rng = random.Random(seed)
     picked = sorted(rng.sample(range(1, len(query) + 1), min(sample, len(query))))
     worst = 0.0
