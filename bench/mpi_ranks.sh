@@ -25,20 +25,7 @@ if [ "$FAMILY" = mergeable ]; then
   METRICS=$METRICS,wasserstein_distance,coverage_and_validity,k_anonymity,replicated_uniques
   METRICS=$METRICS,individual_risk,l_diversity
   if [ -z "${KEEP_ANALYSES:-}" ]; then
-    /usr/bin/python3 - "$WORK/data/spec.yaml" <<'PY'
-import sys
-path = sys.argv[1]
-out, skipping = [], False
-for line in open(path):
-    if line.startswith("analyses:"):
-        skipping = True
-        continue
-    if skipping and line.startswith("  "):
-        continue
-    skipping = False
-    out.append(line)
-open(path, "w").write("".join(out))
-PY
+    /usr/bin/python3 "$(dirname "$0")/../tests/cli/drop_analyses.py" "$WORK/data/spec.yaml"
   fi
 fi
 ARGS=(evaluate --spec "$WORK/data/spec.yaml" --metrics "$METRICS" --threads 1 --quiet)

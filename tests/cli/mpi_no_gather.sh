@@ -9,45 +9,13 @@
 set -u
 BIN=${SYNTHAUDIT:?set SYNTHAUDIT to the synthaudit binary}
 NP=${1:?give the number of ranks}
-if [ ! -f "$(dirname "$BIN")/libsynthaudit_mpi.so" ]; then
-  echo "SKIP: this build has no MPI (libsynthaudit_mpi.so is not beside $BIN; install libopenmpi-dev)"
-  exit 77
-fi
-if ! command -v mpirun >/dev/null 2>&1; then
-  echo "SKIP: mpirun is not installed (openmpi-bin)"
-  exit 77
-fi
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/synthaudit-mpi-nogather.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
-MPIRUN=(mpirun --oversubscribe -np "$NP")
-# As in mpi_evaluate.sh: Open MPI's allocations at exit are not the program's.
-if [ -n "${ASAN_OPTIONS:-}" ]; then export ASAN_OPTIONS="${ASAN_OPTIONS}:detect_leaks=0"; fi
-if [ "$(id -u)" -eq 0 ]; then MPIRUN+=(--allow-run-as-root); fi
-export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
-export OMPI_MCA_rmaps_base_oversubscribe=1
-
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "ok    $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL  $1: $2"; }
+# shellcheck source=tests/cli/mpi_setup.sh
+source "$(dirname "$0")/mpi_setup.sh"
 
 "$BIN" simulate --rows 2000 --holdout-rows 500 --replicates 2 --out "$WORK/data" >/dev/null ||
   { echo "FAIL: simulate"; exit 1; }
 # Declared analyses are checked over the whole confidential table: a spec without them.
-/usr/bin/python3 - "$WORK/data/spec.yaml" <<'PY'
-import sys
-path = sys.argv[1]
-out, skipping = [], False
-for line in open(path):
-    if line.startswith("analyses:"):
-        skipping = True
-        continue
-    if skipping and line.startswith("  "):
-        continue
-    skipping = False
-    out.append(line)
-open(path, "w").write("".join(out))
-PY
+/usr/bin/python3 "$(dirname "$0")/drop_analyses.py" "$WORK/data/spec.yaml"
 MERGEABLE=total_variation,ratio_of_counts,zero_cell_agreement,moments_and_covariance,ks_distance,wasserstein_distance,coverage_and_validity,k_anonymity,replicated_uniques,individual_risk,l_diversity
 
 compare() {  # single-process folder, ranks folder
