@@ -26,40 +26,7 @@ else
   fail "exit code" "one process $single_rc, $NP ranks $ranks_rc: $(head -c 2000 "$WORK/ranks.err")"
 fi
 
-/usr/bin/python3 - "$WORK/single" "$WORK/ranks" "$NP" <<'PY'
-import json, math, sys
-single, ranks, np = sys.argv[1], sys.argv[2], int(sys.argv[3])
-def rows(folder):
-    with open(folder + "/results.tsv") as f:
-        return [line.rstrip("\n").split("\t") for line in f]
-a, b = rows(single), rows(ranks)
-problems = []
-if len(a) != len(b):
-    problems.append(f"{len(a)} rows in one process, {len(b)} on {np} ranks")
-differing = 0
-for x, y in zip(a, b):
-    if x == y:
-        continue
-    if x[:-1] != y[:-1]:
-        problems.append(f"row differs: {x} vs {y}")
-        continue
-    try:
-        u, v = float(x[-1]), float(y[-1])
-    except ValueError:
-        problems.append(f"value differs: {x} vs {y}")
-        continue
-    if not (abs(u - v) <= 1e-12 * max(abs(u), abs(v))):
-        problems.append(f"beyond 1e-12 relative: {x} vs {y[-1]}")
-    differing += 1
-for what, folder, want in (("one process", single, 1), (f"{np} ranks", ranks, np)):
-    got = json.load(open(folder + "/results.json")).get("ranks")
-    if got != want:
-        problems.append(f"results.json ranks of {what} is {got}, not {want}")
-for p in problems[:20]:
-    print("  " + p)
-print(f"compared {len(a)} rows; {differing} differ in the last digits (within 1e-12)")
-sys.exit(1 if problems else 0)
-PY
+/usr/bin/python3 "$(dirname "$0")/compare_ranks.py" "$WORK/single" "$WORK/ranks" "$NP"
 if [ $? -eq 0 ]; then pass "results.tsv on $NP ranks equals one process's"; else fail "results.tsv" "see above"; fi
 
 # A value that is not a number in the last row of the holdout: only the last rank reads it.

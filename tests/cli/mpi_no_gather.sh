@@ -19,42 +19,8 @@ source "$(dirname "$0")/mpi_setup.sh"
 MERGEABLE=total_variation,ratio_of_counts,zero_cell_agreement,moments_and_covariance,ks_distance,wasserstein_distance,coverage_and_validity,k_anonymity,replicated_uniques,individual_risk,l_diversity
 
 compare() {  # single-process folder, ranks folder
-  /usr/bin/python3 - "$1" "$2" "$NP" <<'PY'
-import json, sys
-single, ranks, np = sys.argv[1], sys.argv[2], int(sys.argv[3])
-def rows(folder):
-    with open(folder + "/results.tsv") as f:
-        return [line.rstrip("\n").split("\t") for line in f]
-a, b = rows(single), rows(ranks)
-problems = []
-if len(a) != len(b):
-    problems.append(f"{len(a)} rows in one process, {len(b)} on {np} ranks")
-differing = 0
-for x, y in zip(a, b):
-    if x == y:
-        continue
-    if x[:-1] != y[:-1]:
-        problems.append(f"row differs: {x} vs {y}")
-        continue
-    try:
-        u, v = float(x[-1]), float(y[-1])
-    except ValueError:
-        problems.append(f"value differs: {x} vs {y}")
-        continue
-    if not (abs(u - v) <= 1e-12 * max(abs(u), abs(v))):
-        problems.append(f"beyond 1e-12 relative: {x} vs {y[-1]}")
-    differing += 1
-s, r = json.load(open(single + "/results.json")), json.load(open(ranks + "/results.json"))
-for key in ("inputs", "data_checks", "warnings", "baselines"):
-    if s.get(key) != r.get(key):
-        problems.append(f"results.json {key} differs")
-if r.get("ranks") != np:
-    problems.append(f"results.json ranks is {r.get('ranks')}, not {np}")
-for p in problems[:20]:
-    print("  " + p)
-print(f"compared {len(a)} rows; {differing} differ in the last digits (within 1e-12)")
-sys.exit(1 if problems else 0)
-PY
+  /usr/bin/python3 "$(dirname "$0")/compare_ranks.py" "$1" "$2" "$NP" \
+    --same inputs,data_checks,warnings,baselines
 }
 
 ARGS=(evaluate --spec "$WORK/data/spec.yaml" --metrics "$MERGEABLE" --threads 1)
