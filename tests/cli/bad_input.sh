@@ -189,6 +189,10 @@ check "record_level that is not true or false" \
   "^synthaudit: error: .*parameters\.distance_to_closest_record\.record_level: expected true or false, got 2$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --param distance_to_closest_record.record_level=2
 
+check "sdmetrics_random_rows below 0" \
+  "^synthaudit: error: .*parameters\.distance_to_closest_record\.sdmetrics_random_rows: value -5 is out of range \[0, inf\]$" \
+  run_eval --confidential conf.csv --synthetic s=syn.csv --param distance_to_closest_record.sdmetrics_random_rows=-5
+
 check "epsilon_identifiability weights that are not a choice (did you mean)" \
   "^synthaudit: error: .*parameters\.epsilon_identifiability\.weights: 'entropic' is not one of .*\(did you mean 'entropy'\?\)$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --param epsilon_identifiability.weights=entropic
