@@ -48,7 +48,8 @@ struct WeightColumnFacts {
   std::uint64_t first_bad = 0;   // its 0-based row within these facts' rows
   double first_bad_value = 0.0;  // and its value
   bool any_positive = false;
-  // These facts followed by those of the rows right after them.
+  // These facts followed by those of the rows right after them (default facts, of no rows, are
+  // the identity: merging starts from them).
   void merge_after(const WeightColumnFacts& later);
 };
 WeightColumnFacts weight_column_facts(const Column& weights);

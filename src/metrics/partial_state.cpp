@@ -8,6 +8,10 @@ namespace {
 
 template <typename T>
 void add_vectors(std::vector<T>& a, const std::vector<T>& b) {
+  if (a.empty()) {
+    a = b;
+    return;
+  }
   if (a.size() != b.size())
     throw std::logic_error("partition states of different lengths: " + std::to_string(a.size()) +
                            " and " + std::to_string(b.size()));

@@ -46,7 +46,8 @@ class StateReader {
   WireReader wire_;
 };
 
-// Element-wise a += b; the two must have the same length (std::logic_error otherwise).
+// Element-wise a += b; the two must have the same length (std::logic_error otherwise), except
+// that an empty `a` (nothing merged yet) becomes b: merging starts from the first partition's.
 void add_into(std::vector<double>& a, const std::vector<double>& b);
 void add_into(std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b);
 

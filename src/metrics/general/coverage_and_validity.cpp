@@ -79,15 +79,8 @@ MetricResult finalize_coverage(const std::vector<std::string>& states, const Met
         m.hi = std::max(m.hi, in.f64());
         merge_run(m.syn_sorted, read_run(in));
       } else {
-        auto nc = in.u64s();
-        auto ns = in.u64s();
-        if (p == 0) {
-          m.conf_levels = std::move(nc);
-          m.syn_levels = std::move(ns);
-        } else {
-          add_into(m.conf_levels, nc);
-          add_into(m.syn_levels, ns);
-        }
+        add_into(m.conf_levels, in.u64s());
+        add_into(m.syn_levels, in.u64s());
       }
     }
     in.expect_end();

@@ -172,11 +172,7 @@ MetricResult finalize_moments_and_covariance(const std::vector<std::string>& sta
     flavours = in.u64();
     if (s == 0) merged.resize(all_pairs.size() * flavours);
     for (auto& m : merged) m.merge(CoMoments::read(in));
-    const auto partition_facts = read_facts(in);
-    if (s == 0)
-      facts = partition_facts;
-    else
-      facts.merge_after(partition_facts);
+    facts.merge_after(read_facts(in));
     in.expect_end();
   }
   const bool own =

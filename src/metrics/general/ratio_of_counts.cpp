@@ -142,21 +142,10 @@ MetricResult finalize_ratio_of_counts(const std::vector<std::string>& states,
         rounded[i].add_from(in);
         continue;
       }
-      auto c = LevelTally::read(in);
-      auto s = LevelTally::read(in);
-      if (p == 0) {
-        conf[i] = std::move(c);
-        syn[i] = std::move(s);
-      } else {
-        conf[i].add(c);
-        syn[i].add(s);
-      }
+      conf[i].add(LevelTally::read(in));
+      syn[i].add(LevelTally::read(in));
     }
-    const auto partition_facts = read_facts(in);
-    if (p == 0)
-      facts = partition_facts;
-    else
-      facts.merge_after(partition_facts);
+    facts.merge_after(read_facts(in));
     in.expect_end();
   }
   MetricResult result;

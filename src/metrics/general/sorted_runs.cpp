@@ -115,11 +115,7 @@ MergedNumericRuns merge_numeric_runs(const std::vector<std::string>& states,
       merge_run(merged.confidential[i], read_run(in));
       merge_run(merged.synthetic[i], read_run(in));
     }
-    const auto partition_facts = read_facts(in);
-    if (p == 0)
-      merged.facts = partition_facts;
-    else
-      merged.facts.merge_after(partition_facts);
+    merged.facts.merge_after(read_facts(in));
     in.expect_end();
   }
   return merged;

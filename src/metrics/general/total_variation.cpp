@@ -57,21 +57,10 @@ MetricResult finalize_total_variation(const std::vector<std::string>& states,
   for (std::size_t p = 0; p < states.size(); ++p) {
     StateReader in(states[p]);
     for (std::size_t i = 0; i < columns.size(); ++i) {
-      auto c = LevelTally::read(in);
-      auto s = LevelTally::read(in);
-      if (p == 0) {
-        conf[i] = std::move(c);
-        syn[i] = std::move(s);
-      } else {
-        conf[i].add(c);
-        syn[i].add(s);
-      }
+      conf[i].add(LevelTally::read(in));
+      syn[i].add(LevelTally::read(in));
     }
-    const auto partition_facts = read_facts(in);
-    if (p == 0)
-      facts = partition_facts;
-    else
-      facts.merge_after(partition_facts);
+    facts.merge_after(read_facts(in));
     in.expect_end();
   }
   MetricResult result;

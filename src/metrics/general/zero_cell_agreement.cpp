@@ -57,15 +57,8 @@ MetricResult finalize_zero_cell_agreement(const std::vector<std::string>& states
   for (std::size_t p = 0; p < states.size(); ++p) {
     StateReader in(states[p]);
     for (std::size_t q = 0; q < pair_count; ++q) {
-      auto d = in.u64s();
-      auto s = in.u64s();
-      if (p == 0) {
-        conf_counts[q] = std::move(d);
-        syn_counts[q] = std::move(s);
-      } else {
-        add_into(conf_counts[q], d);
-        add_into(syn_counts[q], s);
-      }
+      add_into(conf_counts[q], in.u64s());
+      add_into(syn_counts[q], in.u64s());
     }
     in.expect_end();
   }
