@@ -94,11 +94,7 @@ void newton(Eigen::VectorXd theta, Evaluate evaluate, const CategoricalModelOpti
 
 bool check_rank(const Eigen::MatrixXd& x, CategoricalModelFit& fit) {
   if (x.cols() == 0) return true;
-  const GramFactor shape = factor_gram(gram(x));
-  if (shape.full_rank()) return true;
-  fit.aliased = shape.aliased;
-  fit.alias_of = shape.alias_of;
-  return false;
+  return full_rank_or_report(factor_gram(gram(x)), fit);
 }
 
 double logistic(double t) {

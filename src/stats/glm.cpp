@@ -16,12 +16,7 @@ GlmLogisticFit fit_glm_logistic(const Eigen::MatrixXd& x, const Eigen::VectorXd&
                                 const GlmLogisticOptions& options) {
   GlmLogisticFit fit;
   // The rank of X with the rule fit_ols uses, so that lm and glm_logit name aliased terms alike.
-  const GramFactor factor = factor_gram(gram(x));
-  if (!factor.full_rank()) {
-    fit.aliased = factor.aliased;
-    fit.alias_of = factor.alias_of;
-    return fit;
-  }
+  if (!full_rank_or_report(factor_gram(gram(x)), fit)) return fit;
   LogisticOptions lo;
   lo.max_iterations = options.max_iterations;
   lo.tolerance = options.tolerance;
@@ -32,22 +27,7 @@ GlmLogisticFit fit_glm_logistic(const Eigen::MatrixXd& x, const Eigen::VectorXd&
   const double p_edge = 1.0 / (1.0 + std::exp(options.separation_eta / 2));
   for (Eigen::Index i = 0; i < lf.fitted.size(); ++i)
     if (lf.fitted[i] < p_edge || lf.fitted[i] > 1.0 - p_edge) ++fit.separated_rows;
-  if (lf.rank < static_cast<int>(x.cols())) {
-    // Full rank by the rule above but not by fit_logistic's stricter one: report the columns it
-    // dropped as aliased rather than return estimates with holes.
-    for (std::size_t j = 0; j < lf.aliased.size(); ++j)
-      if (lf.aliased[j]) {
-        fit.aliased.push_back(j);
-        fit.alias_of.emplace_back();
-      }
-    return fit;
-  }
-  if (lf.diverging) {
-    fit.separation = true;
-    return fit;
-  }
-  fit.converged = lf.converged;
-  if (!fit.converged) return fit;
+  if (!adopt_logistic_ending(lf, x.cols(), fit)) return fit;
   fit.beta = lf.coefficients;
   fit.se = lf.standard_errors;
   fit.covariance = lf.covariance;
@@ -160,12 +140,7 @@ GlmFit fit_glm(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, GlmFamily fam
   const Eigen::VectorXd prior =
       prior_weights ? *prior_weights : Eigen::VectorXd(Eigen::VectorXd::Ones(n));
   GlmFit fit;
-  const GramFactor shape = factor_gram(gram(x));
-  if (!shape.full_rank()) {
-    fit.aliased = shape.aliased;
-    fit.alias_of = shape.alias_of;
-    return fit;
-  }
+  if (!full_rank_or_report(factor_gram(gram(x)), fit)) return fit;
 
   // R's starting values (family$initialize).
   Eigen::VectorXd eta(n), mu(n);

@@ -56,6 +56,28 @@ struct LogisticFit {
   double null_deviance = 0.0;
 };
 
+// How a logistic fit ended, copied into a fit reported as R's glm reports it: columns aliased by
+// fit_logistic's rank rule (stricter than factor_gram's, so a design can pass that one and fail
+// this), no maximum-likelihood estimate (`separation`), or no convergence. True when the
+// estimates can be reported; the caller then copies them.
+template <class Fit>
+bool adopt_logistic_ending(const LogisticFit& logistic, Eigen::Index columns, Fit& fit) {
+  if (logistic.rank < static_cast<int>(columns)) {
+    for (std::size_t j = 0; j < logistic.aliased.size(); ++j)
+      if (logistic.aliased[j]) {
+        fit.aliased.push_back(j);
+        fit.alias_of.emplace_back();
+      }
+    return false;
+  }
+  if (logistic.diverging) {
+    fit.separation = true;
+    return false;
+  }
+  fit.converged = logistic.converged;
+  return fit.converged;
+}
+
 // Columns of a design with at most one nonzero per row, stored as that nonzero's position and
 // value: the indicators of a factor's levels (one-hot implied by the level code), a factor's
 // indicators times a numeric value, the indicators of a factor-by-factor interaction. The block's

@@ -126,11 +126,7 @@ Eigen::MatrixXd GramFactor::inverse() const {
 OlsFit fit_ols(const Eigen::MatrixXd& x, const Eigen::VectorXd& y) {
   OlsFit fit;
   const GramFactor f = factor_gram(gram(x));
-  if (!f.full_rank()) {
-    fit.aliased = f.aliased;
-    fit.alias_of = f.alias_of;
-    return fit;
-  }
+  if (!full_rank_or_report(f, fit)) return fit;
   fit.beta = f.solve(cross(x, y));
   Eigen::VectorXd residual = y - multiply(x, fit.beta);
   fit.beta += f.solve(cross(x, residual));  // one step of iterative refinement

@@ -36,6 +36,16 @@ struct GramFactor {
 };
 GramFactor factor_gram(const Eigen::MatrixXd& g, double tolerance = 1e-11);
 
+// Every fit reports a singular design the same way (R's lm names the aliased terms and estimates
+// nothing): copies `factor`'s aliased columns into `fit` and returns false when X is singular.
+template <class Fit>
+bool full_rank_or_report(const GramFactor& factor, Fit& fit) {
+  if (factor.full_rank()) return true;
+  fit.aliased = factor.aliased;
+  fit.alias_of = factor.alias_of;
+  return false;
+}
+
 struct OlsFit {
   // Empty beta when the design is singular; see aliased / alias_of.
   Eigen::VectorXd beta, se;

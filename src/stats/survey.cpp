@@ -285,19 +285,10 @@ SurveyRegressionFit survey_lm(const Eigen::MatrixXd& x, const Eigen::VectorXd& y
   if (x.rows() != y.size() || x.rows() != w.size())
     throw std::invalid_argument("survey_lm: design, response and weights differ in length");
   SurveyRegressionFit fit;
-  const GramFactor shape = factor_gram(gram(x));
-  if (!shape.full_rank()) {
-    fit.aliased = shape.aliased;
-    fit.alias_of = shape.alias_of;
-    return fit;
-  }
+  if (!full_rank_or_report(factor_gram(gram(x)), fit)) return fit;
   const Eigen::VectorXd weight = mean_one_weights(w);
   const GramFactor factor = factor_gram(gram(x, &weight));
-  if (!factor.full_rank()) {
-    fit.aliased = factor.aliased;
-    fit.alias_of = factor.alias_of;
-    return fit;
-  }
+  if (!full_rank_or_report(factor, fit)) return fit;
   const Eigen::VectorXd wy = weight.cwiseProduct(y);
   Eigen::VectorXd beta = factor.solve(cross(x, wy));
   // One step of iterative refinement, as fit_ols, for QR accuracy.
@@ -316,12 +307,7 @@ SurveyRegressionFit survey_logit(const Eigen::MatrixXd& x, const Eigen::VectorXd
   if (x.rows() != y.size() || x.rows() != w.size())
     throw std::invalid_argument("survey_logit: design, response and weights differ in length");
   SurveyRegressionFit fit;
-  const GramFactor shape = factor_gram(gram(x));
-  if (!shape.full_rank()) {
-    fit.aliased = shape.aliased;
-    fit.alias_of = shape.alias_of;
-    return fit;
-  }
+  if (!full_rank_or_report(factor_gram(gram(x)), fit)) return fit;
   const Eigen::VectorXd weight = mean_one_weights(w);
   LogisticOptions options;
   options.tolerance = 1e-12;
@@ -329,20 +315,7 @@ SurveyRegressionFit survey_logit(const Eigen::MatrixXd& x, const Eigen::VectorXd
   options.weights.assign(weight.data(), weight.data() + weight.size());
   const LogisticFit lf = fit_logistic(x, y, options);
   fit.iterations = lf.iterations;
-  if (lf.rank < static_cast<int>(x.cols())) {
-    for (std::size_t j = 0; j < lf.aliased.size(); ++j)
-      if (lf.aliased[j]) {
-        fit.aliased.push_back(j);
-        fit.alias_of.emplace_back();
-      }
-    return fit;
-  }
-  if (lf.diverging) {
-    fit.separation = true;
-    return fit;
-  }
-  fit.converged = lf.converged;
-  if (!fit.converged) return fit;
+  if (!adopt_logistic_ending(lf, x.cols(), fit)) return fit;
   fit.beta = lf.coefficients;
   const Eigen::VectorXd score = weight.cwiseProduct(y - lf.fitted);
   finish(fit, x, score, lf.covariance, design_rows);
