@@ -34,6 +34,15 @@ struct DisclosureCounts {
   double base_cap_share = 0;    // baseCAPd as a share
   double tcap_denominator = 0;  // confidential records whose key occurs in the synthetic data
   double excluded_original = 0, excluded_synthetic = 0;
+
+  // One DiSCO denominator (the correctly attributed confidential records of a cell or key).
+  void add_denominator(double records) {
+    max_denom = std::max(max_denom, records);
+    if (records > 0) {
+      positive_denom_sum += records;
+      positive_denoms += 1;
+    }
+  }
 };
 
 // The statistics of one key set and target, in percent of N_d or N_s.
@@ -137,72 +146,43 @@ void disclosure_one(const Table& conf, const Table& syn, const keydisc::Scenario
   for (std::uint32_t c = 0; c < C; ++c) base_td[target_of[c]] += nd[c];
 
   std::vector<double> ndx(C), nsx(C), ndk(K, 0.0), nsk(K, 0.0);
-  double excl_d = 0, excl_s = 0;
+  DisclosureCounts counts;
   for (std::uint32_t c = 0; c < C; ++c) {
     ndx[c] = keep(c, nd[c]);
     nsx[c] = keep(c, ns[c]);
-    excl_d += nd[c] - ndx[c];
-    excl_s += ns[c] - nsx[c];
+    counts.excluded_original += nd[c] - ndx[c];
+    counts.excluded_synthetic += ns[c] - nsx[c];
     ndk[key_of[c]] += ndx[c];
     nsk[key_of[c]] += nsx[c];
   }
-  double dorig = 0, dsyn = 0, is = 0, dis_ = 0, disco = 0, disdio = 0, max_denom = 0, pos_sum = 0;
-  std::size_t pos_n = 0;
-  double capd = 0, caps = 0, dcap = 0;
   for (std::uint32_t c = 0; c < C; ++c) {
     const auto k = key_of[c];
     const bool pd1 = nd[c] > 0 && nd[c] == ndk_pre[k];
     const bool ps1 = ns[c] > 0 && ns[c] == nsk_pre[k];
     const bool in_syn = nsk_pre[k] > 0;
-    dorig += keep(c, pd1 ? nd[c] : 0.0);
-    dsyn += keep(c, ps1 ? ns[c] : 0.0);
-    is += keep(c, in_syn ? nd[c] : 0.0);
-    dis_ += keep(c, syn_levels[k] == 1 ? nd[c] : 0.0);
+    counts.dorig += keep(c, pd1 ? nd[c] : 0.0);
+    counts.dsyn += keep(c, ps1 ? ns[c] : 0.0);
+    counts.is += keep(c, in_syn ? nd[c] : 0.0);
+    counts.dis += keep(c, syn_levels[k] == 1 ? nd[c] : 0.0);
     const double dc = keep(c, ps1 ? nd[c] : 0.0);
-    disco += dc;
-    disdio += keep(c, ps1 && pd1 ? nd[c] : 0.0);
-    max_denom = std::max(max_denom, dc);
-    if (dc > 0) {
-      pos_sum += dc;
-      ++pos_n;
-    }
-    if (ndk[k] > 0) capd += ndx[c] * ndx[c] / ndk[k];
+    counts.disco += dc;
+    counts.disdio += keep(c, ps1 && pd1 ? nd[c] : 0.0);
+    counts.add_denominator(dc);
+    if (ndk[k] > 0) counts.capd += ndx[c] * ndx[c] / ndk[k];
     if (nsk[k] > 0) {
-      caps += nsx[c] * nsx[c] / nsk[k];
-      dcap += nsx[c] / nsk[k] * ndx[c];
+      counts.caps += nsx[c] * nsx[c] / nsk[k];
+      counts.dcap += nsx[c] / nsk[k] * ndx[c];
     }
   }
-  double uis = 0, uio = 0, uiois = 0, repu = 0, tcap_den = 0;
   for (std::uint32_t k = 0; k < K; ++k) {
-    uis += nsk[k] == 1;
-    uio += ndk[k] == 1;
-    uiois += ndk[k] == 1 && nsk_pre[k] > 0;
-    repu += nsk[k] == 1 && ndk[k] == 1;
-    if (nsk[k] > 0) tcap_den += ndk[k];
+    counts.uis += nsk[k] == 1;
+    counts.uio += ndk[k] == 1;
+    counts.uiois += ndk[k] == 1 && nsk_pre[k] > 0;
+    counts.repu += nsk[k] == 1 && ndk[k] == 1;
+    if (nsk[k] > 0) counts.tcap_denominator += ndk[k];
   }
-  double base = 0;
-  for (double t : base_td) base += (t / Nd) * (t / Nd);
+  for (double t : base_td) counts.base_cap_share += (t / Nd) * (t / Nd);
 
-  const DisclosureCounts counts{.uio = uio,
-                                .uis = uis,
-                                .uiois = uiois,
-                                .repu = repu,
-                                .dorig = dorig,
-                                .dsyn = dsyn,
-                                .is = is,
-                                .dis = dis_,
-                                .disco = disco,
-                                .disdio = disdio,
-                                .capd = capd,
-                                .caps = caps,
-                                .dcap = dcap,
-                                .max_denom = max_denom,
-                                .positive_denom_sum = pos_sum,
-                                .positive_denoms = static_cast<double>(pos_n),
-                                .base_cap_share = base,
-                                .tcap_denominator = tcap_den,
-                                .excluded_original = excl_d,
-                                .excluded_synthetic = excl_s};
   report_measures(counts, Nd, Ns, keydisc::scope_of(s.key_names, s.target_names[target_index]),
                   result, worst_repu, worst_disco);
 }
@@ -262,20 +242,18 @@ void disclosure_by_rule(const Table& conf, const Table& syn, const keydisc::Scen
   }
   const double Nd = static_cast<double>(conf.rows()), Ns = static_cast<double>(syn.rows());
 
-  double uis = 0, dsyn = 0, caps = 0;
+  DisclosureCounts counts;
   std::vector<char> syn_key_agrees(K, 0);
   for (std::size_t z = 0; z < values[1].size(); ++z) {
     const auto k = s.keys.ids[1][z];
     const double sk = n_key[1][k];
     if (sk == 0) continue;
     const double skt = keydisc::count_matching(sorted[1], k, values[1][z], target_rule);
-    uis += sk == 1;
-    dsyn += skt == sk;
-    caps += skt / sk;
+    counts.uis += sk == 1;
+    counts.dsyn += skt == sk;
+    counts.caps += skt / sk;
     if (skt == sk) syn_key_agrees[k] = 1;
   }
-  double uio = 0, uiois = 0, repu = 0, dorig = 0, is = 0, dis = 0, disco = 0, disdio = 0;
-  double capd = 0, dcap = 0, found = 0;
   std::vector<double> disco_of_key(K, 0.0);
   for (std::size_t r = 0; r < values[0].size(); ++r) {
     const auto k = s.keys.ids[0][r];
@@ -284,54 +262,29 @@ void disclosure_by_rule(const Table& conf, const Table& syn, const keydisc::Scen
     const double v = values[0][r];
     const double dkt = keydisc::count_matching(sorted[0], k, v, target_rule);
     const double skt = sk > 0 ? keydisc::count_matching(sorted[1], k, v, target_rule) : 0.0;
-    uio += dk == 1;
-    uiois += dk == 1 && sk > 0;
-    repu += dk == 1 && sk == 1;
-    dorig += dkt == dk;
-    capd += dkt / dk;
+    counts.uio += dk == 1;
+    counts.uiois += dk == 1 && sk > 0;
+    counts.repu += dk == 1 && sk == 1;
+    counts.dorig += dkt == dk;
+    counts.capd += dkt / dk;
     if (sk == 0) continue;
-    found += 1;
-    is += 1;
-    dis += syn_key_agrees[k];
+    counts.tcap_denominator += 1;
+    counts.is += 1;
+    counts.dis += syn_key_agrees[k];
     const bool correct = skt == sk;
-    disco += correct;
-    disdio += correct && dkt == dk;
+    counts.disco += correct;
+    counts.disdio += correct && dkt == dk;
     disco_of_key[k] += correct;
-    dcap += skt / sk;
+    counts.dcap += skt / sk;
   }
-  double max_denom = 0, pos_sum = 0;
-  std::size_t pos_n = 0;
-  for (double c : disco_of_key) {
-    max_denom = std::max(max_denom, c);
-    if (c > 0) {
-      pos_sum += c;
-      ++pos_n;
-    }
-  }
+  for (double c : disco_of_key) counts.add_denominator(c);
   // baseCAPd: the target alone, every confidential record one group.
   const std::vector<std::uint32_t> one_group(values[0].size(), 0);
   const keydisc::SortedByKey everyone = keydisc::sort_by_key(one_group, values[0], all[0], 1);
   double base = 0;
   for (double v : values[0]) base += keydisc::count_matching(everyone, 0, v, target_rule);
+  counts.base_cap_share = Nd > 0 ? base / (Nd * Nd) : std::nan("");
 
-  const DisclosureCounts counts{.uio = uio,
-                                .uis = uis,
-                                .uiois = uiois,
-                                .repu = repu,
-                                .dorig = dorig,
-                                .dsyn = dsyn,
-                                .is = is,
-                                .dis = dis,
-                                .disco = disco,
-                                .disdio = disdio,
-                                .capd = capd,
-                                .caps = caps,
-                                .dcap = dcap,
-                                .max_denom = max_denom,
-                                .positive_denom_sum = pos_sum,
-                                .positive_denoms = static_cast<double>(pos_n),
-                                .base_cap_share = Nd > 0 ? base / (Nd * Nd) : std::nan(""),
-                                .tcap_denominator = found};
   report_measures(counts, Nd, Ns, keydisc::scope_of(s.key_names, s.target_names[target_index]),
                   result, worst_repu, worst_disco);
 }
