@@ -236,26 +236,39 @@ nlohmann::json values_to_json(const std::vector<MetricValue>& values) {
         {{"statistic", v.statistic},
          {"scope", v.scope},
          {"value", std::isfinite(v.value) ? nlohmann::json(v.value) : nlohmann::json(nullptr)}});
+    if (std::isfinite(v.records)) out.back()["records"] = v.records;
   }
   return out;
 }
 
 // Mean over replicates of each (statistic, scope) that every replicate reports; NaN when any
-// replicate's value is NaN (a mean over fewer replicates would silently change its meaning).
+// replicate's value is NaN (a mean over fewer replicates would silently change its meaning). The
+// mean of shares of records counts, as `records`, the fewest records any replicate's share
+// counted (0 only when every replicate counted none), so that output checking withholds the mean
+// whenever it would withhold one of its replicates.
 std::vector<MetricValue> mean_over_replicates(const std::vector<MetricResult>& results) {
   std::vector<MetricValue> mean;
   if (results.empty()) return mean;
-  std::map<std::pair<std::string, std::string>, std::pair<double, std::size_t>> sums;
+  struct Sum {
+    double value = 0.0;
+    std::size_t replicates = 0;
+    double fewest_records = NAN;
+  };
+  std::map<std::pair<std::string, std::string>, Sum> sums;
   for (const auto& r : results)
     for (const auto& v : r.values) {
       auto& s = sums[{v.statistic, v.scope}];
-      s.first += v.value;
-      s.second += 1;
+      s.value += v.value;
+      s.replicates += 1;
+      if (std::isfinite(v.records) && (std::isnan(s.fewest_records) || s.fewest_records == 0.0 ||
+                                       (v.records > 0.0 && v.records < s.fewest_records)))
+        s.fewest_records = v.records;
     }
   for (const auto& v : results.front().values) {
     const auto& s = sums[{v.statistic, v.scope}];
-    if (s.second == results.size())
-      mean.push_back({v.statistic, v.scope, s.first / static_cast<double>(results.size())});
+    if (s.replicates == results.size())
+      mean.push_back(
+          {v.statistic, v.scope, s.value / static_cast<double>(results.size()), s.fewest_records});
   }
   return mean;
 }

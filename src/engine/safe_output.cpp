@@ -123,6 +123,8 @@ class Checker {
         "no per-record output (records.tsv, per-record details) is written",
         "a number whose scope names a category with fewer than " + n + " records is withheld",
         "a count of records between 0 and " + n + " (exclusive) is withheld",
+        "a share or rate of between 0 and " + n +
+            " (exclusive) confidential records is withheld like the count it reveals",
         "a minimum or maximum (one record's value) is withheld; the percentiles stand in for it",
         "a percentile (one record's value inside the data) is rounded to 2 significant digits",
         "plots of individual values (scatter points, quantile-quantile, empirical CDF) lose "
@@ -227,9 +229,12 @@ class Checker {
       } else if (output == OutputClass::kCount && value != 0.0 &&
                  std::abs(value) < static_cast<double>(threshold_)) {
         reason = "a count of " + below();
+      } else if (counts_few_records(entry)) {
+        reason = "a share of " + below();
       }
       if (!reason.empty()) {
         entry["value"] = nullptr;
+        entry.erase("records");
         entry["output_check"] = "withheld: " + reason;
         withhold(what, reason);
       } else if (output == OutputClass::kQuantile) {
@@ -237,6 +242,14 @@ class Checker {
         entry["output_check"] = "rounded to 2 significant digits";
       }
     }
+  }
+
+  // A share or rate that says how many records it counts ("records", MetricValue::records) is
+  // that count to an output checker: its denominator (the rows of a file) is released too.
+  bool counts_few_records(const json& entry) const {
+    if (!entry.contains("records") || !entry["records"].is_number()) return false;
+    const double records = entry["records"].get<double>();
+    return records != 0.0 && std::abs(records) < static_cast<double>(threshold_);
   }
 
   void check_details(json& details, const MetricSpec& spec) {

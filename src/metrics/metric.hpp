@@ -3,6 +3,7 @@
 // declared once) plus a compute function. Every front end (CLI list-metrics/describe, the report,
 // later the Python and R bindings) is generated from these declarations; nothing outside
 // src/metrics/ names a specific metric.
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -106,6 +107,11 @@ struct MetricValue {
   std::string statistic;  // e.g. "S_pMSE", "ks_distance"
   std::string scope;      // "all", a column "age", a pair "age:income", "keys=a,b;target=t"
   double value;           // NaN prints as NA
+  // For a share or rate of confidential (or holdout) records: how many records it counts, its
+  // numerator. A share with a known denominator reveals that count (0.01 of 300 rows is 3
+  // records), so output checking treats it as the count; results.json lists it as "records".
+  // NaN for every other number.
+  double records = NAN;
 };
 
 // Plot data convention. details["plots"] is an array of plot objects that the report renders
@@ -159,6 +165,18 @@ struct MetricResult {
 
   void add(std::string statistic, std::string scope, double value) {
     values.push_back({std::move(statistic), std::move(scope), value});
+  }
+  // A number computed from `records` confidential (or holdout) records that reveals how many
+  // (a weighted share, a ratio to a released share): MetricValue::records.
+  void add(std::string statistic, std::string scope, double value, double records) {
+    values.push_back({std::move(statistic), std::move(scope), value, records});
+  }
+  // A share of confidential (or holdout) records: `records` of `denominator`, times `scale`
+  // (100 for a percentage); NaN when the denominator is 0.
+  void add_share(std::string statistic, std::string scope, double records, double denominator,
+                 double scale = 1.0) {
+    values.push_back({std::move(statistic), std::move(scope),
+                      denominator > 0 ? records / denominator * scale : NAN, records});
   }
 };
 

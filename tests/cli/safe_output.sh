@@ -67,6 +67,37 @@ per_metric = {m: sum(1 for k in unchecked if k[0] == m) for m in COUNTS}
 print(f"counts below 10 unchecked: {per_metric}; left in the checked run: {sorted(checked)[:5]}")
 sys.exit(0 if all(per_metric.values()) and not checked else 1)
 PY
+# Shares and rates that count confidential records ("records" in results.json) reveal the count
+# with the released row counts: the unchecked run has shares of 1-9 records (here the missing-
+# value shares of columns with a few missing values, so the check can fail), the checked run
+# withholds each of them (and drops its count), and no share of fewer than 10 records is left.
+check "shares of fewer than 10 confidential records are withheld like counts" /usr/bin/python3 - "$work/open/results.json" "$work/safe/results.json" <<'PY'
+import json, sys
+def entries(path):
+    out = {}
+    def walk(node, where):
+        if isinstance(node, dict):
+            if isinstance(node.get("values"), list):
+                for v in node["values"]:
+                    out[where + (v.get("statistic"), v.get("scope"))] = v
+            for k, v in node.items():
+                if k != "values":
+                    walk(v, where + (k,))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, where + (v.get("name", i) if isinstance(v, dict) else i,))
+    walk(json.load(open(path))["metrics"], ())
+    return out
+unchecked, checked = entries(sys.argv[1]), entries(sys.argv[2])
+small = {k: v for k, v in unchecked.items()
+         if isinstance(v.get("records"), (int, float)) and 0 < v["records"] < 10
+         and v.get("value") is not None}
+metrics = sorted({k[0] for k in small})
+left = [k for k in small if checked.get(k, {}).get("value") is not None or "records" in checked.get(k, {})]
+also = [k for k, v in checked.items() if isinstance(v.get("records"), (int, float)) and 0 < v["records"] < 10]
+print(f"shares of 1-9 records unchecked: {len(small)} in {metrics}; released when checked: {left[:3]} {also[:3]}")
+sys.exit(0 if small and not left and not also else 1)
+PY
 check "output_check.txt written" test -s "$work/safe/output_check.txt"
 check "the summary says the results were checked" grep -q '^Output checking: nothing from fewer than 10 records' "$work/safe.summary"
 check "output_check.txt names the threshold" grep -q 'threshold 10 records' "$work/safe/output_check.txt"

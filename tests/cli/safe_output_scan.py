@@ -18,8 +18,9 @@ only the page itself and its embedded JSON are scanned, not the inlined JavaScri
 (whose code is full of numbers that say nothing about the data). Numbers of the run's own
 configuration (the "spec" member of a results.json given, e.g. its resource limits) are not
 findings: they are the same whatever the data. Nor are the values of statistics the registry
-declares counts (output "count") in a results.json given: a count of at least THRESHOLD records
-is a released aggregate, and one that equals somebody's income says nothing about that person.
+declares counts (output "count") in a results.json given, nor the counts behind its shares
+("records"): a count of at least THRESHOLD records is a released aggregate, and one that equals
+somebody's income says nothing about that person.
 """
 import csv
 import json
@@ -112,6 +113,8 @@ def main():
                     if isinstance(entry, dict) and (metric, entry.get("statistic")) in counts \
                             and isinstance(entry.get("value"), (int, float)):
                         configuration.add(float(entry["value"]))
+                    if isinstance(entry, dict) and isinstance(entry.get("records"), (int, float)):
+                        configuration.add(float(entry["records"]))
             for item in node.values():
                 count_values(item, metric)
         elif isinstance(node, list):

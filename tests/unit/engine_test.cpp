@@ -2,6 +2,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -60,6 +61,28 @@ TEST(Engine, DocumentTsvAndMeanOverReplicates) {
   EXPECT_NE(tsv.find("cand\tmean\tks_distance\tks_distance\tx\t0.125\n"), std::string::npos);
   EXPECT_NE(tsv.find("cand\t1\tks_distance\tks_distance\tx\t0.25\n"), std::string::npos);
   fs::remove_all(dir);
+}
+
+// The mean of shares of records is withheld whenever one of its replicates would be: it counts the
+// fewest records any replicate's share counted, 0 only when every replicate counted none.
+TEST(Engine, MeanOfSharesCountsTheFewestRecordsOfAnyReplicate) {
+  const auto replicates = [](std::vector<double> records) {
+    std::vector<MetricResult> results(records.size());
+    for (std::size_t r = 0; r < records.size(); ++r) {
+      results[r].add_share("share", "all", records[r], 100);
+      results[r].add("plain", "all", 1.0);
+    }
+    return mean_over_replicates(results);
+  };
+  const auto mixed = replicates({40, 3, 0, 25});
+  ASSERT_EQ(mixed.size(), 2u);
+  EXPECT_DOUBLE_EQ(mixed[0].value, 0.17);
+  EXPECT_EQ(mixed[0].records, 3.0) << "the smallest positive count";
+  EXPECT_TRUE(std::isnan(mixed[1].records)) << "a number that is no share counts nothing";
+  EXPECT_EQ(replicates({0, 0})[0].records, 0.0);
+  EXPECT_EQ(replicates({12, 30})[0].records, 12.0);
+  EXPECT_EQ(values_to_json(mixed)[0]["records"], 3.0);
+  EXPECT_FALSE(values_to_json(mixed)[1].contains("records"));
 }
 
 // `plots`: first keeps plot data for the first replicate only, all for every one, none for none;

@@ -62,6 +62,27 @@ TEST(SafeOutput, WithholdsRareScopesSmallCountsAndExtremesAndRoundsQuantiles) {
   EXPECT_EQ(log.find("Zq"), std::string::npos) << "the log itself names no rare category";
 }
 
+// A share with a known count of confidential records ("records") is that count to an output
+// checker: 0.01 of 300 rows is 3 records.
+TEST(SafeOutput, WithholdsSharesOfFewRecordsAndDropsTheirCounts) {
+  const auto t = small_tables();
+  json few = value("conf_share", "x", 0.01);
+  few["records"] = 2.0;
+  json enough = value("conf_share", "x", 0.5);
+  enough["records"] = 6.0;
+  json none = value("conf_share", "x", 0.0);
+  none["records"] = 0.0;
+  json document = document_with(json::array({few, enough, none}), json::object());
+  apply_output_checking(document, t.confidential, nullptr, 3);
+  const json& values = first_values(document);
+  EXPECT_TRUE(values[0]["value"].is_null()) << "a share of 2 records is below 3";
+  EXPECT_FALSE(values[0].contains("records")) << "the withheld share's count goes too";
+  EXPECT_EQ(values[0]["output_check"], "withheld: a share of fewer than 3 records");
+  EXPECT_EQ(values[1]["value"], 0.5) << "a share of 6 records passes threshold 3";
+  EXPECT_EQ(values[1]["records"], 6.0);
+  EXPECT_EQ(values[2]["value"], 0.0) << "a share of no records is kept, as a count of 0 is";
+}
+
 TEST(SafeOutput, WithholdsSmallCountsOfValuesReadAsMissing) {
   const auto t = small_tables();
   json document = document_with(json::array(), json::object());

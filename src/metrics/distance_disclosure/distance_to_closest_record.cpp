@@ -44,7 +44,8 @@ void summarise(MetricResult& result, const std::string& prefix, const stats::Nei
              stats::quantile_type7(d1, 0.95, stats::QuantileArithmetic::kNumpy));
   result.add(prefix + "_dcr_min", "all", d1.front());
   result.add(prefix + "_dcr_max", "all", d1.back());
-  result.add(prefix + "_exact_copy_share", "all", static_cast<double>(zeros) / n);
+  // The copies are confidential records (or copies of them): the share reveals their count.
+  result.add_share(prefix + "_exact_copy_share", "all", static_cast<double>(zeros), n);
 }
 
 // NNDR d1 / d2 per query; 1 when both are 0 (the query copies a record that occurs twice);

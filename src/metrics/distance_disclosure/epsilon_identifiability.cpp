@@ -365,7 +365,7 @@ MetricResult compute_identifiability(const MetricInput& in, const Params& params
   }
   std::size_t count = 0;
   for (auto v : identifiable) count += v;
-  result.add("identifiability", "all", static_cast<double>(count) / static_cast<double>(n));
+  result.add_share("identifiability", "all", static_cast<double>(count), static_cast<double>(n));
   result.add("n_identifiable", "all", static_cast<double>(count));
   result.add("n_records", "all", static_cast<double>(n));
   result.details["column_weights"] = weight_table;

@@ -186,7 +186,7 @@ MetricResult compute_attack(const MetricInput& in, const Params& params) {
         result.add("accuracy_synthetic", scope, right_s / dn);
         result.add("accuracy_confidential", scope, right_c / dn);
       }
-      result.add("share_less_accurate_from_synthetic", scope, static_cast<double>(less) / dn);
+      result.add_share("share_less_accurate_from_synthetic", scope, static_cast<double>(less), dn);
       result.add("records_attacked", scope, dn);
     }
   }

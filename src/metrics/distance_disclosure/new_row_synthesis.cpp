@@ -87,8 +87,10 @@ MetricResult compute_new_rows(const MetricInput& in, const Params& params) {
     }
   }
   const double n = static_cast<double>(syn.rows());
-  result.add("new_row_share", "all", static_cast<double>(syn.rows() - matched) / n);
-  result.add("matched_row_share", "all", static_cast<double>(matched) / n);
+  // Both reveal how many synthetic rows copy a confidential row (MetricValue::records).
+  result.add("new_row_share", "all", static_cast<double>(syn.rows() - matched) / n,
+             static_cast<double>(matched));
+  result.add_share("matched_row_share", "all", static_cast<double>(matched), n);
   result.add("matched_rows", "all", static_cast<double>(matched));
   return result;
 }

@@ -96,10 +96,13 @@ MetricResult finalize_coverage(const std::vector<std::string>& states, const Met
     const std::string& name = cc.name;
     const double mc = m.conf_rows ? double(m.conf_missing) / double(m.conf_rows) : std::nan("");
     const double ms = m.syn_rows ? double(m.syn_missing) / double(m.syn_rows) : std::nan("");
-    result.add("conf_missing_share", name, mc);
+    // The three that involve the confidential share reveal its count of missing values (with the
+    // released row count and synthetic share).
+    const double conf_missing = double(m.conf_missing);
+    result.add("conf_missing_share", name, mc, conf_missing);
     result.add("syn_missing_share", name, ms);
-    result.add("diff_missing_share", name, ms - mc);
-    result.add("missing_value_similarity", name, 1.0 - std::abs(ms - mc));
+    result.add("diff_missing_share", name, ms - mc, conf_missing);
+    result.add("missing_value_similarity", name, 1.0 - std::abs(ms - mc), conf_missing);
     if (std::isfinite(ms - mc)) {
       sum_missing += 1.0 - std::abs(ms - mc);
       ++n_missing;

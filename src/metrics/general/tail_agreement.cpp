@@ -90,9 +90,11 @@ MetricResult compute_tail_agreement(const MetricInput& in, const Params& params)
       result.add("threshold" + suffix, name, threshold);
       result.add("conf_count" + suffix, name, static_cast<double>(nx));
       result.add("syn_count" + suffix, name, static_cast<double>(ny));
-      result.add("conf_share" + suffix, name, px);
+      // Both reveal the confidential count: the share with the released row count, the ratio
+      // with the released synthetic share.
+      result.add("conf_share" + suffix, name, px, static_cast<double>(nx));
       result.add("syn_share" + suffix, name, py);
-      result.add("share_ratio" + suffix, name, py / px);
+      result.add("share_ratio" + suffix, name, py / px, static_cast<double>(nx));
       sum += std::abs(py - px);
       ++counted;
     }

@@ -115,8 +115,9 @@ MetricResult compute_cap(const MetricInput& in, const Params& params) {
       result.add("cap_confidential", scope, base);
       result.add("dcap_ratio_v1", scope, base > 0 ? v1 / base : std::nan(""));
       result.add("dcap_ratio_v2", scope, base > 0 ? v2 / base : std::nan(""));
-      result.add("absent_key_share", scope, 1.0 - found / n);
-      result.add("risk_rose_share", scope, rose / n);
+      // Shares of the `records` confidential records: they reveal their counts.
+      result.add("absent_key_share", scope, 1.0 - found / n, n - found);
+      result.add_share("risk_rose_share", scope, rose, n);
       result.add("records", scope, n);
       worst_v1 = std::max(worst_v1, v1);
       if (base > 0) worst_ratio = std::max(worst_ratio, v1 / base);

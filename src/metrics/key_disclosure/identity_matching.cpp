@@ -121,7 +121,7 @@ MetricResult compute_identity_matching(const MetricInput& in, const Params& para
   const auto coding = keydisc::coding_options(params);
   const auto rule = keydisc::matching_rule(params);
   MetricResult result;
-  double worst = -1;
+  double worst = -1, worst_records = 0;
   for (const auto& scenario : in.context.scenarios) {
     const auto s = keydisc::code_scenario({&conf, &syn}, scenario, coding);
     const std::string scope = "keys=" + join(s.key_names, ",");
@@ -146,15 +146,18 @@ MetricResult compute_identity_matching(const MetricInput& in, const Params& para
     const double n = static_cast<double>(conf.rows());
     result.add("expected_match_risk", scope, expected);
     result.add("expected_match_rate", scope, expected / n);
-    result.add("true_match_rate", scope, true_unique / n);
+    result.add_share("true_match_rate", scope, true_unique, n);
     result.add("false_match_rate", scope,
                unique > 0 ? (unique - true_unique) / unique : std::nan(""));
     result.add("unique_matches", scope, unique);
     result.add("true_unique_matches", scope, true_unique);
-    result.add("no_match_share", scope, no_match / n);
-    worst = std::max(worst, true_unique / n);
+    result.add_share("no_match_share", scope, no_match, n);
+    if (true_unique / n > worst) {
+      worst = true_unique / n;
+      worst_records = true_unique;
+    }
   }
-  if (worst >= 0) result.add("true_match_rate_max", "all", worst);
+  if (worst >= 0) result.add("true_match_rate_max", "all", worst, worst_records);
   return result;
 }
 

@@ -45,19 +45,37 @@ struct DisclosureCounts {
   }
 };
 
-// The statistics of one key set and target, in percent of N_d or N_s.
+// The largest percentage over key sets and targets, with the records it counts (it is one
+// scenario's measure, so it reveals that scenario's count).
+struct LargestPercent {
+  double percent = 0, records = 0;
+  void offer(double candidate, double candidate_records) {
+    if (candidate > percent) {
+      percent = candidate;
+      records = candidate_records;
+    }
+  }
+};
+struct Worst {
+  LargestPercent repu, disco;
+};
+
+// The statistics of one key set and target, in percent of N_d or N_s. A measure that counts
+// confidential records is added as a share of them (MetricValue::records); those counting
+// synthetic records only, and the CAP scores (sums of proportions, not counts), are not.
+
 void report_measures(const DisclosureCounts& c, double Nd, double Ns, const std::string& scope,
-                     MetricResult& result, double& worst_repu, double& worst_disco) {
-  result.add("UiO", scope, percent(c.uio, Nd));
+                     MetricResult& result, Worst& worst) {
+  result.add_share("UiO", scope, c.uio, Nd, 100);
   result.add("UiS", scope, percent(c.uis, Ns));
-  result.add("UiOiS", scope, percent(c.uiois, Nd));
-  result.add("repU", scope, percent(c.repu, Nd));
-  result.add("Dorig", scope, percent(c.dorig, Nd));
+  result.add_share("UiOiS", scope, c.uiois, Nd, 100);
+  result.add_share("repU", scope, c.repu, Nd, 100);
+  result.add_share("Dorig", scope, c.dorig, Nd, 100);
   result.add("Dsyn", scope, percent(c.dsyn, Ns));
-  result.add("iS", scope, percent(c.is, Nd));
-  result.add("DiS", scope, percent(c.dis, Nd));
-  result.add("DiSCO", scope, percent(c.disco, Nd));
-  result.add("DiSDiO", scope, percent(c.disdio, Nd));
+  result.add_share("iS", scope, c.is, Nd, 100);
+  result.add_share("DiS", scope, c.dis, Nd, 100);
+  result.add_share("DiSCO", scope, c.disco, Nd, 100);
+  result.add_share("DiSDiO", scope, c.disdio, Nd, 100);
   result.add("max_denom", scope, c.max_denom);
   result.add("mean_denom", scope,
              c.positive_denoms > 0 ? c.positive_denom_sum / c.positive_denoms : std::nan(""));
@@ -65,18 +83,16 @@ void report_measures(const DisclosureCounts& c, double Nd, double Ns, const std:
   result.add("CAPd", scope, percent(c.capd, Nd));
   result.add("CAPs", scope, percent(c.caps, Ns));
   result.add("DCAP", scope, percent(c.dcap, Nd));
-  result.add("TCAP", scope,
-             c.tcap_denominator > 0 ? c.disco / c.tcap_denominator * 100 : std::nan(""));
+  result.add_share("TCAP", scope, c.disco, c.tcap_denominator, 100);
   result.add("excluded_original", scope, c.excluded_original);
   result.add("excluded_synthetic", scope, c.excluded_synthetic);
-  worst_repu = std::max(worst_repu, percent(c.repu, Nd));
-  worst_disco = std::max(worst_disco, percent(c.disco, Nd));
+  worst.repu.offer(percent(c.repu, Nd), c.repu);
+  worst.disco.offer(percent(c.disco, Nd), c.disco);
 }
 
 void disclosure_one(const Table& conf, const Table& syn, const keydisc::ScenarioCodes& s,
                     std::size_t target_index, const stats::CodingOptions& coding,
-                    const Exclusions& ex, MetricResult& result, double& worst_repu,
-                    double& worst_disco) {
+                    const Exclusions& ex, MetricResult& result, Worst& worst) {
   const std::vector<const Table*> tables = {&conf, &syn};
   const stats::CodedColumn target =
       stats::code_column(tables, s.target_columns[target_index], coding);
@@ -184,7 +200,7 @@ void disclosure_one(const Table& conf, const Table& syn, const keydisc::Scenario
   for (double t : base_td) counts.base_cap_share += (t / Nd) * (t / Nd);
 
   report_measures(counts, Nd, Ns, keydisc::scope_of(s.key_names, s.target_names[target_index]),
-                  result, worst_repu, worst_disco);
+                  result, worst);
 }
 
 // The same measures record by record under a matching rule that is not synthpop's (a numeric
@@ -202,8 +218,7 @@ void disclosure_one(const Table& conf, const Table& syn, const keydisc::Scenario
 // records of each key. With exact equality and missing a value these are synthpop's cell sums.
 void disclosure_by_rule(const Table& conf, const Table& syn, const keydisc::ScenarioCodes& s,
                         std::size_t target_index, const stats::CodingOptions& coding,
-                        const keydisc::MatchingRule& rule, MetricResult& result, double& worst_repu,
-                        double& worst_disco) {
+                        const keydisc::MatchingRule& rule, MetricResult& result, Worst& worst) {
   const std::size_t column = s.target_columns[target_index];
   const bool tolerant = rule.tolerant() && conf.column(column).is_numeric();
   // Coded targets are compared as level numbers with no tolerance.
@@ -286,7 +301,7 @@ void disclosure_by_rule(const Table& conf, const Table& syn, const keydisc::Scen
   counts.base_cap_share = Nd > 0 ? base / (Nd * Nd) : std::nan("");
 
   report_measures(counts, Nd, Ns, keydisc::scope_of(s.key_names, s.target_names[target_index]),
-                  result, worst_repu, worst_disco);
+                  result, worst);
 }
 
 MetricResult compute_synthpop_disclosure(const MetricInput& in, const Params& params) {
@@ -316,7 +331,7 @@ MetricResult compute_synthpop_disclosure(const MetricInput& in, const Params& pa
                         !ex.use_keys_missing || !ex.not_target_levels.empty() ||
                         !ex.exclude_keys.empty();
   MetricResult result;
-  double worst_repu = 0, worst_disco = 0;
+  Worst worst;
   for (const auto& scenario : in.context.scenarios) {
     const auto s = keydisc::code_scenario({&conf, &syn}, scenario, coding);
     if (conf.rows() == 0 || syn.rows() == 0) {
@@ -327,7 +342,7 @@ MetricResult compute_synthpop_disclosure(const MetricInput& in, const Params& pa
       const bool cells = rule.missing_matches &&
                          !(rule.tolerant() && conf.column(s.target_columns[t]).is_numeric());
       if (cells) {
-        disclosure_one(conf, syn, s, t, coding, ex, result, worst_repu, worst_disco);
+        disclosure_one(conf, syn, s, t, coding, ex, result, worst);
         continue;
       }
       if (excludes)
@@ -336,12 +351,12 @@ MetricResult compute_synthpop_disclosure(const MetricInput& in, const Params& pa
             "exclude_over_denom_lim, use_target_missing, use_keys_missing, not_target_levels, "
             "exclude_keys) zero cells of its exact tables; use them with synthpop's matching rule "
             "(numeric_tolerance 0, relative_tolerance 0, missing_matches true)");
-      disclosure_by_rule(conf, syn, s, t, coding, rule, result, worst_repu, worst_disco);
+      disclosure_by_rule(conf, syn, s, t, coding, rule, result, worst);
     }
   }
   if (!result.values.empty()) {
-    result.add("repU_max", "all", worst_repu);
-    result.add("DiSCO_max", "all", worst_disco);
+    result.add("repU_max", "all", worst.repu.percent, worst.repu.records);
+    result.add("DiSCO_max", "all", worst.disco.percent, worst.disco.records);
   }
   return result;
 }

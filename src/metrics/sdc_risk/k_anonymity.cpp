@@ -61,8 +61,8 @@ MetricResult compute_k_anonymity(const MetricInput& in, const Params& params) {
             f.begin(), f.end(), [k](double size) { return size < static_cast<double>(k); }));
         const std::string qualifier = "k=" + std::to_string(k);
         result.add("records_below_k", sdc::scope(keys, qualifier, data), below);
-        result.add("share_below_k", sdc::scope(keys, qualifier, data),
-                   n > 0 ? below / n : std::nan(""));
+        sdc::add_share_of_records(result, "share_below_k", sdc::scope(keys, qualifier, data), below,
+                                  n, data);
         plot["data"].push_back({{"level", qualifier},
                                 {"dataset", sdc::kDataNames[data]},
                                 {"share", n > 0 ? below / n : 0.0}});
@@ -134,8 +134,8 @@ MetricResult finalize_k_anonymity(const std::vector<std::string>& states, const 
           if (sizes[c] < static_cast<double>(k)) below += records[c];
         const std::string qualifier = "k=" + std::to_string(k);
         result.add("records_below_k", sdc::scope(keys, qualifier, data), below);
-        result.add("share_below_k", sdc::scope(keys, qualifier, data),
-                   n > 0 ? below / n : std::nan(""));
+        sdc::add_share_of_records(result, "share_below_k", sdc::scope(keys, qualifier, data), below,
+                                  n, data);
         plot["data"].push_back({{"level", qualifier},
                                 {"dataset", sdc::kDataNames[data]},
                                 {"share", n > 0 ? below / n : 0.0}});

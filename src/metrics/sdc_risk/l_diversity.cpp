@@ -94,17 +94,17 @@ MetricResult compute_l_diversity(const MetricInput& in, const Params& params) {
                    empty ? std::nan("") : *std::min_element(d.distinct.begin(), d.distinct.end()));
         result.add("min_entropy_l", sdc::scope(keys, target_q, data),
                    empty ? std::nan("") : *std::min_element(d.entropy.begin(), d.entropy.end()));
-        result.add("share_below_distinct_l", sdc::scope(keys, l_q, data),
-                   n > 0 ? below_distinct / n : std::nan(""));
-        result.add("share_below_entropy_l", sdc::scope(keys, l_q, data),
-                   n > 0 ? below_entropy / n : std::nan(""));
+        sdc::add_share_of_records(result, "share_below_distinct_l", sdc::scope(keys, l_q, data),
+                                  below_distinct, n, data);
+        sdc::add_share_of_records(result, "share_below_entropy_l", sdc::scope(keys, l_q, data),
+                                  below_entropy, n, data);
         const std::string c_q = target_q + ";c=" + format_number(c);
         const std::string c_l_q = c_q + ";l=" + std::to_string(params.get_int("l"));
         result.add(
             "min_recursive_l", sdc::scope(keys, c_q, data),
             empty ? std::nan("") : *std::min_element(d.recursive.begin(), d.recursive.end()));
-        result.add("share_below_recursive_l", sdc::scope(keys, c_l_q, data),
-                   n > 0 ? below_recursive / n : std::nan(""));
+        sdc::add_share_of_records(result, "share_below_recursive_l", sdc::scope(keys, c_l_q, data),
+                                  below_recursive, n, data);
       }
     }
   }
@@ -200,16 +200,16 @@ MetricResult finalize_l_diversity(const std::vector<std::string>& states, const 
                  empty ? std::nan("") : *std::min_element(distinct.begin(), distinct.end()));
       result.add("min_entropy_l", sdc::scope(keys, target_q, data),
                  empty ? std::nan("") : *std::min_element(entropy.begin(), entropy.end()));
-      result.add("share_below_distinct_l", sdc::scope(keys, l_q, data),
-                 n > 0 ? below_distinct / n : std::nan(""));
-      result.add("share_below_entropy_l", sdc::scope(keys, l_q, data),
-                 n > 0 ? below_entropy / n : std::nan(""));
+      sdc::add_share_of_records(result, "share_below_distinct_l", sdc::scope(keys, l_q, data),
+                                below_distinct, n, data);
+      sdc::add_share_of_records(result, "share_below_entropy_l", sdc::scope(keys, l_q, data),
+                                below_entropy, n, data);
       const std::string c_q = target_q + ";c=" + format_number(c);
       const std::string c_l_q = c_q + ";l=" + std::to_string(params.get_int("l"));
       result.add("min_recursive_l", sdc::scope(keys, c_q, data),
                  empty ? std::nan("") : *std::min_element(recursive.begin(), recursive.end()));
-      result.add("share_below_recursive_l", sdc::scope(keys, c_l_q, data),
-                 n > 0 ? below_recursive / n : std::nan(""));
+      sdc::add_share_of_records(result, "share_below_recursive_l", sdc::scope(keys, c_l_q, data),
+                                below_recursive, n, data);
     }
   }
   return result;

@@ -15,7 +15,7 @@ namespace {
 
 MetricResult compute_replicated_uniques(const MetricInput& in, const Params& params) {
   MetricResult result;
-  double worst = std::nan("");
+  double worst = std::nan(""), worst_records = 0;
   for (const auto& scenario : sdc::scenarios(in)) {
     const auto codes = keydisc::code_scenario({&in.confidential, &in.first_synthetic()}, scenario,
                                               keydisc::coding_options(params));
@@ -36,10 +36,14 @@ MetricResult compute_replicated_uniques(const MetricInput& in, const Params& par
     result.add("synthetic_uniques", scope, synthetic);
     result.add("synthetic_uniques_in_original", scope, in_original);
     result.add("replicated_uniques", scope, replicated);
-    result.add("replicated_unique_share", scope, share);
-    if (!(worst >= share)) worst = share;
+    // A share of the released synthetic rows: it reveals the count of replicated uniques.
+    result.add("replicated_unique_share", scope, share, replicated);
+    if (!(worst >= share)) {
+      worst = share;
+      worst_records = replicated;
+    }
   }
-  if (!std::isnan(worst)) result.add("replicated_unique_share_max", "all", worst);
+  if (!std::isnan(worst)) result.add("replicated_unique_share_max", "all", worst, worst_records);
   return result;
 }
 
@@ -69,7 +73,7 @@ MetricResult finalize_replicated_uniques(const std::vector<std::string>& states,
     in.expect_end();
   }
   MetricResult result;
-  double worst = std::nan("");
+  double worst = std::nan(""), worst_records = 0;
   for (std::size_t s = 0; s < scenarios.size(); ++s) {
     const auto key_names = keydisc::code_scenario({&schema.confidential, &schema.first_synthetic()},
                                                   scenarios[s], options)
@@ -89,10 +93,14 @@ MetricResult finalize_replicated_uniques(const std::vector<std::string>& states,
     result.add("synthetic_uniques", scope, synthetic);
     result.add("synthetic_uniques_in_original", scope, in_original);
     result.add("replicated_uniques", scope, replicated);
-    result.add("replicated_unique_share", scope, share);
-    if (!(worst >= share)) worst = share;
+    // A share of the released synthetic rows: it reveals the count of replicated uniques.
+    result.add("replicated_unique_share", scope, share, replicated);
+    if (!(worst >= share)) {
+      worst = share;
+      worst_records = replicated;
+    }
   }
-  if (!std::isnan(worst)) result.add("replicated_unique_share_max", "all", worst);
+  if (!std::isnan(worst)) result.add("replicated_unique_share_max", "all", worst, worst_records);
   return result;
 }
 

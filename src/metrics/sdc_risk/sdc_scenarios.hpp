@@ -3,6 +3,7 @@
 // replicated_uniques; suda2 for its per-record output): each measure is computed on the
 // confidential data and on the synthetic data alike, on the keys of each disclosure scenario, and
 // reported side by side under scopes that end in ";data=confidential" or ";data=synthetic".
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,17 @@ namespace synthaudit::sdc {
 // The two data sets every measure is computed on, in this order: index 0 the confidential data,
 // 1 the synthetic data (the replicate, or the holdout or resample a baseline puts in its place).
 inline constexpr const char* kDataNames[2] = {"confidential", "synthetic"};
+
+// `records` of data set `data`'s `n` records as a share: for the confidential data also the count
+// it reveals (MetricValue::records), which output checking withholds when small; the synthetic
+// data's counts are released with the data.
+inline void add_share_of_records(MetricResult& result, std::string statistic, std::string scope,
+                                 double records, double n, std::size_t data) {
+  if (data == 0)
+    result.add_share(std::move(statistic), std::move(scope), records, n);
+  else
+    result.add(std::move(statistic), std::move(scope), n > 0 ? records / n : std::nan(""));
+}
 
 // The key coding parameters of the key-disclosure family (numeric, bins, breaks), so that a
 // numeric key can be banded as agencies band age, and `missing_keys` (wildcard | value) for the

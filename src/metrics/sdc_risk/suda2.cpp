@@ -47,9 +47,11 @@ void report(MetricResult& result, const std::string& dataset, const std::string&
   }
   const double nan = std::nan("");
   result.add(dataset + "_msus", scope, msus);
-  result.add(dataset + "_records_with_msu_share", scope, n > 0 ? with_msu / n : nan);
-  result.add(dataset + "_sample_unique_share", scope,
-             n > 0 ? static_cast<double>(s.sample_uniques) / n : nan);
+  // The confidential data's shares reveal their counts (MetricValue::records).
+  const std::size_t data = dataset == "conf" ? 0 : 1;
+  sdc::add_share_of_records(result, dataset + "_records_with_msu_share", scope, with_msu, n, data);
+  sdc::add_share_of_records(result, dataset + "_sample_unique_share", scope,
+                            static_cast<double>(s.sample_uniques), n, data);
   result.add(dataset + "_dis", scope, s.dis);
   result.add(dataset + "_suda_score_mean", scope, n > 0 ? score_sum / n : nan);
   result.add(dataset + "_suda_score_max", scope, score_max);

@@ -122,8 +122,8 @@ MetricResult compute_t_closeness(const MetricInput& in, const Params& params) {
         result.add("max_emd", sdc::scope(keys, target_q, data), worst);
         result.add("share_classes_above_t", sdc::scope(keys, t_q, data),
                    classes_seen > 0 ? classes_above / classes_seen : std::nan(""));
-        result.add("share_records_above_t", sdc::scope(keys, t_q, data),
-                   records > 0 ? records_above / records : std::nan(""));
+        sdc::add_share_of_records(result, "share_records_above_t", sdc::scope(keys, t_q, data),
+                                  records_above, records, data);
       }
     }
   }
