@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <string_view>
 #include <vector>
 
 #include "metrics/metric.hpp"
@@ -166,17 +167,21 @@ nlohmann::json category_bars(const Column& conf, const std::vector<double>& cc,
   }
   for (const auto& [name, counts, n] : {std::tuple{kConf, &cc, nc}, std::tuple{kSyn, &cs, ns}}) {
     if (n == 0) continue;
+    // A confidential bar stands for its records (`count`, the plot convention), so output
+    // checking drops the bars of few records that their shares would reveal.
+    const auto bar = [&, name = name, n = n](std::string level, double records) {
+      nlohmann::json record = {
+          {"level", std::move(level)}, {"dataset", name}, {"share", records / n}};
+      if (std::string_view(name) == kConf) record["count"] = records;
+      plot["data"].push_back(std::move(record));
+    };
     for (std::size_t l : kept)
-      plot["data"].push_back(
-          {{"level",
-            l == k ? std::string("NA") : conf.dictionary->level(static_cast<std::uint32_t>(l))},
-           {"dataset", name},
-           {"share", (*counts)[l] / n}});
+      bar(l == k ? std::string("NA") : conf.dictionary->level(static_cast<std::uint32_t>(l)),
+          (*counts)[l]);
     if (!pooled_levels.empty()) {
       double other = 0;
       for (std::size_t l : pooled_levels) other += (*counts)[l];
-      plot["data"].push_back(
-          {{"level", "(other levels)"}, {"dataset", name}, {"share", other / n}});
+      bar("(other levels)", other);
     }
   }
   return plot;

@@ -63,9 +63,7 @@ MetricResult compute_k_anonymity(const MetricInput& in, const Params& params) {
         result.add("records_below_k", sdc::scope(keys, qualifier, data), below);
         sdc::add_share_of_records(result, "share_below_k", sdc::scope(keys, qualifier, data), below,
                                   n, data);
-        plot["data"].push_back({{"level", qualifier},
-                                {"dataset", sdc::kDataNames[data]},
-                                {"share", n > 0 ? below / n : 0.0}});
+        sdc::add_share_bar(plot, qualifier, data, below, n);
       }
     }
     result.details["plots"].push_back(plot);
@@ -136,9 +134,7 @@ MetricResult finalize_k_anonymity(const std::vector<std::string>& states, const 
         result.add("records_below_k", sdc::scope(keys, qualifier, data), below);
         sdc::add_share_of_records(result, "share_below_k", sdc::scope(keys, qualifier, data), below,
                                   n, data);
-        plot["data"].push_back({{"level", qualifier},
-                                {"dataset", sdc::kDataNames[data]},
-                                {"share", n > 0 ? below / n : 0.0}});
+        sdc::add_share_bar(plot, qualifier, data, below, n);
       }
     }
     result.details["plots"].push_back(plot);

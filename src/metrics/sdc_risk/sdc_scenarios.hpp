@@ -28,6 +28,17 @@ inline void add_share_of_records(MetricResult& result, std::string statistic, st
     result.add(std::move(statistic), std::move(scope), n > 0 ? records / n : std::nan(""));
 }
 
+// A bar of `plot` (a "bars" plot per data set) for `records` of data set `data`'s `n` records; the
+// confidential data's bar stands for its records (`count`, the plot convention), so output
+// checking drops it when it counts few.
+inline void add_share_bar(nlohmann::json& plot, const std::string& level, std::size_t data,
+                          double records, double n) {
+  nlohmann::json bar = {
+      {"level", level}, {"dataset", kDataNames[data]}, {"share", n > 0 ? records / n : 0.0}};
+  if (data == 0) bar["count"] = records;
+  plot["data"].push_back(std::move(bar));
+}
+
 // The key coding parameters of the key-disclosure family (numeric, bins, breaks), so that a
 // numeric key can be banded as agencies band age, and `missing_keys` (wildcard | value) for the
 // measures that count class frequencies; l_diversity and t_closeness, whose classes partition
