@@ -15,7 +15,8 @@
 #   compare      synthpop compare() — table_utility with max_way 1
 #   logit        synthpop utility.gen(method = "logit") — propensity_logistic (the spec's columns)
 #   disclosure   synthpop disclosure(), the spec's two key sets — synthpop_disclosure
-# WHO: both (default), peer or ours.  Appends one line per process to $PEERS_DIR/timings.tsv:
+# WHO: both (default), peer or ours.  A peer's run longer than PEERS_LIMIT wall seconds (default
+# 600) is stopped and recorded as such.  Appends one line per process to $PEERS_DIR/timings.tsv:
 # rows, measure, who, CPU s and wall s of the whole process, of the call alone and of the
 # reading (peers), peak RSS (kB), the 1-minute load average before and after.
 set -euo pipefail
@@ -30,6 +31,7 @@ DIR=${PEERS_DIR:-/tmp/peers-bench}
 SRC=${PEERS_SRC:-/tmp/peers-src}
 PYTHON=${PYTHON:-/usr/bin/python3}
 THREADS=${PEERS_THREADS:-2}
+LIMIT=${PEERS_LIMIT:-600}  # wall seconds a peer's run may take (the machine is shared)
 DATA="$DIR/sim$ROWS"
 TIMINGS="$DIR/timings.tsv"
 [ -s "$DATA/spec_noholdout.yaml" ] || { echo "run bench/peers/prepare.sh first" >&2; exit 2; }
@@ -63,6 +65,10 @@ timed() {  # label, command...: runs it under /usr/bin/time, appends the line, l
   load_before=$(cut -d' ' -f1 /proc/loadavg)
   /usr/bin/time -f '%U %S %e %M' -o "$DIR/$label.time" "$@" >"$DIR/$label.out" 2>"$DIR/$label.err" || status=$?
   # Exit code 3 is a verdict without a passing candidate (docs/cli.md): the run itself succeeded.
+  if [ "$status" -eq 124 ]; then
+    printf '%s\t%s\t%s\tover %ss wall\n' "$ROWS" "$MEASURE" "${label%%_*}" "$LIMIT" | tee -a "$TIMINGS"
+    return 1
+  fi
   if [ "$status" -ne 0 ] && [ "$status" -ne 3 ]; then
     echo "$label failed with exit code $status (see $DIR/$label.err)" >&2
     return 1
@@ -89,7 +95,7 @@ ours() {
 
 # Alternating: synthaudit, the peer, synthaudit again (the peer's run is the long one).
 if [ "$WHO" != peer ]; then ours; fi
-if [ "$WHO" != ours ]; then timed "peer_${MEASURE}_$ROWS" "${peer[@]}"; fi
+if [ "$WHO" != ours ]; then timed "peer_${MEASURE}_$ROWS" timeout "$LIMIT" "${peer[@]}" || true; fi
 if [ "$WHO" != peer ]; then ours; fi
 if [ "$WHO" != ours ] && [ -s "$DIR/out_${MEASURE}_$ROWS/results.tsv" ]; then
   tolerance=1e-9
