@@ -27,7 +27,8 @@ def our_values(path):
             target = re.search(r'target=([^;]+)$', scope)
             if target:
                 scope = target.group(1)
-            values[(row['statistic'], scope)] = float(row['value'])
+            text = row['value']
+            values[(row['statistic'], scope)] = math.nan if text in ('NA', '') else float(text)
     return values
 
 
@@ -50,7 +51,9 @@ def main():
             missing.append(key)
             continue
         compared += 1
-        if math.isnan(mine) and math.isnan(value):
+        if math.isnan(mine) or math.isnan(value):
+            if not (math.isnan(mine) and math.isnan(value)):
+                differing.append((key, value, mine))
             continue
         difference = abs(mine - value)
         relative = difference / max(abs(value), 1e-300)

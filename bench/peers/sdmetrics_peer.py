@@ -2,8 +2,8 @@
 
     PYTHONPATH=$SDMETRICS_SRC:$STUBS /usr/bin/python3 bench/peers/sdmetrics_peer.py DATA_DIR MEASURE
 
-MEASURE: ks_tv | detection | column_pairs | dcr.  DATA_DIR holds confidential.csv, ideal_1.csv and
-holdout.csv as written by `synthaudit simulate`.  Prints one JSON object: the version, the CPU and
+MEASURE: ks_tv | detection | column_pairs | dcr.  DATA_DIR holds confidential.csv and ideal_1.csv as
+written by `synthaudit simulate`.  Prints one JSON object: the version, the CPU and
 wall seconds of reading the files and of the metric call alone, and the values the call returned
 (compare_values.py checks them against synthaudit's results.tsv).  The whole script, imports and
 reading included, is timed from outside with /usr/bin/time.
@@ -72,16 +72,14 @@ def detection(real, synthetic, metadata):
     return {'detection_score_folds:all': LogisticDetection.compute(real, synthetic, metadata)}
 
 
-def dcr(real, synthetic, holdout, metadata):
+def dcr(real, synthetic, metadata):
     breakdown = DCRBaselineProtection.compute_breakdown(real, synthetic, metadata, None)
-    flat = {}
-    for key, value in breakdown.items():
-        if isinstance(value, dict):
-            for inner, number in value.items():
-                flat[key + '.' + inner + ':all'] = number
-        else:
-            flat[key + ':all'] = value
-    return flat
+    medians = breakdown['median_DCR_to_real_data']
+    return {
+        'sdmetrics_dcr_baseline_protection:all': breakdown['score'],
+        'sdmetrics_median_dcr_synthetic:all': medians['synthetic_data'],
+        'sdmetrics_median_dcr_random_baseline:all': medians['random_data_baseline'],
+    }
 
 
 def main():
@@ -89,7 +87,6 @@ def main():
     start = clock()
     real = pd.read_csv(folder + '/confidential.csv')
     synthetic = pd.read_csv(folder + '/ideal_1.csv')
-    holdout = pd.read_csv(folder + '/holdout.csv') if measure == 'dcr' else None
     reading = since(start)
     metadata = metadata_of(real)
     numeric = {name for name, c in metadata['columns'].items() if c['sdtype'] == 'numerical'}
@@ -101,7 +98,7 @@ def main():
     elif measure == 'detection':
         values = detection(real, synthetic, metadata)
     elif measure == 'dcr':
-        values = dcr(real, synthetic, holdout, metadata)
+        values = dcr(real, synthetic, metadata)
     else:
         sys.exit('unknown measure ' + measure)
     call = since(start)
