@@ -16,7 +16,8 @@
 #   logit        synthpop utility.gen(method = "logit") — propensity_logistic (the spec's columns)
 #   disclosure   synthpop disclosure(), the spec's two key sets — synthpop_disclosure
 # WHO: both (default), peer or ours.  A peer's run longer than PEERS_LIMIT wall seconds (default
-# 600) is stopped and recorded as such.  Appends one line per process to $PEERS_DIR/timings.tsv:
+# 600) or using more than PEERS_MEMORY_KB of virtual memory (default 12 GB) is stopped, and its CPU
+# seconds until then recorded.  Appends one line per process to $PEERS_DIR/timings.tsv:
 # rows, measure, who, CPU s and wall s of the whole process, of the call alone and of the
 # reading (peers), peak RSS (kB), the 1-minute load average before and after.
 set -euo pipefail
@@ -32,6 +33,9 @@ SRC=${PEERS_SRC:-/tmp/peers-src}
 PYTHON=${PYTHON:-/usr/bin/python3}
 THREADS=${PEERS_THREADS:-2}
 LIMIT=${PEERS_LIMIT:-600}  # wall seconds a peer's run may take (the machine is shared)
+# Virtual memory a peer's run may take (kB): synthpop's disclosure() at 100k rows grew past the
+# machine's 23 GiB and was killed by the kernel; with the cap it fails alone.
+MEMORY=${PEERS_MEMORY_KB:-12000000}
 DATA="$DIR/sim$ROWS"
 TIMINGS="$DIR/timings.tsv"
 [ -s "$DATA/spec_noholdout.yaml" ] || { echo "run bench/peers/prepare.sh first" >&2; exit 2; }
@@ -49,7 +53,9 @@ case $MEASURE in
   tables) metrics=(--metrics table_utility) ;;
   compare) metrics=(--metrics table_utility --param table_utility.max_way=1) ;;
   logit) metrics=(--metrics propensity_logistic) ;;
-  disclosure) metrics=(--metrics synthpop_disclosure) ;;
+  # synthpop compares numeric targets exactly and treats missing as a value of its own.
+  disclosure) metrics=(--metrics synthpop_disclosure --param synthpop_disclosure.relative_tolerance=0
+    --param synthpop_disclosure.missing_matches=true) ;;
   *) echo "unknown measure $MEASURE" >&2; exit 2 ;;
 esac
 case $MEASURE in
@@ -65,8 +71,11 @@ timed() {  # label, command...: runs it under /usr/bin/time, appends the line, l
   load_before=$(cut -d' ' -f1 /proc/loadavg)
   /usr/bin/time -f '%U %S %e %M' -o "$DIR/$label.time" "$@" >"$DIR/$label.out" 2>"$DIR/$label.err" || status=$?
   # Exit code 3 is a verdict without a passing candidate (docs/cli.md): the run itself succeeded.
-  if [ "$status" -eq 124 ]; then
-    printf '%s\t%s\t%s\tover %ss wall\n' "$ROWS" "$MEASURE" "${label%%_*}" "$LIMIT" | tee -a "$TIMINGS"
+  if [ "$status" -ne 0 ] && [ "${label%%_*}" = peer ]; then
+    # CPU seconds until it was stopped (timeout 124) or failed (e.g. out of memory under the cap).
+    read -r user sys wall rss < <(tail -n 1 "$DIR/$label.time")
+    printf '%s\t%s\t%s\tstopped (exit %s) after %.2f CPU s, %s s wall, peak RSS %s kB\n' "$ROWS" \
+      "$MEASURE" "${label%%_*}" "$status" "$(echo "$user + $sys" | bc)" "$wall" "$rss" | tee -a "$TIMINGS"
     return 1
   fi
   if [ "$status" -ne 0 ] && [ "$status" -ne 3 ]; then
@@ -95,9 +104,9 @@ ours() {
 
 # Alternating: synthaudit, the peer, synthaudit again (the peer's run is the long one).
 if [ "$WHO" != peer ]; then ours; fi
-if [ "$WHO" != ours ]; then timed "peer_${MEASURE}_$ROWS" timeout "$LIMIT" "${peer[@]}" || true; fi
+if [ "$WHO" != ours ]; then timed "peer_${MEASURE}_$ROWS" bash -c 'ulimit -v "$0"; exec timeout "$1" "${@:2}"' "$MEMORY" "$LIMIT" "${peer[@]}" || true; fi
 if [ "$WHO" != peer ]; then ours; fi
-if [ "$WHO" != ours ] && [ -s "$DIR/out_${MEASURE}_$ROWS/results.tsv" ]; then
+if [ "$WHO" != ours ] && [ -s "$DIR/out_${MEASURE}_$ROWS/results.tsv" ] && [ -s "$DIR/peer_${MEASURE}_$ROWS.out" ]; then
   tolerance=1e-9
   [ "$MEASURE" = detection ] && tolerance=0.01  # SDMetrics draws its folds without a seed
   [ "$MEASURE" = dcr ] && tolerance=0.02        # and its random table
