@@ -70,7 +70,6 @@ timed() {  # label, command...: runs it under /usr/bin/time, appends the line, l
   local load_before status=0
   load_before=$(cut -d' ' -f1 /proc/loadavg)
   /usr/bin/time -f '%U %S %e %M' -o "$DIR/$label.time" "$@" >"$DIR/$label.out" 2>"$DIR/$label.err" || status=$?
-  # Exit code 3 is a verdict without a passing candidate (docs/cli.md): the run itself succeeded.
   if [ "$status" -ne 0 ] && [ "${label%%_*}" = peer ]; then
     # CPU seconds until it was stopped (timeout 124) or failed (e.g. out of memory under the cap).
     read -r user sys wall rss < <(tail -n 1 "$DIR/$label.time")
@@ -78,11 +77,12 @@ timed() {  # label, command...: runs it under /usr/bin/time, appends the line, l
       "$MEASURE" "${label%%_*}" "$status" "$(echo "$user + $sys" | bc)" "$wall" "$rss" | tee -a "$TIMINGS"
     return 1
   fi
+  # Exit code 3 is a verdict without a passing candidate (docs/cli.md): the run itself succeeded.
   if [ "$status" -ne 0 ] && [ "$status" -ne 3 ]; then
     echo "$label failed with exit code $status (see $DIR/$label.err)" >&2
     return 1
   fi
-  read -r user sys wall rss <"$DIR/$label.time"
+  read -r user sys wall rss < <(tail -n 1 "$DIR/$label.time")
   local call='' read_part=''
   if [ "${label%%_*}" = peer ]; then
     call=$("$PYTHON" -c 'import json,sys; d=json.loads(open(sys.argv[1]).read().splitlines()[-1]); print(d["call"]["cpu_s"], d["call"]["wall_s"], d["reading"]["cpu_s"], d["reading"]["wall_s"], sep="\t")' "$DIR/$label.out")
