@@ -86,7 +86,7 @@ def main():
                 reading = f"{float(p['read_cpu_s']):,.2f}"
             elif (rows, measure, 'peer') in stopped:
                 s = stopped[(rows, measure, 'peer')]
-                why = 'out of memory' if s.group(1) == '137' else f'exit {s.group(1)}'
+                why = {'124': 'time limit', '137': 'killed, signal 9'}.get(s.group(1), f'exit {s.group(1)}')
                 cpu = float(s.group(2))
                 call = (f'> {cpu:,.0f} (whole script; stopped: {why}, peak RSS '
                         f'{int(s.group(4)) / 1048576:.1f} GiB) / > {float(s.group(3)):,.0f}')
