@@ -119,9 +119,10 @@ TEST(CoSortedSamples, StatisticsEqualOneProcessOverTheWholeSamples) {
       // Each rank's values are one value range, ascending, with every copy of a value.
       const auto& mine = samples.local(Sample::kFirst);
       EXPECT_TRUE(std::is_sorted(mine.begin(), mine.end()));
-      if (!mine.empty())
+      if (!mine.empty()) {
         EXPECT_EQ(std::count(mine.begin(), mine.end(), mine.front()),
                   std::count(a.begin(), a.end(), mine.front()));
+      }
     });
   }
 }
