@@ -4,16 +4,22 @@
 // columns, on data with many ties, values equal to the splitters, empty partitions, missing values
 // and a column constant on one rank.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "core/communicator.hpp"
+#include "engine/partitioned_evaluate.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/registry.hpp"
+#include "sim/simulator.hpp"
+#include "spec/spec.hpp"
 #include "stats/distributed_sort.hpp"
 #include "stats/distribution.hpp"
 #include "stats/ecdf.hpp"
@@ -269,6 +275,102 @@ TEST(CollectiveForm, DoesNotApplyWithDesignWeights) {
     const MetricInput whole{tables.confidential, {&tables.synthetic}, nullptr, context, "c", 1};
     EXPECT_FALSE(metric->collective->applies(whole, params)) << name;
   }
+}
+
+// A metric with both forms, counting which one the engine runs; `together` says whether its
+// collective form applies.
+MetricSpec counted_metric(bool together, std::atomic<int>& collective_runs,
+                          std::atomic<int>& states_made) {
+  MetricSpec metric;
+  metric.name = "test_counted";
+  metric.compute = [](const MetricInput&, const Params&) { return MetricResult{}; };
+  metric.mergeable = MergeableForm{
+      .partial_state =
+          [&states_made](const MetricInput&, const Params&) {
+            ++states_made;
+            return std::string();
+          },
+      .finalize =
+          [](const std::vector<std::string>& states, const MetricInput&, const Params&) {
+            MetricResult result;
+            result.add("path", "all", 1.0);
+            result.add("states", "all", static_cast<double>(states.size()));
+            return result;
+          }};
+  metric.collective = CollectiveForm{
+      .applies = [together](const MetricInput&, const Params&) { return together; },
+      .run =
+          [&collective_runs](const MetricInput& partition, const Params&,
+                             Communicator& communicator) {
+            ++collective_runs;
+            // A collective inside the form: every rank's rows of the confidential partition.
+            std::uint64_t rows = 0;
+            for (const auto& bytes :
+                 communicator.all_gather(std::to_string(partition.confidential.rows())))
+              rows += std::stoull(bytes);
+            MetricResult result;
+            result.add("path", "all", 2.0);
+            result.add("rows", "all", static_cast<double>(rows));
+            return result;
+          }};
+  return metric;
+}
+
+TEST(CollectiveForm, EnginePrefersItWithoutWholeTables) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("synthaudit_collective_engine_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  SimulationOptions options;
+  options.rows = 900;
+  options.holdout_rows = 200;
+  options.replicates = 1;
+  options.out_dir = dir.string();
+  EvaluationSpec spec = load_spec(simulate(options).spec_path);
+  spec.metrics = {"ks_distance"};
+  spec.context.analyses.clear();
+  ASSERT_FALSE(needs_whole_tables(spec));
+  for (const bool together : {true, false}) {
+    SCOPED_TRACE(together ? "applies" : "does not apply");
+    std::atomic<int> collective_runs{0}, states_made{0};
+    const MetricSpec metric = counted_metric(together, collective_runs, states_made);
+    const MetricFinder find = [&](std::string_view name) {
+      return name == metric.name ? &metric : nullptr;
+    };
+    MetricResult result;
+    std::size_t whole_rows = 0;
+    run_thread_group(3, [&](Communicator& communicator) {
+      PartitionedData data = load_partitioned_evaluation_data(spec, communicator);
+      evaluate_partitioned(
+          spec, data, communicator,
+          [&](const EvaluationData& tables, EvaluationSinks sinks) {
+            whole_rows = sinks.whole_rows(tables.confidential);
+            const Params params = Params::resolve(metric.name, {}, nlohmann::json::object(), "");
+            const auto& candidate = tables.candidates.front();
+            const MetricInput input{tables.confidential,
+                                    {&candidate.replicates[0]},
+                                    nullptr,
+                                    spec.context,
+                                    candidate.name,
+                                    1};
+            result = *sinks.compute(metric, input, params);
+            return nlohmann::json::object();
+          },
+          find);
+    });
+    ASSERT_EQ(result.values.size(), 2u);
+    if (together) {
+      EXPECT_EQ(collective_runs.load(), 3);
+      EXPECT_EQ(states_made.load(), 0);
+      EXPECT_EQ(result.values[0].value, 2.0);
+      EXPECT_EQ(result.values[1].value, static_cast<double>(whole_rows));
+    } else {
+      EXPECT_EQ(collective_runs.load(), 0);
+      EXPECT_EQ(states_made.load(), 3);
+      EXPECT_EQ(result.values[0].value, 1.0);
+    }
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace
