@@ -264,6 +264,50 @@ TEST(CollectiveForm, RankStatisticMetricsEqualOneProcess) {
   }
 }
 
+// l_diversity's classes hash-partitioned over the ranks: the same numbers as its mergeable form
+// (bit for bit: whole record counts and minima) and as compute on the whole tables.
+TEST(CollectiveForm, LDiversityFromHashPartitionedClassesEqualsOneProcess) {
+  const Tables tables = test_tables();
+  EvaluationContext context;
+  context.scenarios = {{{"tied", "group"}, {"constant_part", "continuous"}},
+                       {{"constant_part"}, {"tied"}}};
+  const MetricSpec* metric = find_metric("l_diversity");
+  ASSERT_NE(metric, nullptr);
+  ASSERT_TRUE(metric->collective.has_value());
+  const Params params = Params::resolve(metric->name, metric->params,
+                                        nlohmann::json{{"numeric", "exact"}, {"l", 3}}, "test");
+  const MetricInput whole{tables.confidential, {&tables.synthetic}, nullptr, context, "c", 1};
+  ASSERT_TRUE(metric->collective->applies(whole, params));
+  const MetricResult single = metric->compute(whole, params);
+  ASSERT_EQ(single.values.size(), 3u * 2u * 6u);
+  for (int ranks : {1, 2, 3, 4}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const auto conf_cuts = cuts(tables.confidential.rows(), ranks);
+    const auto syn_cuts = cuts(tables.synthetic.rows(), ranks);
+    MetricResult together, merged;
+    run_thread_group(ranks, [&](Communicator& communicator) {
+      const Table conf = rows_of(tables.confidential, conf_cuts, communicator.rank());
+      const Table syn = rows_of(tables.synthetic, syn_cuts, communicator.rank());
+      const MetricInput partition{conf, {&syn}, nullptr, context, "c", 1};
+      MetricResult result = metric->collective->run(partition, params, communicator);
+      const auto states = communicator.gather(metric->mergeable->partial_state(partition, params));
+      if (communicator.is_root()) {
+        together = std::move(result);
+        merged = metric->mergeable->finalize(states, partition, params);
+      }
+    });
+    expect_same_result(together, merged);
+    ASSERT_EQ(together.values.size(), single.values.size());
+    for (std::size_t i = 0; i < single.values.size(); ++i) {
+      EXPECT_EQ(together.values[i].scope, single.values[i].scope);
+      const double a = together.values[i].value, b = single.values[i].value;
+      EXPECT_TRUE((std::isnan(a) && std::isnan(b)) || std::abs(a - b) <= 1e-12 * std::abs(b))
+          << single.values[i].statistic << " " << single.values[i].scope << ": " << a << " vs "
+          << b;
+    }
+  }
+}
+
 TEST(CollectiveForm, DoesNotApplyWithDesignWeights) {
   const Tables tables = test_tables();
   EvaluationContext context;
