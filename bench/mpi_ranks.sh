@@ -6,6 +6,10 @@
 # FAMILY `mergeable` is every metric with a mergeable form, run on the simulator's spec without
 # its declared analyses, so that no rank holds whole tables (docs/mpi.md); with KEEP_ANALYSES=1
 # the analyses stay declared and rank 0 gathers the tables, as every run did before.
+# FAMILY `rank-statistics` is ks_distance and wasserstein_distance alone, without the analyses
+# (the metrics the ranks compute together, docs/mpi.md).
+#
+# Per rank: peak resident set (MiB) and CPU seconds (user + system).
 #
 # Usage: [KEEP_ANALYSES=1] bench/mpi_ranks.sh BUILD_DIR [ROWS] [FAMILY]
 set -eu
@@ -20,10 +24,15 @@ if [ "$(id -u)" -eq 0 ]; then MPIRUN+=(--allow-run-as-root); fi
 export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_oob_tcp_if_include=lo
 "$BIN" simulate --rows "$ROWS" --replicates 1 --out "$WORK/data" >/dev/null
 METRICS=$FAMILY
+if [ "$FAMILY" = rank-statistics ]; then
+  METRICS=ks_distance,wasserstein_distance
+fi
 if [ "$FAMILY" = mergeable ]; then
   METRICS=total_variation,ratio_of_counts,zero_cell_agreement,moments_and_covariance,ks_distance
   METRICS=$METRICS,wasserstein_distance,coverage_and_validity,k_anonymity,replicated_uniques
   METRICS=$METRICS,individual_risk,l_diversity
+fi
+if [ "$FAMILY" = mergeable ] || [ "$FAMILY" = rank-statistics ]; then
   if [ -z "${KEEP_ANALYSES:-}" ]; then
     /usr/bin/python3 "$(dirname "$0")/../tests/cli/drop_analyses.py" "$WORK/data/spec.yaml"
   fi
@@ -34,13 +43,16 @@ for np in 1 2 4; do
   rm -rf "$WORK/out" "$WORK"/rss.*
   start=$(date +%s.%N)
   if [ "$np" = 1 ]; then
-    /usr/bin/time -f "%M" -o "$WORK/rss.0" "$BIN" "${ARGS[@]}" --out "$WORK/out" >/dev/null || true
+    /usr/bin/time -f "%M %U %S" -o "$WORK/rss.0" "$BIN" "${ARGS[@]}" --out "$WORK/out" >/dev/null || true
   else
-    "${MPIRUN[@]}" -np "$np" bash -c '/usr/bin/time -f "%M" -o "$0/rss.$OMPI_COMM_WORLD_RANK" "$@"' \
+    "${MPIRUN[@]}" -np "$np" bash -c '/usr/bin/time -f "%M %U %S" -o "$0/rss.$OMPI_COMM_WORLD_RANK" "$@"' \
       "$WORK" "$BIN" "${ARGS[@]}" --out "$WORK/out" >/dev/null || true
   fi
   end=$(date +%s.%N)
   rss=""
-  for r in $(seq 0 $((np - 1))); do rss="$rss rank$r=$(( $(tail -1 "$WORK/rss.$r") / 1024 ))MiB"; done
+  for r in $(seq 0 $((np - 1))); do
+    read -r kib user system < <(tail -1 "$WORK/rss.$r")
+    rss="$rss rank$r=$((kib / 1024))MiB/$(echo "$user + $system" | bc)s"
+  done
   printf 'ranks=%d wall=%.1fs%s\n' "$np" "$(echo "$end - $start" | bc)" "$rss"
 done

@@ -4,6 +4,7 @@
 // program needs no MPI at run time. The two C entry points below are all it exports.
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
@@ -17,6 +18,9 @@ namespace synthaudit {
 namespace {
 
 // MPI counts are int: a message over 2 GiB is refused with a clear error rather than truncated.
+// The most bytes one rank sends (or receives) in one round of all_to_all.
+constexpr std::uint64_t kRoundBytes = std::uint64_t{1} << 30;
+
 int checked_count(std::uint64_t bytes) {
   if (bytes > static_cast<std::uint64_t>(INT_MAX))
     throw std::runtime_error("MPI message of " + std::to_string(bytes) +
@@ -68,6 +72,64 @@ class MpiCommunicator final : public Communicator {
   }
 
   void barrier() override { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+
+  // MPI_Alltoallv counts and displacements are int: the messages go in rounds of at most
+  // kRoundBytes / ranks bytes per pair, so no round's total on any rank reaches 2 GiB, however
+  // large the messages.
+  std::vector<std::string> all_to_all(std::vector<std::string> outgoing) override {
+    const auto ranks = static_cast<std::size_t>(size_);
+    if (outgoing.size() != ranks)
+      throw std::runtime_error("all_to_all: one message per rank expected");
+    std::vector<std::uint64_t> send_sizes(ranks), receive_sizes(ranks);
+    std::uint64_t largest = 0;
+    for (std::size_t r = 0; r < ranks; ++r) {
+      send_sizes[r] = outgoing[r].size();
+      largest = std::max(largest, send_sizes[r]);
+    }
+    check(MPI_Alltoall(send_sizes.data(), 1, MPI_UINT64_T, receive_sizes.data(), 1, MPI_UINT64_T,
+                       MPI_COMM_WORLD),
+          "MPI_Alltoall");
+    check(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD),
+          "MPI_Allreduce");
+    std::vector<std::string> incoming(ranks);
+    for (std::size_t r = 0; r < ranks; ++r) incoming[r].resize(receive_sizes[r]);
+    const std::uint64_t chunk = std::max<std::uint64_t>(1, kRoundBytes / ranks);
+    const std::uint64_t rounds = std::max<std::uint64_t>(1, (largest + chunk - 1) / chunk);
+    std::string send_buffer, receive_buffer;
+    std::vector<int> send_counts(ranks), send_offsets(ranks), receive_counts(ranks),
+        receive_offsets(ranks);
+    for (std::uint64_t round = 0; round < rounds; ++round) {
+      const std::uint64_t from = round * chunk;
+      auto piece = [&](std::uint64_t size) {
+        return from >= size ? std::uint64_t{0} : std::min(chunk, size - from);
+      };
+      std::uint64_t send_total = 0, receive_total = 0;
+      for (std::size_t r = 0; r < ranks; ++r) {
+        send_offsets[r] = checked_count(send_total);
+        send_counts[r] = checked_count(piece(send_sizes[r]));
+        send_total += static_cast<std::uint64_t>(send_counts[r]);
+        receive_offsets[r] = checked_count(receive_total);
+        receive_counts[r] = checked_count(piece(receive_sizes[r]));
+        receive_total += static_cast<std::uint64_t>(receive_counts[r]);
+      }
+      send_buffer.resize(send_total);
+      receive_buffer.resize(receive_total);
+      for (std::size_t r = 0; r < ranks; ++r)
+        if (send_counts[r] > 0)
+          outgoing[r].copy(send_buffer.data() + send_offsets[r],
+                           static_cast<std::size_t>(send_counts[r]), from);
+      check(MPI_Alltoallv(send_buffer.data(), send_counts.data(), send_offsets.data(), MPI_BYTE,
+                          receive_buffer.data(), receive_counts.data(), receive_offsets.data(),
+                          MPI_BYTE, MPI_COMM_WORLD),
+            "MPI_Alltoallv");
+      for (std::size_t r = 0; r < ranks; ++r)
+        if (receive_counts[r] > 0)
+          receive_buffer.copy(incoming[r].data() + from,
+                              static_cast<std::size_t>(receive_counts[r]),
+                              static_cast<std::size_t>(receive_offsets[r]));
+    }
+    return incoming;
+  }
 
  private:
   std::vector<int> exchange_counts(std::size_t mine, bool all, int root) {

@@ -23,6 +23,26 @@ std::string Communicator::broadcast(std::string_view bytes, int root) {
 
 void Communicator::barrier() { all_gather({}); }
 
+// One gather per destination: each rank receives only its own share.
+std::vector<std::string> Communicator::all_to_all(std::vector<std::string> outgoing) {
+  if (outgoing.size() != static_cast<std::size_t>(size()))
+    throw std::invalid_argument("all_to_all: one message per rank expected");
+  std::vector<std::string> incoming;
+  for (int destination = 0; destination < size(); ++destination) {
+    auto received = gather(outgoing[static_cast<std::size_t>(destination)], destination);
+    outgoing[static_cast<std::size_t>(destination)].clear();
+    outgoing[static_cast<std::size_t>(destination)].shrink_to_fit();
+    if (destination == rank()) incoming = std::move(received);
+  }
+  return incoming;
+}
+
+std::vector<std::string> SingleProcess::all_to_all(std::vector<std::string> outgoing) {
+  if (outgoing.size() != 1)
+    throw std::invalid_argument("all_to_all: one message per rank expected");
+  return outgoing;
+}
+
 namespace {
 
 // Shared state of a thread group: one exchange at a time. Each rank deposits its bytes in its
@@ -34,26 +54,21 @@ class ThreadGroupState {
   explicit ThreadGroupState(int ranks) : ranks_(ranks), slots_(static_cast<std::size_t>(ranks)) {}
 
   std::vector<std::string> exchange(int rank, std::string_view bytes) {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return failed_ || !publishing_; });
-    if (failed_) throw RankFailed();
-    slots_[static_cast<std::size_t>(rank)] = std::string(bytes);
-    const auto round = round_;
-    if (++arrived_ == ranks_) {
-      publishing_ = true;
-      left_ = 0;
-      changed_.notify_all();
-    } else {
-      changed_.wait(lock, [&] { return failed_ || (publishing_ && round_ == round); });
-      if (failed_) throw RankFailed();
-    }
-    std::vector<std::string> result = slots_;
-    if (++left_ == ranks_) {
-      arrived_ = 0;
-      publishing_ = false;
-      ++round_;
-      changed_.notify_all();
-    }
+    std::vector<std::string> result;
+    round([&] { slots_[static_cast<std::size_t>(rank)] = std::string(bytes); },
+          [&] { result = slots_; });
+    return result;
+  }
+
+  // Each rank deposits one message per rank and takes the messages addressed to it; every
+  // message is read by exactly one rank, so it is moved, never copied to the others.
+  std::vector<std::string> exchange_each(int rank, std::vector<std::string> outgoing) {
+    std::vector<std::string> result(static_cast<std::size_t>(ranks_));
+    round([&] { addressed_[static_cast<std::size_t>(rank)] = std::move(outgoing); },
+          [&] {
+            for (std::size_t from = 0; from < result.size(); ++from)
+              result[from] = std::move(addressed_[from][static_cast<std::size_t>(rank)]);
+          });
     return result;
   }
 
@@ -64,10 +79,37 @@ class ThreadGroupState {
   }
 
  private:
+  // One exchange: `deposit` runs when this rank may write its slot, `collect` once every rank
+  // has deposited; the last rank to collect opens the next round.
+  template <typename Deposit, typename Collect>
+  void round(Deposit deposit, Collect collect) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return failed_ || !publishing_; });
+    if (failed_) throw RankFailed();
+    deposit();
+    const auto current = round_;
+    if (++arrived_ == ranks_) {
+      publishing_ = true;
+      left_ = 0;
+      changed_.notify_all();
+    } else {
+      changed_.wait(lock, [&] { return failed_ || (publishing_ && round_ == current); });
+      if (failed_) throw RankFailed();
+    }
+    collect();
+    if (++left_ == ranks_) {
+      arrived_ = 0;
+      publishing_ = false;
+      ++round_;
+      changed_.notify_all();
+    }
+  }
+
   std::mutex mutex_;
   std::condition_variable changed_;
   const int ranks_;
   std::vector<std::string> slots_;
+  std::vector<std::vector<std::string>> addressed_{static_cast<std::size_t>(ranks_)};
   int arrived_ = 0;
   int left_ = 0;
   bool publishing_ = false;
@@ -83,6 +125,11 @@ class ThreadRank final : public Communicator {
   int size() const override { return size_; }
   std::vector<std::string> all_gather(std::string_view bytes) override {
     return state_.exchange(rank_, bytes);
+  }
+  std::vector<std::string> all_to_all(std::vector<std::string> outgoing) override {
+    if (outgoing.size() != static_cast<std::size_t>(size_))
+      throw std::invalid_argument("all_to_all: one message per rank expected");
+    return state_.exchange_each(rank_, std::move(outgoing));
   }
 
  private:

@@ -30,6 +30,10 @@ class Communicator {
   virtual std::vector<std::string> gather(std::string_view bytes, int root = 0);
   // `bytes` of `root` on every rank (the other ranks' arguments are ignored).
   virtual std::string broadcast(std::string_view bytes, int root = 0);
+  // `outgoing[r]` goes to rank r (one entry per rank); returns what each rank sent to this one,
+  // in rank order. Unlike all_gather, a rank receives only its own share, so data redistributed
+  // this way (a distributed sort) never sits whole on one rank.
+  virtual std::vector<std::string> all_to_all(std::vector<std::string> outgoing);
   virtual void barrier();
 };
 
@@ -41,6 +45,7 @@ class SingleProcess final : public Communicator {
   std::vector<std::string> all_gather(std::string_view bytes) override {
     return {std::string(bytes)};
   }
+  std::vector<std::string> all_to_all(std::vector<std::string> outgoing) override;
 };
 
 // Runs `body` on `ranks` threads of this process, each with a Communicator of its own rank that

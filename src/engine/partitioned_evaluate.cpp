@@ -1,6 +1,7 @@
 #include "engine/partitioned_evaluate.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -81,6 +82,7 @@ std::vector<std::string> table_ids(const EvaluationData& data) {
 }
 
 constexpr char kMetricState[] = "metric state";
+constexpr char kMetricCollective[] = "metric collective";
 constexpr char kRowKeys[] = "row keys";
 constexpr char kColumnSummaries[] = "column summaries";
 constexpr char kSubsample[] = "subsample";
@@ -347,31 +349,54 @@ std::optional<nlohmann::json> evaluate_partitioned(
     }
     return out.take();
   });
-  // A metric's partial state over this rank's rows of the tables the root names.
-  cluster.on(kMetricState, [&](const std::string& payload) {
+  // The metric a request names, its parameters and this rank's rows of the tables it names.
+  struct MetricRequest {
+    const MetricSpec* metric;
+    Params params;
+    std::uint64_t key;
+    std::unique_ptr<MetricInput> input;
+  };
+  auto read_metric_request = [&](const std::string& payload) {
     WireReader in(payload);
     const std::string name = in.get_string();
     const std::string candidate = in.get_string();
     const auto seed = in.get<std::uint64_t>();
     const auto synthetic_ids = in.get_strings();
     const bool with_holdout = in.get<std::uint8_t>() != 0;
+    const auto key = in.get<std::uint64_t>();
     const MetricSpec* metric = find ? find(name) : find_metric(name);
     if (metric == nullptr || !metric->mergeable)
       throw std::logic_error("no mergeable metric '" + name + "'");
-    const Params params =
-        Params::resolve(metric->name, metric->params, given_parameters(spec, *metric),
-                        spec.origin + ": parameters." + metric->name);
+    Params params = Params::resolve(metric->name, metric->params, given_parameters(spec, *metric),
+                                    spec.origin + ": parameters." + metric->name);
     std::vector<const Table*> synthetic;
     for (const auto& id : synthetic_ids) synthetic.push_back(data.directory.find(id).rows);
-    const MetricInput input{*data.directory.find("confidential").rows,
-                            std::move(synthetic),
-                            with_holdout ? data.directory.find("holdout").rows : nullptr,
-                            spec.context,
-                            candidate,
-                            seed,
-                            nullptr,
-                            nullptr};
-    return metric->mergeable->partial_state(input, params);
+    auto input = std::make_unique<MetricInput>(
+        MetricInput{*data.directory.find("confidential").rows, std::move(synthetic),
+                    with_holdout ? data.directory.find("holdout").rows : nullptr, spec.context,
+                    candidate, seed, nullptr, nullptr});
+    return MetricRequest{metric, std::move(params), key, std::move(input)};
+  };
+  // A metric's partial state over this rank's rows of the tables the root names.
+  cluster.on(kMetricState, [&](const std::string& payload) {
+    const MetricRequest request = read_metric_request(payload);
+    return request.metric->mergeable->partial_state(*request.input, request.params);
+  });
+  // A metric computed by every rank together over its rows (CollectiveForm); the root keeps its
+  // result under the request's key for the caller, since several of the root's threads call.
+  std::mutex collective_mutex;
+  std::map<std::uint64_t, MetricResult> collective_results;
+  cluster.on(kMetricCollective, [&](const std::string& payload) {
+    const MetricRequest request = read_metric_request(payload);
+    if (!request.metric->collective)
+      throw std::logic_error("no collective form of '" + request.metric->name + "'");
+    MetricResult result =
+        request.metric->collective->run(*request.input, request.params, communicator);
+    if (communicator.is_root()) {
+      const std::lock_guard<std::mutex> lock(collective_mutex);
+      collective_results[request.key] = std::move(result);
+    }
+    return std::string();
   });
 
   std::unique_ptr<stats::NeighbourCache> neighbours;
@@ -399,6 +424,7 @@ std::optional<nlohmann::json> evaluate_partitioned(
 
   EvaluationSinks sinks;
   sinks.ranks = communicator.size();
+  std::atomic<std::uint64_t> next_collective_key{0};
   sinks.neighbours = neighbours.get();
   // Without whole tables nothing can run on the root alone: needs_whole_tables let through a
   // metric or a table that has no partitions, which is a mistake in this file.
@@ -425,13 +451,6 @@ std::optional<nlohmann::json> evaluate_partitioned(
     if (input.holdout &&
         data.directory.id_of(*input.holdout) != std::optional<std::string>("holdout"))
       return cannot(metric);
-    WireWriter request;
-    request.put_string(metric.name);
-    request.put_string(input.candidate);
-    request.put(input.seed);
-    request.put_strings(synthetic_ids);
-    request.put<std::uint8_t>(input.holdout ? 1 : 0);
-    const auto states = cluster.call(kMetricState, request.take());
     const MetricInput schema{*data.directory.find("confidential").rows,
                              std::move(synthetic_parts),
                              input.holdout ? data.directory.find("holdout").rows : nullptr,
@@ -440,6 +459,29 @@ std::optional<nlohmann::json> evaluate_partitioned(
                              input.seed,
                              nullptr,
                              nullptr};
+    // Without whole tables the ranks compute a metric together where its form allows: no rank
+    // then holds more than about its share of what the metric sorts or groups.
+    const bool together =
+        !whole_tables && metric.collective && metric.collective->applies(schema, params);
+    const std::uint64_t key = next_collective_key++;
+    WireWriter request;
+    request.put_string(metric.name);
+    request.put_string(input.candidate);
+    request.put(input.seed);
+    request.put_strings(synthetic_ids);
+    request.put<std::uint8_t>(input.holdout ? 1 : 0);
+    request.put(key);
+    if (together) {
+      cluster.call(kMetricCollective, request.take());
+      const std::lock_guard<std::mutex> lock(collective_mutex);
+      const auto found = collective_results.find(key);
+      if (found == collective_results.end())
+        throw std::logic_error("collective metric '" + metric.name + "' left no result");
+      MetricResult result = std::move(found->second);
+      collective_results.erase(found);
+      return result;
+    }
+    const auto states = cluster.call(kMetricState, request.take());
     return metric.mergeable->finalize(states, schema, params);
   };
   std::mutex released_mutex;

@@ -4,7 +4,8 @@
 // tables and runs the evaluation as one process does (evaluate.hpp: plan, baselines, verdict,
 // documents, every output). A metric with a mergeable form (metrics/metric.hpp) runs on every
 // rank's partition for a candidate's tables, the root merging the partial states; every other
-// metric, and every baseline run, runs on the root over the gathered tables.
+// metric, and every baseline run, runs on the root over the gathered tables. Without whole tables a
+// metric with a CollectiveForm that applies is computed by every rank together instead.
 #include <functional>
 #include <memory>
 #include <optional>

@@ -23,6 +23,7 @@ namespace stats {
 class NeighbourCache;  // stats/neighbour_cache.hpp
 }
 class ProgressSink;  // core/progress.hpp
+class Communicator;  // core/communicator.hpp
 class MetricMemo;    // metrics/metric_memo.hpp
 
 // Families double as --metrics selectors.
@@ -368,6 +369,22 @@ struct MergeableForm {
       finalize;
 };
 
+// How a metric is computed by every rank of a partitioned evaluation together, for statistics
+// whose partial states would grow with the rows (the sorted values behind rank statistics): every
+// rank runs `run` at once with its own partition (as in MergeableForm) and the communicator, and
+// the ranks exchange what they need through its collectives, so that no rank holds much more than
+// its share of the rows. The root's result is the metric's; it equals `compute` on the whole tables
+// (bit-identical where the arithmetic allows, else within 1e-12 relative, as for MergeableForm).
+// A partitioned run without whole tables uses it in preference to the mergeable form when
+// `applies` says it can (the mergeable form, or gathering, otherwise).
+struct CollectiveForm {
+  // Whether the form computes this metric for these inputs and parameters. `schema` is the
+  // root's partition: read its columns and context, not its rows.
+  std::function<bool(const MetricInput& schema, const Params&)> applies;
+  // Collective: every rank calls it, with its partition; only the root's result is used.
+  std::function<MetricResult(const MetricInput& partition, const Params&, Communicator&)> run;
+};
+
 struct MetricSpec {
   std::string name;  // registry key, snake_case, e.g. "ks_distance"
   MetricFamily family;
@@ -383,6 +400,9 @@ struct MetricSpec {
   ComputeFn compute;
   // Set when the metric can be computed from row partitions (above); optional.
   std::optional<MergeableForm> mergeable;
+  // Set when every rank can compute the metric together (above); optional, and only with a
+  // mergeable form (which decides whether the metric can run without whole tables).
+  std::optional<CollectiveForm> collective;
   // Every statistic the metric can emit (the registry test holds each metric to it) and the
   // published works it follows; list-metrics, describe, docs/metrics.md, results.json and the
   // report read them from here.

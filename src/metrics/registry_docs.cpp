@@ -23,11 +23,17 @@ std::string granularity_text(const MetricSpec& metric) {
 
 // How a row-partitioned run (MPI ranks) computes the metric, and what that costs in memory.
 std::string partition_text(const MetricSpec& metric) {
-  return metric.mergeable
-             ? "In a partitioned run: merged from per-partition states (counts exactly, sums up "
-               "to floating-point summation order, at most 1e-12 relative)"
-             : "In a partitioned run: gathered on one process, which holds every row of the "
-               "tables it reads (the single-process memory)";
+  if (!metric.mergeable)
+    return "In a partitioned run: gathered on one process, which holds every row of the "
+           "tables it reads (the single-process memory)";
+  std::string text =
+      "In a partitioned run: merged from per-partition states (counts exactly, sums up "
+      "to floating-point summation order, at most 1e-12 relative)";
+  if (metric.collective)
+    text +=
+        "; without whole tables, computed by the ranks together where it applies (see the "
+        "description), each rank holding about its share of the values";
+  return text;
 }
 
 std::vector<std::string> requirement_texts(const MetricSpec& metric) {

@@ -9,11 +9,7 @@ namespace synthaudit::stats {
 
 namespace {
 
-// The two order statistics a quantile interpolates between (0-based) and the weight of the upper.
-struct Bracket {
-  std::size_t lo, hi;
-  double h;
-};
+using Bracket = Type7Bracket;
 
 Bracket bracket(std::size_t n, double p, QuantileArithmetic arithmetic) {
   if (arithmetic == QuantileArithmetic::kR) {
@@ -35,6 +31,15 @@ double interpolate(double a, double b, double h, QuantileArithmetic arithmetic) 
 }
 
 }  // namespace
+
+Type7Bracket type7_bracket(std::size_t n, double p, QuantileArithmetic arithmetic) {
+  return bracket(n, p, arithmetic);
+}
+
+double type7_interpolate(double lo_value, double hi_value, double h,
+                         QuantileArithmetic arithmetic) {
+  return interpolate(lo_value, hi_value, h, arithmetic);
+}
 
 double quantile_type7(std::span<const double> sorted, double p, QuantileArithmetic arithmetic) {
   if (sorted.empty()) return std::numeric_limits<double>::quiet_NaN();

@@ -4,6 +4,7 @@
 // the default of R's quantile() and of numpy.quantile / pandas Series.quantile ('linear').
 // The two packages write the interpolation differently, which moves the last bit of some results;
 // a caller that must match one of them to the bit picks its arithmetic.
+#include <cstddef>
 #include <span>
 #include <vector>
 
@@ -18,6 +19,19 @@ enum class QuantileArithmetic {
 // Quantile of probability p ∈ [0, 1] of an ascending sample without NaN; NaN when it is empty.
 double quantile_type7(std::span<const double> sorted, double p,
                       QuantileArithmetic arithmetic = QuantileArithmetic::kR);
+
+// What quantile_type7 reads of n sorted values for probability p: the order statistics `lo` and
+// `hi` (0-based) and the weight `h` of the upper one; and how it combines them. For samples whose
+// values are not in one place (spread over ranks): the same bracket and the same arithmetic give
+// the same bits as quantile_type7 on the whole sample.
+struct Type7Bracket {
+  std::size_t lo, hi;
+  double h;
+};
+Type7Bracket type7_bracket(std::size_t n, double p,
+                           QuantileArithmetic arithmetic = QuantileArithmetic::kR);
+double type7_interpolate(double lo_value, double hi_value, double h,
+                         QuantileArithmetic arithmetic = QuantileArithmetic::kR);
 
 // The same for several probabilities of an unsorted sample without NaN, by selecting only the
 // order statistics needed (O(n) per distinct statistic instead of a full sort); reorders `values`.

@@ -15,33 +15,35 @@ namespace synthaudit {
 
 namespace {
 
-// One path for one process and for a partitioned run: the whole columns' sorted runs, taken
-// from the tables (compute) or merged exactly from the partitions' runs (finalize), give the same
-// numbers; the merging process holds every non-missing numeric value.
-MetricResult report_ks_distance(MergedNumericRuns merged, const MetricInput& schema,
-                                const Params& params) {
+// What the report needs of one column: D, both sample sizes and the ECDF plot (when asked for).
+struct KsColumn {
+  std::string name;
+  double d;
+  std::size_t conf_size, syn_size;
+  nlohmann::json plot;
+};
+
+// One report for every path: the whole columns' sorted runs (compute), the runs merged from the
+// partitions' states (finalize), or the columns sorted over the ranks together (collective).
+MetricResult report_ks_distance(const std::vector<KsColumn>& columns, bool declared,
+                                std::vector<std::string> warnings, const Params& params) {
   MetricResult result;
-  const bool declared = settle_weights(merged, schema, params, result.warnings);
-  const auto& columns = merged.columns;
-  const auto& conf = merged.confidential;
-  const auto& syn = merged.synthetic;
+  result.warnings = std::move(warnings);
   const bool with_pvalue = params.get_bool("pvalue");
   const bool with_plots = params.get_bool("plots");
   auto plots = nlohmann::json::array();
   double sum = 0.0;
   std::size_t counted = 0;
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    const auto& a = conf[i].values;
-    const auto& b = syn[i].values;
-    const double d =
-        declared ? stats::weighted_ks_distance(conf[i], syn[i]) : stats::ks_distance_sorted(a, b);
-    const std::string& name = schema.confidential.column(columns[i]).name;
+  for (const auto& column : columns) {
+    const double d = column.d;
+    const std::string& name = column.name;
     result.add("ks_distance", name, d);
     result.add("ks_complement", name, 1.0 - d);
     if (with_pvalue)
       result.add("ks_pvalue_independent", name,
-                 declared ? std::nan("") : stats::ks_pvalue_asymptotic(d, a.size(), b.size()));
-    if (with_plots) plots.push_back(plots::ecdf_overlay(name, a, b));
+                 declared ? std::nan("")
+                          : stats::ks_pvalue_asymptotic(d, column.conf_size, column.syn_size));
+    if (with_plots) plots.push_back(column.plot);
     if (std::isnan(d)) {
       result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
     } else {
@@ -67,6 +69,26 @@ MetricResult report_ks_distance(MergedNumericRuns merged, const MetricInput& sch
   return result;
 }
 
+MetricResult report_ks_distance(MergedNumericRuns merged, const MetricInput& schema,
+                                const Params& params) {
+  std::vector<std::string> warnings;
+  const bool declared = settle_weights(merged, schema, params, warnings);
+  const bool with_plots = params.get_bool("plots");
+  std::vector<KsColumn> columns;
+  for (std::size_t i = 0; i < merged.columns.size(); ++i) {
+    const auto& conf = merged.confidential[i];
+    const auto& syn = merged.synthetic[i];
+    const std::string& name = schema.confidential.column(merged.columns[i]).name;
+    columns.push_back(
+        {name,
+         declared ? stats::weighted_ks_distance(conf, syn)
+                  : stats::ks_distance_sorted(conf.values, syn.values),
+         conf.values.size(), syn.values.size(),
+         with_plots ? plots::ecdf_overlay(name, conf.values, syn.values) : nlohmann::json()});
+  }
+  return report_ks_distance(columns, declared, std::move(warnings), params);
+}
+
 MetricResult finalize_ks_distance(const std::vector<std::string>& states, const MetricInput& schema,
                                   const Params& params) {
   return report_ks_distance(merge_numeric_runs(states, schema), schema, params);
@@ -74,6 +96,40 @@ MetricResult finalize_ks_distance(const std::vector<std::string>& states, const 
 
 MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
   return report_ks_distance(numeric_runs(in, params), in, params);
+}
+
+// The ECDF plot from the co-sorted samples: the pooled quantiles, then both samples' counts at
+// or below the points they give.
+nlohmann::json co_sorted_ecdf_overlay(const std::string& name, stats::CoSortedSamples& samples) {
+  using Sample = stats::CoSortedSamples::Sample;
+  std::vector<double> xs;
+  if (samples.size(Sample::kPooled) > 0)
+    xs = plots::ecdf_points(samples.quantiles_type7(Sample::kPooled, plots::ecdf_probabilities(),
+                                                    stats::QuantileArithmetic::kNumpy));
+  auto counts = [&](Sample sample) {
+    const auto whole = samples.count_at_or_below(sample, xs);
+    return std::vector<std::size_t>(whole.begin(), whole.end());
+  };
+  const auto conf_counts = counts(Sample::kFirst);
+  const auto syn_counts = counts(Sample::kSecond);
+  return plots::ecdf_overlay_at(name, xs, samples.size(Sample::kFirst), conf_counts,
+                                samples.size(Sample::kSecond), syn_counts);
+}
+
+MetricResult collective_ks_distance(const MetricInput& partition, const Params& params,
+                                    Communicator& communicator) {
+  using Sample = stats::CoSortedSamples::Sample;
+  const bool with_plots = params.get_bool("plots");
+  const auto compared = compared_numeric_columns(partition);
+  std::vector<KsColumn> columns;
+  for_each_co_sorted_column(
+      partition, communicator, [&](std::size_t i, stats::CoSortedSamples& samples) {
+        const std::string& name = partition.confidential.column(compared[i]).name;
+        const double d = samples.ks_distance();
+        columns.push_back({name, d, samples.size(Sample::kFirst), samples.size(Sample::kSecond),
+                           with_plots ? co_sorted_ecdf_overlay(name, samples) : nlohmann::json()});
+      });
+  return report_ks_distance(columns, false, {}, params);
 }
 
 }  // namespace
@@ -98,8 +154,10 @@ MetricSpec ks_distance_metric() {
           "samples); synthetic_weights says whether the synthetic data carry their own weight "
           "column (auto: when usable; own; none), and the weight and household columns are not "
           "compared."
-          " A partitioned run merges each partition's sorted values: the merging process "
-          "holds every non-missing numeric value of both datasets.",
+          " A partitioned run without survey weights sorts each column over the ranks together "
+          "(a sample sort), so that each rank holds about its share of one column's values; "
+          "with weights it merges each partition's sorted values, and the merging process holds "
+          "every non-missing numeric value of both datasets.",
       .params = {{.name = "pvalue",
                   .type = ParamType::kBool,
                   .default_value = false,
@@ -120,6 +178,8 @@ MetricSpec ks_distance_metric() {
       .compute = compute_ks_distance,
       .mergeable =
           MergeableForm{.partial_state = numeric_runs_state, .finalize = finalize_ks_distance},
+      .collective =
+          CollectiveForm{.applies = co_sorted_columns_apply, .run = collective_ks_distance},
       .statistics =
           {{"ks_distance",
             "Kolmogorov–Smirnov distance D between the two marginals (0 = identical, 1 = disjoint)",

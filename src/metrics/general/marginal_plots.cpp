@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "metrics/metric.hpp"
@@ -19,10 +20,9 @@ namespace {
 const char* kConf = "confidential";
 const char* kSyn = "synthetic";
 
-double share_at_or_below(std::span<const double> sorted, double x) {
-  if (sorted.empty()) return std::nan("");
-  const auto it = std::upper_bound(sorted.begin(), sorted.end(), x);
-  return static_cast<double>(it - sorted.begin()) / static_cast<double>(sorted.size());
+std::size_t at_or_below(std::span<const double> sorted, double x) {
+  return static_cast<std::size_t>(std::upper_bound(sorted.begin(), sorted.end(), x) -
+                                  sorted.begin());
 }
 
 std::vector<double> pooled(std::span<const double> a, std::span<const double> b) {
@@ -33,40 +33,89 @@ std::vector<double> pooled(std::span<const double> a, std::span<const double> b)
 
 }  // namespace
 
+std::vector<double> ecdf_probabilities(std::size_t points) {
+  std::vector<double> probabilities;
+  if (points < 2) return probabilities;
+  for (std::size_t k = 0; k < points; ++k)
+    probabilities.push_back(static_cast<double>(k) / static_cast<double>(points - 1));
+  return probabilities;
+}
+
+std::vector<double> ecdf_points(const std::vector<double>& pooled_quantiles) {
+  std::vector<double> xs;
+  for (double x : pooled_quantiles)
+    if (xs.empty() || x != xs.back()) xs.push_back(x);
+  return xs;
+}
+
+nlohmann::json ecdf_overlay_at(const std::string& column, const std::vector<double>& xs,
+                               std::size_t conf_size,
+                               const std::vector<std::size_t>& conf_at_or_below,
+                               std::size_t syn_size,
+                               const std::vector<std::size_t>& syn_at_or_below) {
+  auto plot = make_plot("ecdf", "Empirical CDF of " + column, column, "share ≤ x", column);
+  for (const auto& [name, size, counts] : {std::tuple{kConf, conf_size, &conf_at_or_below},
+                                           std::tuple{kSyn, syn_size, &syn_at_or_below}}) {
+    if (size == 0) continue;
+    for (std::size_t k = 0; k < xs.size(); ++k)
+      plot["data"].push_back(
+          {{"x", xs[k]},
+           {"dataset", name},
+           {"cdf", static_cast<double>((*counts)[k]) / static_cast<double>(size)}});
+  }
+  return plot;
+}
+
 nlohmann::json ecdf_overlay(const std::string& column, std::span<const double> conf_sorted,
                             std::span<const double> syn_sorted, std::size_t points) {
-  auto plot = make_plot("ecdf", "Empirical CDF of " + column, column, "share ≤ x", column);
   const auto all = pooled(conf_sorted, syn_sorted);
-  if (all.empty() || points < 2) return plot;
   std::vector<double> xs;
-  for (std::size_t k = 0; k < points; ++k) {
-    const double x =
-        stats::quantile_type7(all, static_cast<double>(k) / static_cast<double>(points - 1),
-                              stats::QuantileArithmetic::kNumpy);
-    if (xs.empty() || x != xs.back()) xs.push_back(x);
+  if (!all.empty()) {
+    std::vector<double> quantiles;
+    for (double p : ecdf_probabilities(points))
+      quantiles.push_back(stats::quantile_type7(all, p, stats::QuantileArithmetic::kNumpy));
+    xs = ecdf_points(quantiles);
   }
-  for (const auto& [name, sample] : {std::pair{kConf, conf_sorted}, std::pair{kSyn, syn_sorted}}) {
-    if (sample.empty()) continue;
-    for (double x : xs)
-      plot["data"].push_back({{"x", x}, {"dataset", name}, {"cdf", share_at_or_below(sample, x)}});
+  std::vector<std::size_t> conf_counts, syn_counts;
+  for (double x : xs) {
+    conf_counts.push_back(at_or_below(conf_sorted, x));
+    syn_counts.push_back(at_or_below(syn_sorted, x));
   }
+  return ecdf_overlay_at(column, xs, conf_sorted.size(), conf_counts, syn_sorted.size(),
+                         syn_counts);
+}
+
+std::vector<double> qq_probabilities(std::size_t points) {
+  std::vector<double> probabilities;
+  for (std::size_t k = 0; k < points; ++k)
+    probabilities.push_back((static_cast<double>(k) + 0.5) / static_cast<double>(points));
+  return probabilities;
+}
+
+nlohmann::json qq_pairs_at(const std::string& column, const std::vector<double>& probabilities,
+                           const std::vector<double>& conf_quantiles,
+                           const std::vector<double>& syn_quantiles) {
+  auto plot =
+      make_plot("qq", "Quantile–quantile plot of " + column, column + " (confidential quantile)",
+                column + " (synthetic quantile)", column);
+  if (conf_quantiles.empty() || syn_quantiles.empty()) return plot;
+  for (std::size_t k = 0; k < probabilities.size(); ++k)
+    plot["data"].push_back({{"probability", probabilities[k]},
+                            {"confidential", conf_quantiles[k]},
+                            {"synthetic", syn_quantiles[k]}});
   return plot;
 }
 
 nlohmann::json qq_pairs(const std::string& column, std::span<const double> conf_sorted,
                         std::span<const double> syn_sorted, std::size_t points) {
-  auto plot =
-      make_plot("qq", "Quantile–quantile plot of " + column, column + " (confidential quantile)",
-                column + " (synthetic quantile)", column);
-  if (conf_sorted.empty() || syn_sorted.empty()) return plot;
-  for (std::size_t k = 0; k < points; ++k) {
-    const double p = (static_cast<double>(k) + 0.5) / static_cast<double>(points);
-    plot["data"].push_back(
-        {{"probability", p},
-         {"confidential", stats::quantile_type7(conf_sorted, p, stats::QuantileArithmetic::kNumpy)},
-         {"synthetic", stats::quantile_type7(syn_sorted, p, stats::QuantileArithmetic::kNumpy)}});
-  }
-  return plot;
+  const auto probabilities = qq_probabilities(points);
+  std::vector<double> conf, syn;
+  if (!conf_sorted.empty() && !syn_sorted.empty())
+    for (double p : probabilities) {
+      conf.push_back(stats::quantile_type7(conf_sorted, p, stats::QuantileArithmetic::kNumpy));
+      syn.push_back(stats::quantile_type7(syn_sorted, p, stats::QuantileArithmetic::kNumpy));
+    }
+  return qq_pairs_at(column, probabilities, conf, syn);
 }
 
 nlohmann::json histogram_overlay(const std::string& column, std::span<const double> conf_sorted,

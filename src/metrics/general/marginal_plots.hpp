@@ -18,10 +18,28 @@ namespace synthaudit::plots {
 nlohmann::json ecdf_overlay(const std::string& column, std::span<const double> conf_sorted,
                             std::span<const double> syn_sorted, std::size_t points = 200);
 
+// The same from its parts, for samples not held in one place (spread over ranks):
+// `ecdf_probabilities` are the probabilities of the pooled quantiles, `ecdf_points` the x values
+// they give, and `ecdf_overlay_at` the plot from each sample's size and number of values ≤ each x.
+std::vector<double> ecdf_probabilities(std::size_t points = 200);
+std::vector<double> ecdf_points(const std::vector<double>& pooled_quantiles);
+nlohmann::json ecdf_overlay_at(const std::string& column, const std::vector<double>& xs,
+                               std::size_t conf_size,
+                               const std::vector<std::size_t>& conf_at_or_below,
+                               std::size_t syn_size,
+                               const std::vector<std::size_t>& syn_at_or_below);
+
 // Type-7 quantiles of both samples at probabilities (k + 0.5)/points, k = 0..points−1. Records
 // {probability, confidential, synthetic}.
 nlohmann::json qq_pairs(const std::string& column, std::span<const double> conf_sorted,
                         std::span<const double> syn_sorted, std::size_t points = 100);
+
+// The same from its parts: the probabilities, and both samples' quantiles at them (empty when
+// the sample is).
+std::vector<double> qq_probabilities(std::size_t points = 100);
+nlohmann::json qq_pairs_at(const std::string& column, const std::vector<double>& probabilities,
+                           const std::vector<double>& conf_quantiles,
+                           const std::vector<double>& syn_quantiles);
 
 // Histogram with `bins` equal-width bins over the pooled range (last bin closed), density =
 // count / (n · width) so that both datasets integrate to 1. Records {bin_start, bin_end,

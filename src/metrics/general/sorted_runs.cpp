@@ -121,4 +121,20 @@ MergedNumericRuns merge_numeric_runs(const std::vector<std::string>& states,
   return merged;
 }
 
+void for_each_co_sorted_column(
+    const MetricInput& partition, Communicator& communicator,
+    const std::function<void(std::size_t i, stats::CoSortedSamples& samples)>& visit) {
+  const auto columns = compared_numeric_columns(partition);
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const std::size_t c = columns[i];
+    stats::CoSortedSamples samples(communicator, partition.confidential.column(c).numeric,
+                                   partition.first_synthetic().column(c).numeric);
+    visit(i, samples);
+  }
+}
+
+bool co_sorted_columns_apply(const MetricInput& schema, const Params&) {
+  return schema.context.weights.empty();
+}
+
 }  // namespace synthaudit

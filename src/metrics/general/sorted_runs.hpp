@@ -4,11 +4,14 @@
 // in ascending order (with their weights where weights can apply), and the merging process merges
 // the runs in partition order, which is the stable sort of the whole column. The merging process
 // holds every value of the columns it merges.
+#include <functional>
 #include <vector>
 
+#include "core/communicator.hpp"
 #include "metrics/design_weights.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/partial_state.hpp"
+#include "stats/distributed_sort.hpp"
 #include "stats/weighted_ecdf.hpp"
 
 namespace synthaudit {
@@ -48,5 +51,17 @@ MergedNumericRuns numeric_runs(const MetricInput& in, const Params& params);
 // warnings; else every synthetic value weighs 1) and says whether design weights are declared.
 bool settle_weights(MergedNumericRuns& runs, const MetricInput& schema, const Params& params,
                     std::vector<std::string>& warnings);
+
+// Collective (CollectiveForm): every compared numeric column's non-missing values of the
+// confidential table (the first sample) and the first synthetic table (the second) sorted
+// together over the ranks (stats/distributed_sort.hpp), one column at a time, so that a rank
+// holds about its share of one column's values beside its partition; `visit(i, samples)` for the
+// i-th compared column. Unweighted: design weights are not carried.
+void for_each_co_sorted_column(
+    const MetricInput& partition, Communicator& communicator,
+    const std::function<void(std::size_t i, stats::CoSortedSamples& samples)>& visit);
+
+// Whether the co-sorted columns give the metric's numbers: no design weights are declared.
+bool co_sorted_columns_apply(const MetricInput& schema, const Params& params);
 
 }  // namespace synthaudit

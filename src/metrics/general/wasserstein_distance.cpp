@@ -17,37 +17,34 @@ namespace synthaudit {
 
 namespace {
 
-// One path for one process and for a partitioned run: the whole columns' sorted runs, taken
-// from the tables (compute) or merged exactly from the partitions' runs (finalize), give the same
-// numbers; the merging process holds every non-missing numeric value.
-MetricResult report_wasserstein(MergedNumericRuns merged, const MetricInput& schema,
-                                const Params& params) {
+// What the report needs of one column: W1, the confidential IQR and range, and the QQ plot
+// (when asked for; read only when W1 is a number).
+struct WassersteinColumn {
+  std::string name;
+  double w, iqr, range;
+  nlohmann::json plot;
+};
+
+// One report for every path: the whole columns' sorted runs (compute), the runs merged from the
+// partitions' states (finalize), or the columns sorted over the ranks together (collective).
+MetricResult report_wasserstein(const std::vector<WassersteinColumn>& columns,
+                                std::vector<std::string> warnings, const Params& params) {
   MetricResult result;
-  const bool declared = settle_weights(merged, schema, params, result.warnings);
-  const auto& columns = merged.columns;
-  const auto& conf = merged.confidential;
-  const auto& syn = merged.synthetic;
+  result.warnings = std::move(warnings);
   const bool with_plots = params.get_bool("plots");
   auto plots = nlohmann::json::array();
   double sum_iqr = 0, sum_range = 0;
   std::size_t n_iqr = 0, n_range = 0;
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    const std::string& name = schema.confidential.column(columns[i]).name;
-    const auto& a = conf[i].values;
-    const auto& b = syn[i].values;
-    const double w =
-        declared ? stats::weighted_wasserstein1(conf[i], syn[i]) : stats::wasserstein1_sorted(a, b);
+  for (const auto& column : columns) {
+    const std::string& name = column.name;
+    const double w = column.w;
     result.add("wasserstein", name, w);
     if (std::isnan(w)) {
       result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
       continue;
     }
-    const double iqr = declared
-                           ? stats::weighted_quantile_hf7(a, conf[i].weights, 0.75) -
-                                 stats::weighted_quantile_hf7(a, conf[i].weights, 0.25)
-                           : stats::quantile_type7(a, 0.75, stats::QuantileArithmetic::kNumpy) -
-                                 stats::quantile_type7(a, 0.25, stats::QuantileArithmetic::kNumpy);
-    const double range = a.back() - a.front();
+    const double iqr = column.iqr;
+    const double range = column.range;
     result.add("wasserstein_iqr_scaled", name, iqr > 0 ? w / iqr : std::nan(""));
     result.add("wasserstein_range_scaled", name, range > 0 ? w / range : std::nan(""));
     if (iqr > 0) {
@@ -61,7 +58,7 @@ MetricResult report_wasserstein(MergedNumericRuns merged, const MetricInput& sch
       sum_range += w / range;
       ++n_range;
     }
-    if (with_plots) plots.push_back(plots::qq_pairs(name, a, b));
+    if (with_plots) plots.push_back(column.plot);
   }
   if (n_iqr > 0) result.add("mean_wasserstein_iqr_scaled", "all", sum_iqr / double(n_iqr));
   if (n_range > 0) result.add("mean_wasserstein_range_scaled", "all", sum_range / double(n_range));
@@ -71,6 +68,34 @@ MetricResult report_wasserstein(MergedNumericRuns merged, const MetricInput& sch
   return result;
 }
 
+MetricResult report_wasserstein(MergedNumericRuns merged, const MetricInput& schema,
+                                const Params& params) {
+  std::vector<std::string> warnings;
+  const bool declared = settle_weights(merged, schema, params, warnings);
+  const bool with_plots = params.get_bool("plots");
+  std::vector<WassersteinColumn> columns;
+  for (std::size_t i = 0; i < merged.columns.size(); ++i) {
+    const auto& conf = merged.confidential[i];
+    const auto& syn = merged.synthetic[i];
+    const auto& a = conf.values;
+    const auto& b = syn.values;
+    WassersteinColumn column{
+        schema.confidential.column(merged.columns[i]).name,
+        declared ? stats::weighted_wasserstein1(conf, syn) : stats::wasserstein1_sorted(a, b),
+        std::nan(""), std::nan(""), nlohmann::json()};
+    if (!std::isnan(column.w)) {
+      column.iqr = declared ? stats::weighted_quantile_hf7(a, conf.weights, 0.75) -
+                                  stats::weighted_quantile_hf7(a, conf.weights, 0.25)
+                            : stats::quantile_type7(a, 0.75, stats::QuantileArithmetic::kNumpy) -
+                                  stats::quantile_type7(a, 0.25, stats::QuantileArithmetic::kNumpy);
+      column.range = a.back() - a.front();
+      if (with_plots) column.plot = plots::qq_pairs(column.name, a, b);
+    }
+    columns.push_back(std::move(column));
+  }
+  return report_wasserstein(columns, std::move(warnings), params);
+}
+
 MetricResult finalize_wasserstein(const std::vector<std::string>& states, const MetricInput& schema,
                                   const Params& params) {
   return report_wasserstein(merge_numeric_runs(states, schema), schema, params);
@@ -78,6 +103,36 @@ MetricResult finalize_wasserstein(const std::vector<std::string>& states, const 
 
 MetricResult compute_wasserstein(const MetricInput& in, const Params& params) {
   return report_wasserstein(numeric_runs(in, params), in, params);
+}
+
+MetricResult collective_wasserstein(const MetricInput& partition, const Params& params,
+                                    Communicator& communicator) {
+  using Sample = stats::CoSortedSamples::Sample;
+  constexpr auto kNumpy = stats::QuantileArithmetic::kNumpy;
+  const bool with_plots = params.get_bool("plots");
+  const auto compared = compared_numeric_columns(partition);
+  std::vector<WassersteinColumn> columns;
+  for_each_co_sorted_column(
+      partition, communicator, [&](std::size_t i, stats::CoSortedSamples& samples) {
+        WassersteinColumn column{partition.confidential.column(compared[i]).name,
+                                 samples.wasserstein1(), std::nan(""), std::nan(""),
+                                 nlohmann::json()};
+        if (!std::isnan(column.w)) {
+          const auto quartiles = samples.quantiles_type7(Sample::kFirst, {0.25, 0.75}, kNumpy);
+          column.iqr = quartiles[1] - quartiles[0];
+          const auto ends = samples.at(Sample::kFirst, {0, samples.size(Sample::kFirst) - 1});
+          column.range = ends[1] - ends[0];
+          if (with_plots) {
+            const auto probabilities = plots::qq_probabilities();
+            column.plot =
+                plots::qq_pairs_at(column.name, probabilities,
+                                   samples.quantiles_type7(Sample::kFirst, probabilities, kNumpy),
+                                   samples.quantiles_type7(Sample::kSecond, probabilities, kNumpy));
+          }
+        }
+        columns.push_back(std::move(column));
+      });
+  return report_wasserstein(columns, {}, params);
 }
 
 }  // namespace
@@ -105,8 +160,10 @@ MetricSpec wasserstein_distance_metric() {
           "svyquantile (qrule hf7) quartiles (Lumley 2004); synthetic_weights says whether the "
           "synthetic data carry their own weight column (auto: when usable; own; none), and the "
           "weight and household columns are not compared."
-          " A partitioned run merges each partition's sorted values: the merging process "
-          "holds every non-missing numeric value of both datasets.",
+          " A partitioned run without survey weights sorts each column over the ranks together "
+          "(a sample sort), so that each rank holds about its share of one column's values; "
+          "with weights it merges each partition's sorted values, and the merging process holds "
+          "every non-missing numeric value of both datasets.",
       .params = {{.name = "plots",
                   .type = ParamType::kBool,
                   .default_value = true,
@@ -122,6 +179,8 @@ MetricSpec wasserstein_distance_metric() {
       .compute = compute_wasserstein,
       .mergeable =
           MergeableForm{.partial_state = numeric_runs_state, .finalize = finalize_wasserstein},
+      .collective =
+          CollectiveForm{.applies = co_sorted_columns_apply, .run = collective_wasserstein},
       .statistics = {{"wasserstein",
                       "Wasserstein-1 distance between the marginals, in the column's units",
                       Ideal::lower(),

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <unordered_map>
 
+#include "core/communicator.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "metrics/gathered_state.hpp"
@@ -133,25 +135,133 @@ std::string l_diversity_state(const MetricInput& in, const Params& params) {
   return out.take();
 }
 
+// What the statistics need of a set of whole classes of one data set (0 confidential, 1
+// synthetic), read from the records per combination of key values and target value (a class's
+// combinations are contiguous in the map's order): its records, the records in classes below l
+// by each measure, and the smallest l of each measure. Exact over any split of the classes: the
+// sums are of whole record counts, and minima do not depend on order.
+struct ClassSummary {
+  double records = 0, below_distinct = 0, below_entropy = 0, below_recursive = 0;
+  double min_distinct = std::numeric_limits<double>::infinity();
+  double min_entropy = std::numeric_limits<double>::infinity();
+  double min_recursive = std::numeric_limits<double>::infinity();
+  bool empty = true;
+
+  void add(const ClassSummary& other) {
+    records += other.records;
+    below_distinct += other.below_distinct;
+    below_entropy += other.below_entropy;
+    below_recursive += other.below_recursive;
+    min_distinct = std::min(min_distinct, other.min_distinct);
+    min_entropy = std::min(min_entropy, other.min_entropy);
+    min_recursive = std::min(min_recursive, other.min_recursive);
+    empty = empty && other.empty;
+  }
+  void write(StateWriter& out) const {
+    for (double v : {records, below_distinct, below_entropy, below_recursive, min_distinct,
+                     min_entropy, min_recursive})
+      out.f64(v);
+    out.boolean(empty);
+  }
+  static ClassSummary read(StateReader& in) {
+    ClassSummary s;
+    for (double* v : {&s.records, &s.below_distinct, &s.below_entropy, &s.below_recursive,
+                      &s.min_distinct, &s.min_entropy, &s.min_recursive})
+      *v = in.f64();
+    s.empty = in.boolean();
+    return s;
+  }
+};
+
+ClassSummary summarise_classes(const keydisc::CombinationCounts& combinations, std::size_t data,
+                               double l, double c) {
+  ClassSummary summary;
+  std::vector<double> counts;
+  auto close_class = [&] {
+    if (counts.empty()) return;
+    double n = 0, h = 0;
+    for (double k : counts) n += k;
+    for (double k : counts) h -= k / n * std::log(k / n);
+    const double distinct = static_cast<double>(counts.size());
+    const double entropy = std::exp(h);
+    const double recursive = recursive_l(counts, c);
+    summary.records += n;
+    summary.below_distinct += (distinct < l) * n;
+    summary.below_entropy += (entropy < l * (1 - 1e-12)) * n;
+    summary.below_recursive += (recursive < l) * n;
+    summary.min_distinct = std::min(summary.min_distinct, distinct);
+    summary.min_entropy = std::min(summary.min_entropy, entropy);
+    summary.min_recursive = std::min(summary.min_recursive, recursive);
+    summary.empty = false;
+    counts.clear();
+  };
+  const keydisc::KeyCombination* previous = nullptr;
+  for (const auto& [combination, per_table] : combinations.counts) {
+    const bool same_class =
+        previous != nullptr &&
+        std::equal(combination.begin(), combination.end() - 1, previous->begin());
+    if (!same_class) close_class();
+    previous = &combination;
+    if (per_table[data] > 0) counts.push_back(static_cast<double>(per_table[data]));
+  }
+  close_class();
+  return summary;
+}
+
+// The scenario's keys and one target: what each set of statistics is about.
+struct TargetPart {
+  std::vector<std::string> keys;
+  std::string target;
+  std::vector<std::size_t> columns;  // the key columns, then the target's
+};
+
+std::vector<TargetPart> target_parts(const MetricInput& schema,
+                                     const stats::CodingOptions& options) {
+  std::vector<TargetPart> parts;
+  for (const auto& scenario : sdc::scenarios(schema)) {
+    if (scenario.targets.empty()) continue;
+    const auto codes = keydisc::code_scenario({&schema.confidential, &schema.first_synthetic()},
+                                              scenario, options);
+    for (std::size_t t = 0; t < codes.target_columns.size(); ++t) {
+      auto columns = codes.key_columns;
+      columns.push_back(codes.target_columns[t]);
+      parts.push_back({codes.key_names, codes.target_names[t], std::move(columns)});
+    }
+  }
+  if (parts.empty()) throw MetricNotApplicable("no disclosure targets (sensitive columns) given");
+  return parts;
+}
+
+void add_summary(MetricResult& result, const TargetPart& part, std::size_t data,
+                 const ClassSummary& s, const Params& params) {
+  const double c = params.get_double("c");
+  const std::string target_q = "target=" + part.target;
+  const std::string l_q = target_q + ";l=" + std::to_string(params.get_int("l"));
+  const double n = s.records;
+  const auto& keys = part.keys;
+  result.add("min_distinct_l", sdc::scope(keys, target_q, data),
+             s.empty ? std::nan("") : s.min_distinct);
+  result.add("min_entropy_l", sdc::scope(keys, target_q, data),
+             s.empty ? std::nan("") : s.min_entropy);
+  sdc::add_share_of_records(result, "share_below_distinct_l", sdc::scope(keys, l_q, data),
+                            s.below_distinct, n, data);
+  sdc::add_share_of_records(result, "share_below_entropy_l", sdc::scope(keys, l_q, data),
+                            s.below_entropy, n, data);
+  const std::string c_q = target_q + ";c=" + format_number(c);
+  const std::string c_l_q = c_q + ";l=" + std::to_string(params.get_int("l"));
+  result.add("min_recursive_l", sdc::scope(keys, c_q, data),
+             s.empty ? std::nan("") : s.min_recursive);
+  sdc::add_share_of_records(result, "share_below_recursive_l", sdc::scope(keys, c_l_q, data),
+                            s.below_recursive, n, data);
+}
+
 MetricResult finalize_l_diversity(const std::vector<std::string>& states, const MetricInput& schema,
                                   const Params& params) {
   if (auto gathered = finalize_if_gathered(states, schema, params, compute_l_diversity))
     return *gathered;
   const double l = static_cast<double>(params.get_int("l"));
   const double c = params.get_double("c");
-  const auto options = keydisc::coding_options(params);
-  struct Part {
-    std::vector<std::string> keys;
-    std::string target;
-  };
-  std::vector<Part> parts;
-  for (const auto& scenario : sdc::scenarios(schema)) {
-    if (scenario.targets.empty()) continue;
-    const auto codes = keydisc::code_scenario({&schema.confidential, &schema.first_synthetic()},
-                                              scenario, options);
-    for (const auto& target : codes.target_names) parts.push_back({codes.key_names, target});
-  }
-  if (parts.empty()) throw MetricNotApplicable("no disclosure targets (sensitive columns) given");
+  const auto parts = target_parts(schema, keydisc::coding_options(params));
   std::vector<keydisc::CombinationCounts> merged(parts.size());
   for (const auto& state : states) {
     StateReader in = open_merged_state(state);
@@ -159,60 +269,77 @@ MetricResult finalize_l_diversity(const std::vector<std::string>& states, const 
     in.expect_end();
   }
   MetricResult result;
-  for (std::size_t t = 0; t < parts.size(); ++t) {
-    const auto& keys = parts[t].keys;
-    for (std::size_t data = 0; data < 2; ++data) {
-      // Per class (key values without the target): its records and diversities.
-      std::vector<double> records, distinct, entropy, recursive, counts;
-      auto close_class = [&] {
-        if (counts.empty()) return;
-        double n = 0, h = 0;
-        for (double k : counts) n += k;
-        for (double k : counts) h -= k / n * std::log(k / n);
-        records.push_back(n);
-        distinct.push_back(static_cast<double>(counts.size()));
-        entropy.push_back(std::exp(h));
-        recursive.push_back(recursive_l(counts, c));
-        counts.clear();
-      };
-      const keydisc::KeyCombination* previous = nullptr;
-      for (const auto& [combination, per_table] : merged[t].counts) {
-        const bool same_class =
-            previous != nullptr &&
-            std::equal(combination.begin(), combination.end() - 1, previous->begin());
-        if (!same_class) close_class();
-        previous = &combination;
-        if (per_table[data] > 0) counts.push_back(static_cast<double>(per_table[data]));
+  for (std::size_t t = 0; t < parts.size(); ++t)
+    for (std::size_t data = 0; data < 2; ++data)
+      add_summary(result, parts[t], data, summarise_classes(merged[t], data, l, c), params);
+  return result;
+}
+
+// The rank that owns a class: a hash of its key values (the combination without the target).
+int class_owner(const keydisc::KeyCombination& combination, int ranks) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+  for (std::size_t k = 0; k + 1 < combination.size(); ++k) {
+    h ^= combination[k] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h *= 0xbf58476d1ce4e5b9ULL;
+  }
+  return static_cast<int>(h % static_cast<std::uint64_t>(ranks));
+}
+
+// The collective form: per scenario target, each rank counts its records per combination, sends
+// each combination to the rank that owns its class (all_to_all), and summarises the whole classes
+// it owns; the root adds the ranks' summaries. No rank holds more than about its share of the
+// combinations, and every number equals the mergeable form's.
+MetricResult collective_l_diversity(const MetricInput& partition, const Params& params,
+                                    Communicator& communicator) {
+  const double l = static_cast<double>(params.get_int("l"));
+  const double c = params.get_double("c");
+  const auto options = keydisc::coding_options(params);
+  const auto parts = target_parts(partition, options);
+  const std::vector<const Table*> tables = {&partition.confidential, &partition.first_synthetic()};
+  const int ranks = communicator.size();
+  MetricResult result;
+  for (const auto& part : parts) {
+    std::vector<std::string> outgoing(static_cast<std::size_t>(ranks));
+    {
+      keydisc::CombinationCounts local = keydisc::count_combinations(tables, part.columns, options);
+      std::vector<keydisc::CombinationCounts> shares(static_cast<std::size_t>(ranks));
+      for (auto& share : shares) share.tables = local.tables;
+      // Moved node by node, so the combinations are never held twice.
+      while (!local.counts.empty()) {
+        auto node = local.counts.extract(local.counts.begin());
+        auto& share = shares[static_cast<std::size_t>(class_owner(node.key(), ranks))];
+        share.counts.insert(share.counts.end(), std::move(node));
       }
-      close_class();
-      double n = 0, below_distinct = 0, below_entropy = 0, below_recursive = 0;
-      for (std::size_t k = 0; k < records.size(); ++k) {
-        n += records[k];
-        below_distinct += (distinct[k] < l) * records[k];
-        below_entropy += (entropy[k] < l * (1 - 1e-12)) * records[k];
-        below_recursive += (recursive[k] < l) * records[k];
+      for (std::size_t r = 0; r < shares.size(); ++r) {
+        StateWriter out;
+        shares[r].write(out);
+        outgoing[r] = out.take();
+        shares[r] = {};
       }
-      const std::string& name = parts[t].target;
-      const std::string target_q = "target=" + name;
-      const std::string l_q = target_q + ";l=" + std::to_string(params.get_int("l"));
-      const bool empty = distinct.empty();
-      result.add("min_distinct_l", sdc::scope(keys, target_q, data),
-                 empty ? std::nan("") : *std::min_element(distinct.begin(), distinct.end()));
-      result.add("min_entropy_l", sdc::scope(keys, target_q, data),
-                 empty ? std::nan("") : *std::min_element(entropy.begin(), entropy.end()));
-      sdc::add_share_of_records(result, "share_below_distinct_l", sdc::scope(keys, l_q, data),
-                                below_distinct, n, data);
-      sdc::add_share_of_records(result, "share_below_entropy_l", sdc::scope(keys, l_q, data),
-                                below_entropy, n, data);
-      const std::string c_q = target_q + ";c=" + format_number(c);
-      const std::string c_l_q = c_q + ";l=" + std::to_string(params.get_int("l"));
-      result.add("min_recursive_l", sdc::scope(keys, c_q, data),
-                 empty ? std::nan("") : *std::min_element(recursive.begin(), recursive.end()));
-      sdc::add_share_of_records(result, "share_below_recursive_l", sdc::scope(keys, c_l_q, data),
-                                below_recursive, n, data);
     }
+    keydisc::CombinationCounts owned;
+    for (const auto& bytes : communicator.all_to_all(std::move(outgoing))) {
+      StateReader in(bytes);
+      owned.add(keydisc::CombinationCounts::read(in));
+      in.expect_end();
+    }
+    StateWriter mine;
+    for (std::size_t data = 0; data < 2; ++data) summarise_classes(owned, data, l, c).write(mine);
+    owned = {};
+    std::vector<ClassSummary> whole(2);
+    for (const auto& bytes : communicator.all_gather(mine.take())) {
+      StateReader in(bytes);
+      for (auto& summary : whole) summary.add(ClassSummary::read(in));
+      in.expect_end();
+    }
+    for (std::size_t data = 0; data < 2; ++data)
+      add_summary(result, part, data, whole[data], params);
   }
   return result;
+}
+
+bool l_diversity_collective_applies(const MetricInput& schema, const Params& params) {
+  return params.get_string("numeric") == "exact" && schema.context.weights.empty();
 }
 
 }  // namespace
@@ -266,14 +393,18 @@ MetricSpec l_diversity_metric() {
           "distinct and entropy l) and, in the distinct and entropy l, counts them only in a "
           "class with some observed value; it computes the recursive sums in single "
           "precision. A partitioned run merges the records per combination of key values and "
-          "target value; with numeric keys coded by bins or breaks it gathers every row on one "
-          "process.",
+          "target value; without whole tables the ranks do it together, each class's "
+          "combinations sent to the rank that owns the class (by a hash of its key values), "
+          "which summarises it; with numeric keys coded by bins or breaks it gathers every row "
+          "on one process.",
       .params = params,
       .granularity = MetricGranularity::kPerReplicate,
       .needs_scenarios = true,
       .compute = compute_l_diversity,
       .mergeable =
           MergeableForm{.partial_state = l_diversity_state, .finalize = finalize_l_diversity},
+      .collective =
+          CollectiveForm{.applies = l_diversity_collective_applies, .run = collective_l_diversity},
       .statistics = {{"min_distinct_l",
                       "the smallest number of distinct sensitive values in a class",
                       Ideal::higher(),
