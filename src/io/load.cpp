@@ -642,24 +642,27 @@ InferredTable infer_and_encode(const DataFile& file, const ReadSettings& setting
 
 std::unique_ptr<DataFile> open_data_file(const std::string& path, const ReadSettings& settings) {
   const CsvOptions& options = settings.csv;
-  std::string stored = read_input_file(path, options.max_input_bytes, options.pipe_wait_seconds);
+  // The fingerprint is hashed on a second thread while the file is read and, for delimited text,
+  // while its structure is checked.
+  HashedInput input =
+      read_input_file_hashed(path, options.max_input_bytes, options.pipe_wait_seconds);
+  const std::string_view stored = input.bytes.view();
   std::string inflated;
   std::string digest;
   if (is_gzip(stored)) {
-    digest = sha256_hex(stored);
+    digest = input.sha256.get();
     inflated = gunzip(stored, path, options.max_input_bytes);
   }
-  const std::string_view content = digest.empty() ? std::string_view(stored) : inflated;
+  const std::string_view content = digest.empty() ? stored : std::string_view(inflated);
   const DataFormat format = detect_data_format(content.substr(0, 4096), path);
   if (format == DataFormat::kText) {
     if (digest.empty())
-      return std::make_unique<CsvFile>(CsvFile::from_stored(std::move(stored), path, options));
-    stored.clear();
-    stored.shrink_to_fit();
+      return std::make_unique<CsvFile>(CsvFile::from_input(std::move(input), path, options));
+    input.bytes = ByteBuffer();
     return std::make_unique<CsvFile>(
         CsvFile::from_bytes(std::move(inflated), path, options, std::move(digest)));
   }
-  if (digest.empty()) digest = sha256_hex(stored);
+  if (digest.empty()) digest = input.sha256.get();
   StatReadOptions stat;
   stat.value_labels = settings.value_labels;
   stat.threads = options.threads;
