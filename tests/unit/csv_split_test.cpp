@@ -154,3 +154,29 @@ TEST(CsvSplit, FingerprintOfABlockwiseReadIsTheFilesSha256) {
   EXPECT_EQ(open_data_file(path, settings)->sha256(), sha256_hex(text));
   std::filesystem::remove(path);
 }
+
+TEST(CsvSplit, HashedReadGivesTheErrorsOfThePlainRead) {
+  // A missing file, a folder, a device, a file over the size bound, and a file that "grows"
+  // while read (/proc reports size 0): the last one fails after the hashing thread started.
+  const std::string folder = std::filesystem::temp_directory_path().string();
+  const std::string large = folder + "/synthaudit_csv_split_large_" + std::to_string(::getpid());
+  { std::ofstream(large, std::ios::binary) << std::string(100, 'x'); }
+  for (const std::string& path :
+       {std::string("/nonexistent/x.csv"), folder, std::string("/dev/zero"), large,
+        std::string("/proc/self/status"), std::string("/proc/self/cmdline")}) {
+    std::string plain, hashed;
+    try {
+      read_input_file(path, 16);
+    } catch (const InputError& e) {
+      plain = e.what();
+    }
+    try {
+      HashedInput input = read_input_file_hashed(path, 16);
+    } catch (const InputError& e) {
+      hashed = e.what();
+    }
+    EXPECT_FALSE(plain.empty()) << path;
+    EXPECT_EQ(hashed, plain) << path;
+  }
+  std::filesystem::remove(large);
+}
