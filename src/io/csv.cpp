@@ -835,6 +835,9 @@ void CsvFile::index_rows(std::uint64_t piece_bytes) {
   }
   // In order: a piece whose rows did not start where the previous piece's rows end began inside
   // a quoted field (or mid-way through a "\r\n" blank line) and is scanned again from there.
+  // Such a piece costs two scans; its first, wrong one stops at its first error or its end, but
+  // a quote it takes as opening a field is searched for its close with memchr, possibly to the
+  // end of the file: crafted text can cost one such search per piece, never a hang.
   std::size_t at = data_start_;
   std::size_t rows = 0;
   for (std::size_t i = 0; i < piece_count; ++i) {
