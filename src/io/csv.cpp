@@ -336,39 +336,6 @@ CsvFile CsvFile::from_input(HashedInput input, const std::string& path, const Cs
   }
 }
 
-CsvFile CsvFile::from_stored(std::string bytes, const std::string& path,
-                             const CsvOptions& options) {
-  auto storage = std::make_shared<Storage>();
-  storage->owned = std::move(bytes);
-  storage->use_owned();
-  const std::string_view raw(storage->data, storage->size);
-  if (is_gzip(raw)) {
-    // The fingerprint is of the bytes as stored; the text is the decompressed bytes.
-    std::string digest = sha256_hex(raw);
-    std::string text = gunzip(raw, path, options.max_input_bytes);
-    storage.reset();
-    return from_bytes(std::move(text), path, options, std::move(digest));
-  }
-  if (options.encoding != TextEncoding::kUtf8) {
-    std::string digest = sha256_hex(raw);
-    std::string text = std::move(storage->owned);
-    storage.reset();
-    return from_bytes(std::move(text), path, options, std::move(digest));
-  }
-  // Hash on a second thread while the structure is checked: both read the same bytes once.
-  std::string digest;
-  std::thread hasher([&] { digest = sha256_hex(raw); });
-  try {
-    CsvFile file = build(storage, path, options);
-    hasher.join();
-    file.sha256_ = std::move(digest);
-    return file;
-  } catch (...) {
-    hasher.join();
-    throw;
-  }
-}
-
 CsvFile CsvFile::from_bytes(std::string bytes, const std::string& name, const CsvOptions& options,
                             std::string sha256) {
   if (sha256.empty()) sha256 = sha256_hex(bytes);

@@ -81,13 +81,10 @@ class CsvFile : public DataFile {
   // empty file, header only, ragged row, unterminated quote, invalid UTF-8 in the header,
   // duplicate column names.
   static CsvFile open(const std::string& path, const CsvOptions& options = {});
-  // Same, from a file read with its hash running behind (io/file.hpp); `name` is used in
-  // messages. The structure check runs while the hash finishes.
+  // Same, from a file as stored, read with its hash running behind (io/file.hpp; gzip is
+  // inflated here); `name` is used in messages. The structure check runs while the hash ends.
   static CsvFile from_input(HashedInput input, const std::string& name,
                             const CsvOptions& options = {});
-  // Same, from the bytes of a file as stored (gzip is inflated here); `name` is used in messages.
-  static CsvFile from_stored(std::string bytes, const std::string& name,
-                             const CsvOptions& options = {});
   // Same, from text in memory (never inflated). The fingerprint is `sha256` when given (the
   // file's bytes as stored, when `bytes` were inflated from them), else that of `bytes`.
   static CsvFile from_bytes(std::string bytes, const std::string& name,
