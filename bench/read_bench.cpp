@@ -178,7 +178,7 @@ int read(const char* path, int threads, bool separate) {
   std::printf("threads         %d\n", file.threads());
   std::printf("phase           wall s   cpu s (all threads)\n");
   std::printf(
-      "open+index      %6.3f   %6.3f   (map, SHA-256 on a 2nd thread, structure, row index)\n",
+      "open+index      %6.3f   %6.3f   (read with SHA-256 behind it, structure and row index)\n",
       seconds(t0, t1), c1 - c0);
   if (separate) {
     std::printf("infer_schema    %6.3f   %6.3f\n", seconds(t1, t2), c2 - c1);

@@ -8,12 +8,14 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <unordered_set>
 
@@ -28,13 +30,7 @@ std::string sha256_hex(std::string_view bytes) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr);
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < length; ++i) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 15];
-  }
-  return out;
+  return hex_digest(digest, length);
 }
 
 bool is_gzip(std::string_view bytes) {
@@ -294,6 +290,7 @@ bool looks_like_decimal_comma_number(std::string_view field) {
 // The bytes of one file, owned: read from a file or pipe, decompressed, or given in memory.
 struct CsvFile::Storage {
   std::string owned;
+  ByteBuffer buffer;
   const char* data = nullptr;
   std::size_t size = 0;
 
@@ -304,42 +301,37 @@ struct CsvFile::Storage {
     data = owned.data();
     size = owned.size();
   }
+  void use_buffer() {
+    data = buffer.data();
+    size = buffer.size();
+  }
 };
 
 CsvFile CsvFile::open(const std::string& path, const CsvOptions& options) {
-  return from_stored(read_input_file(path, options.max_input_bytes, options.pipe_wait_seconds),
-                     path, options);
+  return from_input(
+      read_input_file_hashed(path, options.max_input_bytes, options.pipe_wait_seconds), path,
+      options);
 }
 
-CsvFile CsvFile::from_stored(std::string bytes, const std::string& path,
-                             const CsvOptions& options) {
+CsvFile CsvFile::from_input(HashedInput input, const std::string& path, const CsvOptions& options) {
+  const std::string_view raw = input.bytes.view();
+  if (is_gzip(raw) || options.encoding != TextEncoding::kUtf8) {
+    // The fingerprint is of the bytes as stored; the text is decompressed or converted.
+    std::string digest = input.sha256.get();
+    std::string text = is_gzip(raw) ? gunzip(raw, path, options.max_input_bytes) : std::string(raw);
+    input.bytes = ByteBuffer();
+    return from_bytes(std::move(text), path, options, std::move(digest));
+  }
   auto storage = std::make_shared<Storage>();
-  storage->owned = std::move(bytes);
-  storage->use_owned();
-  const std::string_view raw(storage->data, storage->size);
-  if (is_gzip(raw)) {
-    // The fingerprint is of the bytes as stored; the text is the decompressed bytes.
-    std::string digest = sha256_hex(raw);
-    std::string text = gunzip(raw, path, options.max_input_bytes);
-    storage.reset();
-    return from_bytes(std::move(text), path, options, std::move(digest));
-  }
-  if (options.encoding != TextEncoding::kUtf8) {
-    std::string digest = sha256_hex(raw);
-    std::string text = std::move(storage->owned);
-    storage.reset();
-    return from_bytes(std::move(text), path, options, std::move(digest));
-  }
-  // Hash on a second thread while the structure is checked: both read the same bytes once.
-  std::string digest;
-  std::thread hasher([&] { digest = sha256_hex(raw); });
+  storage->buffer = std::move(input.bytes);
+  storage->use_buffer();
   try {
     CsvFile file = build(storage, path, options);
-    hasher.join();
-    file.sha256_ = std::move(digest);
+    file.sha256_ = input.sha256.get();
     return file;
   } catch (...) {
-    hasher.join();
+    // The hashing thread reads the buffer that `storage` now owns.
+    if (input.sha256.valid()) input.sha256.wait();
     throw;
   }
 }
@@ -396,7 +388,7 @@ CsvFile CsvFile::build(std::shared_ptr<Storage> storage, const std::string& name
   file.data_ = storage->data;
   file.size_ = storage->size;
   file.storage_ = std::move(storage);
-  file.index_rows();
+  file.index_rows(options.structure_piece_bytes);
   file.decimal_ = options.decimal;
   if (file.decimal_ == 0) file.detect_decimal_mark();
   if (!file.assumed_.empty())
@@ -626,28 +618,92 @@ std::size_t CsvFile::scan_row(std::size_t offset, std::size_t& fields, std::size
   }
 }
 
-void CsvFile::index_rows() {
+void CsvFile::scan_rows(std::size_t begin, std::size_t limit, std::size_t expected,
+                        RowScan& out) const {
+  out.begin = begin;
+  out.lines = 0;
+  out.problem = RowProblem::kNone;
+  out.starts.clear();
+  // About 1 row per 100 bytes is a fair first guess for survey data; the vector grows if not.
+  out.starts.reserve((limit > begin ? limit - begin : 0) / 100 + 16);
+  const char* data = data_;
+  std::size_t pos = begin;
+  std::size_t lines = 0;
+  while (pos < limit) {
+    // Blank lines (only a line break) are skipped, as R's read.csv and pandas do.
+    if (data[pos] == '\n' || data[pos] == '\r') {
+      if (data[pos] == '\n') ++lines;
+      ++pos;
+      continue;
+    }
+    std::size_t count = 0, newlines = 0, longest = 0;
+    const std::size_t next = scan_row(pos, count, newlines, longest);
+    if (next == kUnterminatedQuote) {
+      out.problem = RowProblem::kUnterminatedQuote;
+    } else if (next == kTextAfterQuote) {
+      out.problem = RowProblem::kTextAfterQuote;
+    } else if (longest > max_field_bytes_) {
+      out.problem = RowProblem::kLongField;
+    } else if (count != expected) {
+      out.problem = RowProblem::kFieldCount;
+      out.fields = count;
+    }
+    if (out.problem != RowProblem::kNone) break;
+    out.starts.push_back(pos);
+    lines += newlines + (data[next - 1] == '\n' || data[next - 1] == '\r' ? 1 : 0);
+    pos = next;
+  }
+  out.end = pos;
+  out.lines = lines;
+}
+
+void CsvFile::throw_row_problem(const RowScan& scan, std::size_t row_label, std::size_t line,
+                                std::size_t expected) const {
+  const std::string where =
+      path_ + ": row " + std::to_string(row_label) + " (line " + std::to_string(line) + ")";
+  switch (scan.problem) {
+    case RowProblem::kUnterminatedQuote:
+      throw InputError(where + ": unterminated quoted field");
+    case RowProblem::kTextAfterQuote:
+      throw InputError(where + ": text after a closing quote");
+    case RowProblem::kLongField: {
+      // Rare: find the column to name it.
+      std::vector<std::string_view> row_fields;
+      std::string row_scratch;
+      tokenize(scan.end, row_fields, row_scratch);
+      std::size_t column = 0;
+      for (std::size_t c = 1; c < row_fields.size(); ++c)
+        if (row_fields[c].size() > row_fields[column].size()) column = c;
+      const bool named = !(row_names_ && column == 0);
+      const std::size_t named_column = column - (row_names_ ? 1 : 0);
+      throw InputError(where + ", column '" +
+                       (named && named_column < header_.size() ? header_[named_column]
+                                                               : std::to_string(column + 1)) +
+                       "': a field is longer than " + format_bytes(max_field_bytes_) +
+                       " (limit field_bytes; raise it with --limit field_bytes=SIZE)");
+    }
+    case RowProblem::kFieldCount:
+      throw InputError(where + " has " + std::to_string(scan.fields) + " fields, header has " +
+                       std::to_string(expected) + (row_names_ ? " (with the row names)" : ""));
+    case RowProblem::kNone:
+      break;
+  }
+  throw std::logic_error("throw_row_problem without a problem");
+}
+
+void CsvFile::index_rows(std::uint64_t piece_bytes) {
   std::size_t pos = 0;
   const std::string_view bytes(data_, size_);
   if (bytes.substr(0, 3) == "\xEF\xBB\xBF") pos = 3;
   if (bytes.find_first_not_of("\r\n", pos) == std::string_view::npos)
     throw InputError(path_ + ": file is empty");
-  std::size_t line = 1;
-  auto where = [&](std::size_t row_label) {
-    return path_ + ": " +
-           (row_label == 0 ? std::string("header") : "row " + std::to_string(row_label)) +
-           " (line " + std::to_string(line) + ")";
-  };
-  auto check = [&](std::size_t next, std::size_t row_label) {
-    if (next == kUnterminatedQuote)
-      throw InputError(where(row_label) + ": unterminated quoted field");
-    if (next == kTextAfterQuote)
-      throw InputError(where(row_label) + ": text after a closing quote");
-  };
   std::vector<std::string_view> fields;
   std::string scratch;
   std::size_t next = tokenize(pos, fields, scratch);
-  check(next, 0);
+  if (next == kUnterminatedQuote)
+    throw InputError(path_ + ": header (line 1): unterminated quoted field");
+  if (next == kTextAfterQuote)
+    throw InputError(path_ + ": header (line 1): text after a closing quote");
   if (fields.size() > max_columns_)
     throw InputError(path_ + ": header has " + std::to_string(fields.size()) +
                      " columns, more than the limit of " + std::to_string(max_columns_) +
@@ -672,55 +728,103 @@ void CsvFile::index_rows() {
       throw InputError(path_ + ": duplicate column name '" + name + "' in the header");
     header_.push_back(std::move(name));
   }
-  line += static_cast<std::size_t>(std::count(data_ + pos, data_ + next, '\n'));
-  pos = next;
-  data_start_ = pos;
-  row_starts_.clear();
-  // About 1 row per 100 bytes is a fair first guess for survey data; the vector grows if not.
-  row_starts_.reserve((size_ - pos) / 100 + 16);
-  std::size_t expected = header_.size() + (row_names_ ? 1 : 0);
+  std::size_t line = 1 + static_cast<std::size_t>(std::count(data_ + pos, data_ + next, '\n'));
+  data_start_ = next;
   const std::size_t size = size_;
   const char* data = data_;
-  while (pos < size) {
-    // Blank lines (only a line break) are skipped, as R's read.csv and pandas do.
-    if (data[pos] == '\n' || data[pos] == '\r') {
-      if (data[pos] == '\n') ++line;
-      ++pos;
-      continue;
+  std::size_t expected = header_.size() + (row_names_ ? 1 : 0);
+  // R's write.table writes row names without a name: the header is one field shorter than the
+  // first row. Decided before the rows are split, as every piece needs the field count.
+  if (!row_names_ && expected > 0) {
+    std::size_t first = data_start_;
+    while (first < size && (data[first] == '\n' || data[first] == '\r')) ++first;
+    if (first < size) {
+      std::size_t count = 0, newlines = 0, longest = 0;
+      const std::size_t end = scan_row(first, count, newlines, longest);
+      if (end != kUnterminatedQuote && end != kTextAfterQuote && count == expected + 1) {
+        row_names_ = true;
+        ++expected;
+      }
     }
-    std::size_t count = 0, newlines = 0, longest = 0;
-    next = scan_row(pos, count, newlines, longest);
-    check(next, row_starts_.size() + 1);
-    // R's write.table writes row names without a name: the header is one field shorter.
-    if (row_starts_.empty() && !row_names_ && count == expected + 1 && expected > 0) {
-      row_names_ = true;
-      ++expected;
-    }
-    if (longest > max_field_bytes_) {
-      // Rare: find the column to name it.
-      std::vector<std::string_view> row_fields;
-      std::string row_scratch;
-      tokenize(pos, row_fields, row_scratch);
-      std::size_t column = 0;
-      for (std::size_t c = 1; c < row_fields.size(); ++c)
-        if (row_fields[c].size() > row_fields[column].size()) column = c;
-      const bool named = !(row_names_ && column == 0);
-      const std::size_t named_column = column - (row_names_ ? 1 : 0);
-      throw InputError(where(row_starts_.size() + 1) + ", column '" +
-                       (named && named_column < header_.size() ? header_[named_column]
-                                                               : std::to_string(column + 1)) +
-                       "': a field is longer than " + format_bytes(max_field_bytes_) +
-                       " (limit field_bytes; raise it with --limit field_bytes=SIZE)");
-    }
-    if (count != expected)
-      throw InputError(where(row_starts_.size() + 1) + " has " + std::to_string(count) +
-                       " fields, header has " + std::to_string(expected) +
-                       (row_names_ ? " (with the row names)" : ""));
-    row_starts_.push_back(pos);
-    line += newlines + (data[next - 1] == '\n' || data[next - 1] == '\r' ? 1 : 0);
-    pos = next;
   }
-  if (row_starts_.empty()) throw InputError(path_ + ": header only, no data rows");
+
+  // The pieces [bounds[i], bounds[i + 1]) of the text after the header.
+  const std::size_t text = size - data_start_;
+  if (piece_bytes == 0) {
+    constexpr std::size_t kMinPiece = std::size_t{1} << 20;
+    const std::size_t pieces =
+        threads_ <= 1
+            ? 1
+            : std::clamp<std::size_t>(text / kMinPiece, 1, 8 * static_cast<std::size_t>(threads_));
+    piece_bytes = std::max<std::uint64_t>(1, (text + pieces - 1) / pieces);
+  }
+  std::vector<std::size_t> bounds{data_start_};
+  while (size - bounds.back() > piece_bytes)
+    bounds.push_back(bounds.back() + static_cast<std::size_t>(piece_bytes));
+  bounds.push_back(size);
+  const std::size_t piece_count = bounds.size() - 1;
+  std::vector<RowScan> scans(piece_count);
+  // Where a piece's first row would start if no quoted field were open at its bound: after the
+  // first '\n' (or lone '\r') at or after it. A row ending in "\r\n" ends after the '\n'.
+  auto speculative_begin = [&](std::size_t bound) {
+    std::size_t at = bound;
+    while (at < size) {
+      const char before = data[at - 1];
+      if (before == '\n' || (before == '\r' && data[at] != '\n')) break;
+      ++at;
+    }
+    return at;
+  };
+  auto scan_piece = [&](std::size_t i) {
+    const std::size_t begin = i == 0 ? bounds[0] : speculative_begin(bounds[i]);
+    scan_rows(begin, bounds[i + 1], expected, scans[i]);
+  };
+  const auto workers = static_cast<std::size_t>(
+      std::min<std::size_t>(static_cast<std::size_t>(std::max(threads_, 1)), piece_count));
+  if (workers <= 1) {
+    for (std::size_t i = 0; i < piece_count; ++i) scan_piece(i);
+  } else {
+    std::atomic<std::size_t> next_piece{0};
+    std::vector<std::exception_ptr> errors(workers);
+    auto work = [&](std::size_t w) {
+      try {
+        for (std::size_t i = next_piece++; i < piece_count; i = next_piece++) scan_piece(i);
+      } catch (...) {
+        errors[w] = std::current_exception();
+      }
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work, w);
+    work(0);
+    for (auto& thread : pool) thread.join();
+    for (auto& e : errors)
+      if (e) std::rethrow_exception(e);
+  }
+  // In order: a piece whose rows did not start where the previous piece's rows end began inside
+  // a quoted field (or mid-way through a "\r\n" blank line) and is scanned again from there.
+  // Such a piece costs two scans; its first, wrong one stops at its first error or its end, but
+  // a quote it takes as opening a field is searched for its close with memchr, possibly to the
+  // end of the file: crafted text can cost one such search per piece, never a hang.
+  std::size_t at = data_start_;
+  std::size_t rows = 0;
+  for (std::size_t i = 0; i < piece_count; ++i) {
+    RowScan& scan = scans[i];
+    if (scan.begin != at) scan_rows(at, bounds[i + 1], expected, scan);
+    if (scan.problem != RowProblem::kNone)
+      throw_row_problem(scan, rows + scan.starts.size() + 1, line + scan.lines, expected);
+    rows += scan.starts.size();
+    line += scan.lines;
+    at = scan.end;
+  }
+  if (rows == 0) throw InputError(path_ + ": header only, no data rows");
+  if (piece_count == 1) {
+    row_starts_ = std::move(scans[0].starts);
+  } else {
+    row_starts_.clear();
+    row_starts_.reserve(rows);
+    for (const RowScan& scan : scans)
+      row_starts_.insert(row_starts_.end(), scan.starts.begin(), scan.starts.end());
+  }
 }
 
 void CsvFile::visit_rows(const RowVisitor& visit) const {

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "io/data_file.hpp"
+#include "io/file.hpp"
 
 namespace synthaudit {
 
@@ -64,6 +65,13 @@ struct CsvOptions {
   std::uint64_t max_field_bytes = std::uint64_t{1} << 20;
   std::uint64_t max_columns = 1000;
   std::uint64_t pipe_wait_seconds = 10;
+  // The structure check and row index are split into pieces of this many bytes of text, checked
+  // on `threads` threads, each piece from the first line break in it as if no quoted field were
+  // open there, and then verified in order against where the previous piece's rows really end
+  // (a piece that started inside a quoted field is checked again from there), so the rows and
+  // every error are those of one pass over the whole text. 0 = automatic: one piece on one
+  // thread; with more threads, up to 8 pieces per thread of at least 1 MiB.
+  std::uint64_t structure_piece_bytes = 0;
 };
 
 class CsvFile : public DataFile {
@@ -73,9 +81,10 @@ class CsvFile : public DataFile {
   // empty file, header only, ragged row, unterminated quote, invalid UTF-8 in the header,
   // duplicate column names.
   static CsvFile open(const std::string& path, const CsvOptions& options = {});
-  // Same, from the bytes of a file as stored (gzip is inflated here); `name` is used in messages.
-  static CsvFile from_stored(std::string bytes, const std::string& name,
-                             const CsvOptions& options = {});
+  // Same, from a file as stored, read with its hash running behind (io/file.hpp; gzip is
+  // inflated here); `name` is used in messages. The structure check runs while the hash ends.
+  static CsvFile from_input(HashedInput input, const std::string& name,
+                            const CsvOptions& options = {});
   // Same, from text in memory (never inflated). The fingerprint is `sha256` when given (the
   // file's bytes as stored, when `bytes` were inflated from them), else that of `bytes`.
   static CsvFile from_bytes(std::string bytes, const std::string& name,
@@ -101,7 +110,22 @@ class CsvFile : public DataFile {
   struct Storage;
   static CsvFile build(std::shared_ptr<Storage> storage, const std::string& name,
                        const CsvOptions& options);
-  void index_rows();
+  void index_rows(std::uint64_t piece_bytes);
+  // The rows of one piece of text: what the serial check finds from `begin` (a row start or a
+  // blank line) up to the first position at or past `limit`, or up to its first problem.
+  enum class RowProblem { kNone, kUnterminatedQuote, kTextAfterQuote, kLongField, kFieldCount };
+  struct RowScan {
+    std::size_t begin = 0;
+    std::size_t end = 0;     // where the scan stopped; the failing row's start when it failed
+    std::size_t lines = 0;   // '\n' passed before `end`
+    std::size_t fields = 0;  // of the failing row
+    RowProblem problem = RowProblem::kNone;
+    std::vector<std::size_t> starts;
+  };
+  void scan_rows(std::size_t begin, std::size_t limit, std::size_t expected, RowScan& out) const;
+  // The InputError for a scan's problem, for its row `row_label` (1-based) at line `line`.
+  [[noreturn]] void throw_row_problem(const RowScan& scan, std::size_t row_label, std::size_t line,
+                                      std::size_t expected) const;
   // Sets decimal_ from the first rows when it was not given.
   void detect_decimal_mark();
   static constexpr std::size_t kUnterminatedQuote = static_cast<std::size_t>(-1);

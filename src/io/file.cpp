@@ -1,13 +1,20 @@
 #include "io/file.hpp"
 
 #include <fcntl.h>
+#include <openssl/evp.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
+#include <cstdint>
 #include <cstring>
+#include <functional>
+#include <mutex>
+#include <new>
 
 #include "core/error.hpp"
 #include "core/limits.hpp"
@@ -23,8 +30,70 @@ std::string too_large(const std::string& path, std::uint64_t max_bytes) {
 
 }  // namespace
 
-std::string read_input_file(const std::string& path, std::uint64_t max_bytes,
-                            std::uint64_t pipe_wait_seconds) {
+// Fills a ByteBuffer; the one class allowed to reach into it.
+struct ByteBufferWriter {
+  ByteBuffer& buffer;
+  std::size_t capacity = 0;
+
+  char* data() { return buffer.bytes_.get(); }
+  // A new block of `bytes`, keeping the first `keep` bytes of the old one.
+  void reallocate(std::size_t bytes, std::size_t keep) {
+    std::unique_ptr<char[]> block(new char[bytes]);
+    if (keep > 0) std::memcpy(block.get(), buffer.bytes_.get(), keep);
+    buffer.bytes_ = std::move(block);
+    capacity = bytes;
+  }
+  void set_size(std::size_t bytes) { buffer.size_ = bytes; }
+};
+
+namespace {
+
+// How far the reader has got, for the thread that hashes behind it.
+class ReadProgress {
+ public:
+  void publish(std::size_t bytes) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      bytes_ = bytes;
+    }
+    changed_.notify_one();
+  }
+  void finish(bool complete) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ended_ = true;
+      complete_ = complete;
+    }
+    changed_.notify_one();
+  }
+  struct State {
+    std::size_t bytes;
+    bool ended, complete;
+  };
+  // Waits until more than `have` bytes are published or reading ended.
+  State wait_beyond(std::size_t have) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return bytes_ > have || ended_; });
+    return {bytes_, ended_, complete_};
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::size_t bytes_ = 0;
+  bool ended_ = false, complete_ = false;
+};
+
+// Reading a large regular file in blocks of this size lets the hash follow the reader while the
+// block is still in the shared cache.
+constexpr std::size_t kReadBlock = std::size_t{4} << 20;
+
+// The shared reader of read_input_file and read_input_file_hashed. `on_buffer`, when given, is
+// called once a regular file's buffer is allocated at its final address, and `progress` is then
+// told of every block read into it.
+void read_into(const std::string& path, std::uint64_t max_bytes, std::uint64_t pipe_wait_seconds,
+               ByteBufferWriter& out, const std::function<void(const char*)>& on_buffer,
+               ReadProgress* progress) {
   // O_NONBLOCK: opening a FIFO that no process writes would otherwise wait for a writer.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw InputError(path + ": cannot open file (" + std::strerror(errno) + ")");
@@ -47,16 +116,31 @@ std::string read_input_file(const std::string& path, std::uint64_t max_bytes,
   // A regular file is read to one byte past its size, to see whether it grew; a pipe to one byte
   // past the bound.
   const std::uint64_t want = (regular ? expected : max_bytes) + 1;
-  std::string out;
-  out.resize(static_cast<std::size_t>(regular ? want : std::min<std::uint64_t>(want, 1 << 20)));
+  out.reallocate(static_cast<std::size_t>(regular ? want : std::min<std::uint64_t>(want, 1 << 20)),
+                 0);
+  if (regular && on_buffer) on_buffer(out.data());
   std::size_t have = 0;
   bool waited = false;
   while (true) {
-    if (have == out.size()) {
+    if (have == out.capacity) {
       if (have >= want) break;
-      out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(want, out.size() * 2)));
+      out.reallocate(static_cast<std::size_t>(std::min<std::uint64_t>(want, out.capacity * 2)),
+                     have);
     }
-    const ssize_t got = ::read(fd, out.data() + have, out.size() - have);
+    const std::size_t ask =
+        regular ? std::min(kReadBlock, out.capacity - have) : out.capacity - have;
+#ifdef MADV_POPULATE_WRITE
+    // Mapping a block's pages in one call costs less than read() faulting them in one by one
+    // (about 15 % of reading a 150 MB file); where the kernel cannot, read() faults them in.
+    if (regular) {
+      const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+      const auto from =
+          (reinterpret_cast<std::uintptr_t>(out.data() + have) + page - 1) / page * page;
+      const auto to = reinterpret_cast<std::uintptr_t>(out.data() + have + ask) / page * page;
+      if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+    }
+#endif
+    const ssize_t got = ::read(fd, out.data() + have, ask);
     if (got < 0) {
       if (errno == EINTR) continue;
       throw InputError(path + ": cannot read file (" + std::strerror(errno) + ")");
@@ -79,6 +163,7 @@ std::string read_input_file(const std::string& path, std::uint64_t max_bytes,
     }
     if (got == 0) break;
     have += static_cast<std::size_t>(got);
+    if (regular && progress) progress->publish(have);
   }
   if (!regular && have > max_bytes) throw InputError(too_large(path, max_bytes));
   if (regular) {
@@ -93,7 +178,80 @@ std::string read_input_file(const std::string& path, std::uint64_t max_bytes,
                                           : "changed") +
                        " while it was being read; read a copy that nothing else writes");
   }
-  out.resize(have);
+  out.set_size(have);
+}
+
+}  // namespace
+
+std::string hex_digest(const unsigned char* digest, unsigned int length) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * length);
+  for (unsigned int i = 0; i < length; ++i) {
+    out += hex[digest[i] >> 4];
+    out += hex[digest[i] & 15];
+  }
+  return out;
+}
+
+std::string read_input_file(const std::string& path, std::uint64_t max_bytes,
+                            std::uint64_t pipe_wait_seconds) {
+  ByteBuffer bytes;
+  ByteBufferWriter writer{bytes};
+  read_into(path, max_bytes, pipe_wait_seconds, writer, {}, nullptr);
+  return std::string(bytes.view());
+}
+
+HashedInput read_input_file_hashed(const std::string& path, std::uint64_t max_bytes,
+                                   std::uint64_t pipe_wait_seconds) {
+  HashedInput out;
+  ByteBufferWriter writer{out.bytes};
+  auto progress = std::make_shared<ReadProgress>();
+  auto hash_behind = [progress](const char* data) {
+    EVP_MD_CTX* context = EVP_MD_CTX_new();
+    if (context == nullptr) throw std::bad_alloc();
+    EVP_DigestInit_ex(context, EVP_sha256(), nullptr);
+    std::size_t hashed = 0;
+    while (true) {
+      const ReadProgress::State state = progress->wait_beyond(hashed);
+      if (state.ended && !state.complete) break;
+      if (state.bytes > hashed) {
+        EVP_DigestUpdate(context, data + hashed, state.bytes - hashed);
+        hashed = state.bytes;
+      }
+      if (state.ended) break;
+    }
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    EVP_DigestFinal_ex(context, digest, &length);
+    EVP_MD_CTX_free(context);
+    return hex_digest(digest, length);
+  };
+  bool hashing = false;
+  try {
+    read_into(
+        path, max_bytes, pipe_wait_seconds, writer,
+        [&](const char* data) {
+          out.sha256 = std::async(std::launch::async, hash_behind, data);
+          hashing = true;
+        },
+        progress.get());
+  } catch (...) {
+    if (hashing) {
+      progress->finish(false);
+      out.sha256.wait();
+    }
+    throw;
+  }
+  if (hashing) {
+    progress->publish(out.bytes.size());
+    progress->finish(true);
+  } else {
+    // A pipe: its buffer moved while it grew, so it is hashed once complete.
+    progress->publish(out.bytes.size());
+    progress->finish(true);
+    out.sha256 = std::async(std::launch::async, hash_behind, out.bytes.data());
+  }
   return out;
 }
 

@@ -2,17 +2,20 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 
 #include "core/error.hpp"
@@ -488,13 +491,13 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
   for (std::size_t t = 0; t < threads; ++t) order[t] = t;
   std::sort(order.begin(), order.end(),
             [&](auto a, auto b) { return state[a].first_row < state[b].first_row; });
-  for (std::size_t c = 0; c < ncol; ++c) {
+  auto merge_column = [&](std::size_t c) {
     Column& column = columns[c];
     column.kind = schema.columns[c].kind;
     if (!column.is_categorical()) {
-      if (schema.columns[c].missing_codes.empty()) continue;
-      column.missing_codes = schema.columns[c].missing_codes;
-      continue;
+      if (!schema.columns[c].missing_codes.empty())
+        column.missing_codes = schema.columns[c].missing_codes;
+      return;
     }
     column.dictionary = schema.columns[c].dictionary;
     for (std::size_t k = 0; k < threads; ++k) {
@@ -502,8 +505,13 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
       if (s.first_row == kNoRow) continue;
       const LevelIndex& levels = s.levels[c];
       std::vector<std::uint32_t> translate(levels.size());
-      for (std::uint32_t code = 0; code < levels.size(); ++code)
+      bool identity = true;
+      for (std::uint32_t code = 0; code < levels.size(); ++code) {
         translate[code] = column.dictionary->intern(levels.level(code));
+        identity = identity && translate[code] == code;
+      }
+      // The first thread's levels into a dictionary that was empty keep their codes.
+      if (identity) continue;
       const std::size_t end = k + 1 < threads && state[order[k + 1]].first_row != kNoRow
                                   ? state[order[k + 1]].first_row
                                   : rows;
@@ -511,6 +519,35 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
       for (std::size_t r = s.first_row; r < end; ++r)
         if (codes[r] != kMissingCode) codes[r] = translate[codes[r]];
     }
+  };
+  // Columns are merged on the file's threads when no two share a dictionary (they never do in
+  // a schema built here; a caller's schema could), each column by one thread in row order.
+  std::vector<const Dictionary*> dictionaries;
+  for (std::size_t c = 0; c < ncol; ++c)
+    if (schema.columns[c].kind == ColumnKind::kCategorical)
+      dictionaries.push_back(schema.columns[c].dictionary.get());
+  std::sort(dictionaries.begin(), dictionaries.end());
+  const bool distinct =
+      std::adjacent_find(dictionaries.begin(), dictionaries.end()) == dictionaries.end();
+  const std::size_t mergers = distinct ? std::min(threads, dictionaries.size()) : 1;
+  if (mergers <= 1) {
+    for (std::size_t c = 0; c < ncol; ++c) merge_column(c);
+  } else {
+    std::atomic<std::size_t> next_column{0};
+    std::vector<std::exception_ptr> errors(mergers);
+    auto work = [&](std::size_t m) {
+      try {
+        for (std::size_t c = next_column++; c < ncol; c = next_column++) merge_column(c);
+      } catch (...) {
+        errors[m] = std::current_exception();
+      }
+    };
+    std::vector<std::thread> pool;
+    for (std::size_t m = 1; m < mergers; ++m) pool.emplace_back(work, m);
+    work(0);
+    for (auto& thread : pool) thread.join();
+    for (auto& e : errors)
+      if (e) std::rethrow_exception(e);
   }
   hits.assign(ncol, {});
   for (std::size_t c = 0; c < ncol; ++c) {
@@ -642,24 +679,27 @@ InferredTable infer_and_encode(const DataFile& file, const ReadSettings& setting
 
 std::unique_ptr<DataFile> open_data_file(const std::string& path, const ReadSettings& settings) {
   const CsvOptions& options = settings.csv;
-  std::string stored = read_input_file(path, options.max_input_bytes, options.pipe_wait_seconds);
+  // The fingerprint is hashed on a second thread while the file is read and, for delimited text,
+  // while its structure is checked.
+  HashedInput input =
+      read_input_file_hashed(path, options.max_input_bytes, options.pipe_wait_seconds);
+  const std::string_view stored = input.bytes.view();
   std::string inflated;
   std::string digest;
   if (is_gzip(stored)) {
-    digest = sha256_hex(stored);
+    digest = input.sha256.get();
     inflated = gunzip(stored, path, options.max_input_bytes);
   }
-  const std::string_view content = digest.empty() ? std::string_view(stored) : inflated;
+  const std::string_view content = digest.empty() ? stored : std::string_view(inflated);
   const DataFormat format = detect_data_format(content.substr(0, 4096), path);
   if (format == DataFormat::kText) {
     if (digest.empty())
-      return std::make_unique<CsvFile>(CsvFile::from_stored(std::move(stored), path, options));
-    stored.clear();
-    stored.shrink_to_fit();
+      return std::make_unique<CsvFile>(CsvFile::from_input(std::move(input), path, options));
+    input.bytes = ByteBuffer();
     return std::make_unique<CsvFile>(
         CsvFile::from_bytes(std::move(inflated), path, options, std::move(digest)));
   }
-  if (digest.empty()) digest = sha256_hex(stored);
+  if (digest.empty()) digest = input.sha256.get();
   StatReadOptions stat;
   stat.value_labels = settings.value_labels;
   stat.threads = options.threads;
