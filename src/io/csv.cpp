@@ -8,7 +8,6 @@
 #endif
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -16,12 +15,12 @@
 #include <exception>
 #include <mutex>
 #include <stdexcept>
-#include <thread>
 #include <unordered_set>
 
 #include "core/error.hpp"
 #include "core/limits.hpp"
 #include "core/threads.hpp"
+#include "core/worker_threads.hpp"
 #include "io/file.hpp"
 
 namespace synthaudit {
@@ -781,25 +780,7 @@ void CsvFile::index_rows(std::uint64_t piece_bytes) {
   };
   const auto workers = static_cast<std::size_t>(
       std::min<std::size_t>(static_cast<std::size_t>(std::max(threads_, 1)), piece_count));
-  if (workers <= 1) {
-    for (std::size_t i = 0; i < piece_count; ++i) scan_piece(i);
-  } else {
-    std::atomic<std::size_t> next_piece{0};
-    std::vector<std::exception_ptr> errors(workers);
-    auto work = [&](std::size_t w) {
-      try {
-        for (std::size_t i = next_piece++; i < piece_count; i = next_piece++) scan_piece(i);
-      } catch (...) {
-        errors[w] = std::current_exception();
-      }
-    };
-    std::vector<std::thread> pool;
-    for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work, w);
-    work(0);
-    for (auto& thread : pool) thread.join();
-    for (auto& e : errors)
-      if (e) std::rethrow_exception(e);
-  }
+  run_items_on_threads(piece_count, workers, scan_piece);
   // In order: a piece whose rows did not start where the previous piece's rows end began inside
   // a quoted field (or mid-way through a "\r\n" blank line) and is scanned again from there.
   // Such a piece costs two scans; its first, wrong one stops at its first error or its end, but
@@ -829,35 +810,20 @@ void CsvFile::index_rows(std::uint64_t piece_bytes) {
 
 void CsvFile::visit_rows(const RowVisitor& visit) const {
   const std::size_t n = row_starts_.size();
-  const int workers = static_cast<int>(std::max<std::size_t>(
-      1, std::min<std::size_t>(static_cast<std::size_t>(threads_), n / 4096 + 1)));
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(workers));
-  auto work = [&](int t) {
-    const std::size_t begin = n * static_cast<std::size_t>(t) / static_cast<std::size_t>(workers);
-    const std::size_t end = n * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(workers);
+  const std::size_t workers = std::max<std::size_t>(
+      1, std::min<std::size_t>(static_cast<std::size_t>(threads_), n / 4096 + 1));
+  run_on_threads(workers, [&](std::size_t t) {
+    const std::size_t begin = n * t / workers;
+    const std::size_t end = n * (t + 1) / workers;
     std::vector<std::string_view> fields;
     fields.reserve(header_.size());
     std::string scratch;
-    try {
-      for (std::size_t r = begin; r < end; ++r) {
-        tokenize(row_starts_[r], fields, scratch);
-        if (row_names_) fields.erase(fields.begin());
-        visit(t, r, fields);
-      }
-    } catch (...) {
-      errors[static_cast<std::size_t>(t)] = std::current_exception();
+    for (std::size_t r = begin; r < end; ++r) {
+      tokenize(row_starts_[r], fields, scratch);
+      if (row_names_) fields.erase(fields.begin());
+      visit(static_cast<int>(t), r, fields);
     }
-  };
-  if (workers == 1) {
-    work(0);
-  } else {
-    std::vector<std::thread> pool;
-    for (int t = 1; t < workers; ++t) pool.emplace_back(work, t);
-    work(0);
-    for (auto& th : pool) th.join();
-  }
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  });
 }
 
 }  // namespace synthaudit

@@ -2,24 +2,22 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <exception>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "core/worker_threads.hpp"
 #include "io/file.hpp"
 #include "io/format.hpp"
 
@@ -530,25 +528,7 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
   const bool distinct =
       std::adjacent_find(dictionaries.begin(), dictionaries.end()) == dictionaries.end();
   const std::size_t mergers = distinct ? std::min(threads, dictionaries.size()) : 1;
-  if (mergers <= 1) {
-    for (std::size_t c = 0; c < ncol; ++c) merge_column(c);
-  } else {
-    std::atomic<std::size_t> next_column{0};
-    std::vector<std::exception_ptr> errors(mergers);
-    auto work = [&](std::size_t m) {
-      try {
-        for (std::size_t c = next_column++; c < ncol; c = next_column++) merge_column(c);
-      } catch (...) {
-        errors[m] = std::current_exception();
-      }
-    };
-    std::vector<std::thread> pool;
-    for (std::size_t m = 1; m < mergers; ++m) pool.emplace_back(work, m);
-    work(0);
-    for (auto& thread : pool) thread.join();
-    for (auto& e : errors)
-      if (e) std::rethrow_exception(e);
-  }
+  run_items_on_threads(ncol, mergers, merge_column);
   hits.assign(ncol, {});
   for (std::size_t c = 0; c < ncol; ++c) {
     hits[c].assign(state.front().hits[c].size(), 0);

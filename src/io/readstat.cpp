@@ -6,13 +6,12 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <exception>
 #include <map>
 #include <set>
-#include <thread>
 
 #include "core/error.hpp"
 #include "core/limits.hpp"
+#include "core/worker_threads.hpp"
 
 namespace synthaudit {
 
@@ -364,39 +363,24 @@ StatFile StatFile::parse(std::string_view bytes, DataFormat format, const std::s
 void StatFile::visit_rows(const RowVisitor& visit) const {
   const std::size_t n = rows_;
   const std::size_t ncol = header_.size();
-  const int workers = static_cast<int>(std::max<std::size_t>(
-      1, std::min<std::size_t>(static_cast<std::size_t>(threads_), n / 4096 + 1)));
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(workers));
+  const std::size_t workers = std::max<std::size_t>(
+      1, std::min<std::size_t>(static_cast<std::size_t>(threads_), n / 4096 + 1));
   const std::string& text = *text_;
   const auto& start = *start_;
   const auto& absent = *absent_;
-  auto work = [&](int t) {
-    const std::size_t begin = n * static_cast<std::size_t>(t) / static_cast<std::size_t>(workers);
-    const std::size_t end = n * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(workers);
+  run_on_threads(workers, [&](std::size_t t) {
+    const std::size_t begin = n * t / workers;
+    const std::size_t end = n * (t + 1) / workers;
     std::vector<std::string_view> fields(ncol);
-    try {
-      for (std::size_t r = begin; r < end; ++r) {
-        for (std::size_t c = 0; c < ncol; ++c) {
-          const std::size_t k = r * ncol + c;
-          fields[c] = absent[k] ? std::string_view()
-                                : std::string_view(text.data() + start[k], start[k + 1] - start[k]);
-        }
-        visit(t, r, fields);
+    for (std::size_t r = begin; r < end; ++r) {
+      for (std::size_t c = 0; c < ncol; ++c) {
+        const std::size_t k = r * ncol + c;
+        fields[c] = absent[k] ? std::string_view()
+                              : std::string_view(text.data() + start[k], start[k + 1] - start[k]);
       }
-    } catch (...) {
-      errors[static_cast<std::size_t>(t)] = std::current_exception();
+      visit(static_cast<int>(t), r, fields);
     }
-  };
-  if (workers == 1) {
-    work(0);
-  } else {
-    std::vector<std::thread> pool;
-    for (int t = 1; t < workers; ++t) pool.emplace_back(work, t);
-    work(0);
-    for (auto& th : pool) th.join();
-  }
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  });
 }
 
 }  // namespace synthaudit
