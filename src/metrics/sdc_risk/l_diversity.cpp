@@ -63,78 +63,6 @@ ClassDiversity diversity(const stats::KeyPatterns& patterns,
   return d;
 }
 
-MetricResult compute_l_diversity(const MetricInput& in, const Params& params) {
-  const double l = static_cast<double>(params.get_int("l"));
-  const double c = params.get_double("c");
-  const stats::CodingOptions exact;
-  MetricResult result;
-  bool any_target = false;
-  for (const auto& scenario : sdc::scenarios(in)) {
-    if (scenario.targets.empty()) continue;
-    any_target = true;
-    const auto classes =
-        sdc::scenario_classes(in.confidential, in.first_synthetic(), scenario, params);
-    const auto& keys = classes.codes.key_names;
-    for (std::size_t t = 0; t < classes.codes.target_columns.size(); ++t) {
-      const std::string& name = classes.codes.target_names[t];
-      const auto target = stats::code_column({&in.confidential, &in.first_synthetic()},
-                                             classes.codes.target_columns[t], exact);
-      for (std::size_t data = 0; data < 2; ++data) {
-        const auto& patterns = classes.patterns[data];
-        const auto d = diversity(patterns, target.codes[data], c);
-        const double n = static_cast<double>(patterns.pattern.size());
-        double below_distinct = 0, below_entropy = 0, below_recursive = 0;
-        for (auto p : patterns.pattern) {
-          below_distinct += d.distinct[p] < l;
-          below_entropy += d.entropy[p] < l * (1 - 1e-12);
-          below_recursive += d.recursive[p] < l;
-        }
-        const std::string target_q = "target=" + name;
-        const std::string l_q = target_q + ";l=" + std::to_string(params.get_int("l"));
-        const bool empty = d.distinct.empty();
-        result.add("min_distinct_l", sdc::scope(keys, target_q, data),
-                   empty ? std::nan("") : *std::min_element(d.distinct.begin(), d.distinct.end()));
-        result.add("min_entropy_l", sdc::scope(keys, target_q, data),
-                   empty ? std::nan("") : *std::min_element(d.entropy.begin(), d.entropy.end()));
-        sdc::add_share_of_records(result, "share_below_distinct_l", sdc::scope(keys, l_q, data),
-                                  below_distinct, n, data);
-        sdc::add_share_of_records(result, "share_below_entropy_l", sdc::scope(keys, l_q, data),
-                                  below_entropy, n, data);
-        const std::string c_q = target_q + ";c=" + format_number(c);
-        const std::string c_l_q = c_q + ";l=" + std::to_string(params.get_int("l"));
-        result.add(
-            "min_recursive_l", sdc::scope(keys, c_q, data),
-            empty ? std::nan("") : *std::min_element(d.recursive.begin(), d.recursive.end()));
-        sdc::add_share_of_records(result, "share_below_recursive_l", sdc::scope(keys, c_l_q, data),
-                                  below_recursive, n, data);
-      }
-    }
-  }
-  if (!any_target) throw MetricNotApplicable("no disclosure targets (sensitive columns) given");
-  return result;
-}
-
-// The mergeable form: per scenario and target, the records of each combination of key values and
-// target value in both data sets; a class's value counts are the combinations that share its key
-// values (contiguous in the combinations' order). Keys coded by user breaks or data-driven bins
-// gather the rows, since the target is always coded exactly.
-std::string l_diversity_state(const MetricInput& in, const Params& params) {
-  if (params.get_string("numeric") != "exact") return gathered_state(in);
-  const auto options = keydisc::coding_options(params);
-  StateWriter out = begin_merged_state();
-  for (const auto& scenario : sdc::scenarios(in)) {
-    if (scenario.targets.empty()) continue;
-    const std::vector<const Table*> tables = {&in.confidential, &in.first_synthetic()};
-    const auto codes = keydisc::code_scenario(tables, scenario, options);
-    for (std::size_t target : codes.target_columns) {
-      auto columns = codes.key_columns;
-      columns.push_back(target);
-      keydisc::count_combinations(tables, columns, options).write(out);
-    }
-  }
-  return out.take();
-}
-
 // What the statistics need of a set of whole classes of one data set (0 confidential, 1
 // synthetic), read from the records per combination of key values and target value (a class's
 // combinations are contiguous in the map's order): its records, the records in classes below l
@@ -173,6 +101,96 @@ struct ClassSummary {
   }
 };
 
+struct TargetPart {
+  std::vector<std::string> keys;
+  std::string target;
+  std::vector<std::size_t> columns;  // the key columns, then the target's
+};
+
+void add_summary(MetricResult& result, const TargetPart& part, std::size_t data,
+                 const ClassSummary& s, const Params& params) {
+  const double c = params.get_double("c");
+  const std::string target_q = "target=" + part.target;
+  const std::string l_q = target_q + ";l=" + std::to_string(params.get_int("l"));
+  const double n = s.records;
+  const auto& keys = part.keys;
+  result.add("min_distinct_l", sdc::scope(keys, target_q, data),
+             s.empty ? std::nan("") : s.min_distinct);
+  result.add("min_entropy_l", sdc::scope(keys, target_q, data),
+             s.empty ? std::nan("") : s.min_entropy);
+  sdc::add_share_of_records(result, "share_below_distinct_l", sdc::scope(keys, l_q, data),
+                            s.below_distinct, n, data);
+  sdc::add_share_of_records(result, "share_below_entropy_l", sdc::scope(keys, l_q, data),
+                            s.below_entropy, n, data);
+  const std::string c_q = target_q + ";c=" + format_number(c);
+  const std::string c_l_q = c_q + ";l=" + std::to_string(params.get_int("l"));
+  result.add("min_recursive_l", sdc::scope(keys, c_q, data),
+             s.empty ? std::nan("") : s.min_recursive);
+  sdc::add_share_of_records(result, "share_below_recursive_l", sdc::scope(keys, c_l_q, data),
+                            s.below_recursive, n, data);
+}
+
+MetricResult compute_l_diversity(const MetricInput& in, const Params& params) {
+  const double l = static_cast<double>(params.get_int("l"));
+  const double c = params.get_double("c");
+  const stats::CodingOptions exact;
+  MetricResult result;
+  bool any_target = false;
+  for (const auto& scenario : sdc::scenarios(in)) {
+    if (scenario.targets.empty()) continue;
+    any_target = true;
+    const auto classes =
+        sdc::scenario_classes(in.confidential, in.first_synthetic(), scenario, params);
+    const auto& keys = classes.codes.key_names;
+    for (std::size_t t = 0; t < classes.codes.target_columns.size(); ++t) {
+      const std::string& name = classes.codes.target_names[t];
+      const auto target = stats::code_column({&in.confidential, &in.first_synthetic()},
+                                             classes.codes.target_columns[t], exact);
+      for (std::size_t data = 0; data < 2; ++data) {
+        const auto& patterns = classes.patterns[data];
+        const auto d = diversity(patterns, target.codes[data], c);
+        ClassSummary summary;
+        summary.records = static_cast<double>(patterns.pattern.size());
+        for (auto p : patterns.pattern) {
+          summary.below_distinct += d.distinct[p] < l;
+          summary.below_entropy += d.entropy[p] < l * (1 - 1e-12);
+          summary.below_recursive += d.recursive[p] < l;
+        }
+        summary.empty = d.distinct.empty();
+        if (!summary.empty) {
+          summary.min_distinct = *std::min_element(d.distinct.begin(), d.distinct.end());
+          summary.min_entropy = *std::min_element(d.entropy.begin(), d.entropy.end());
+          summary.min_recursive = *std::min_element(d.recursive.begin(), d.recursive.end());
+        }
+        add_summary(result, TargetPart{keys, name, {}}, data, summary, params);
+      }
+    }
+  }
+  if (!any_target) throw MetricNotApplicable("no disclosure targets (sensitive columns) given");
+  return result;
+}
+
+// The mergeable form: per scenario and target, the records of each combination of key values and
+// target value in both data sets; a class's value counts are the combinations that share its key
+// values (contiguous in the combinations' order). Keys coded by user breaks or data-driven bins
+// gather the rows, since the target is always coded exactly.
+std::string l_diversity_state(const MetricInput& in, const Params& params) {
+  if (params.get_string("numeric") != "exact") return gathered_state(in);
+  const auto options = keydisc::coding_options(params);
+  StateWriter out = begin_merged_state();
+  for (const auto& scenario : sdc::scenarios(in)) {
+    if (scenario.targets.empty()) continue;
+    const std::vector<const Table*> tables = {&in.confidential, &in.first_synthetic()};
+    const auto codes = keydisc::code_scenario(tables, scenario, options);
+    for (std::size_t target : codes.target_columns) {
+      auto columns = codes.key_columns;
+      columns.push_back(target);
+      keydisc::count_combinations(tables, columns, options).write(out);
+    }
+  }
+  return out.take();
+}
+
 ClassSummary summarise_classes(const keydisc::CombinationCounts& combinations, std::size_t data,
                                double l, double c) {
   ClassSummary summary;
@@ -209,11 +227,6 @@ ClassSummary summarise_classes(const keydisc::CombinationCounts& combinations, s
 }
 
 // The scenario's keys and one target: what each set of statistics is about.
-struct TargetPart {
-  std::vector<std::string> keys;
-  std::string target;
-  std::vector<std::size_t> columns;  // the key columns, then the target's
-};
 
 std::vector<TargetPart> target_parts(const MetricInput& schema,
                                      const stats::CodingOptions& options) {
@@ -230,29 +243,6 @@ std::vector<TargetPart> target_parts(const MetricInput& schema,
   }
   if (parts.empty()) throw MetricNotApplicable("no disclosure targets (sensitive columns) given");
   return parts;
-}
-
-void add_summary(MetricResult& result, const TargetPart& part, std::size_t data,
-                 const ClassSummary& s, const Params& params) {
-  const double c = params.get_double("c");
-  const std::string target_q = "target=" + part.target;
-  const std::string l_q = target_q + ";l=" + std::to_string(params.get_int("l"));
-  const double n = s.records;
-  const auto& keys = part.keys;
-  result.add("min_distinct_l", sdc::scope(keys, target_q, data),
-             s.empty ? std::nan("") : s.min_distinct);
-  result.add("min_entropy_l", sdc::scope(keys, target_q, data),
-             s.empty ? std::nan("") : s.min_entropy);
-  sdc::add_share_of_records(result, "share_below_distinct_l", sdc::scope(keys, l_q, data),
-                            s.below_distinct, n, data);
-  sdc::add_share_of_records(result, "share_below_entropy_l", sdc::scope(keys, l_q, data),
-                            s.below_entropy, n, data);
-  const std::string c_q = target_q + ";c=" + format_number(c);
-  const std::string c_l_q = c_q + ";l=" + std::to_string(params.get_int("l"));
-  result.add("min_recursive_l", sdc::scope(keys, c_q, data),
-             s.empty ? std::nan("") : s.min_recursive);
-  sdc::add_share_of_records(result, "share_below_recursive_l", sdc::scope(keys, c_l_q, data),
-                            s.below_recursive, n, data);
 }
 
 MetricResult finalize_l_diversity(const std::vector<std::string>& states, const MetricInput& schema,
