@@ -5,9 +5,11 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,6 +22,22 @@ namespace {
 // MPI counts are int: a message over 2 GiB is refused with a clear error rather than truncated.
 // The most bytes one rank sends (or receives) in one round of all_to_all.
 constexpr std::uint64_t kRoundBytes = std::uint64_t{1} << 30;
+
+// SYNTHAUDIT_MPI_ROUND_BYTES lowers the round size, so that the tests run all_to_all's rounds
+// with messages of a few kilobytes instead of needing gigabytes (docs/mpi.md). Only smaller
+// values than the default are taken: a larger one could reach MPI's int counts.
+std::uint64_t round_bytes() {
+  const char* text = std::getenv("SYNTHAUDIT_MPI_ROUND_BYTES");
+  if (text == nullptr || *text == '\0') return kRoundBytes;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long value = std::strtoull(text, &end, 10);
+  if (errno != 0 || *end != '\0' || value == 0 || value > kRoundBytes || text[0] == '-')
+    throw std::runtime_error(
+        "SYNTHAUDIT_MPI_ROUND_BYTES must be a whole number of bytes from 1 to " +
+        std::to_string(kRoundBytes) + ", not '" + text + "'");
+  return value;
+}
 
 int checked_count(std::uint64_t bytes) {
   if (bytes > static_cast<std::uint64_t>(INT_MAX))
@@ -34,7 +52,7 @@ void check(int code, const char* what) {
 
 class MpiCommunicator final : public Communicator {
  public:
-  MpiCommunicator() {
+  MpiCommunicator() : round_bytes_(round_bytes()) {
     check(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
     check(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
   }
@@ -74,7 +92,7 @@ class MpiCommunicator final : public Communicator {
   void barrier() override { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
 
   // MPI_Alltoallv counts and displacements are int: the messages go in rounds of at most
-  // kRoundBytes / ranks bytes per pair, so no round's total on any rank reaches 2 GiB, however
+  // round_bytes_ / ranks bytes per pair, so no round's total on any rank reaches 2 GiB, however
   // large the messages.
   std::vector<std::string> all_to_all(std::vector<std::string> outgoing) override {
     const auto ranks = static_cast<std::size_t>(size_);
@@ -93,7 +111,7 @@ class MpiCommunicator final : public Communicator {
           "MPI_Allreduce");
     std::vector<std::string> incoming(ranks);
     for (std::size_t r = 0; r < ranks; ++r) incoming[r].resize(receive_sizes[r]);
-    const std::uint64_t chunk = std::max<std::uint64_t>(1, kRoundBytes / ranks);
+    const std::uint64_t chunk = std::max<std::uint64_t>(1, round_bytes_ / ranks);
     const std::uint64_t rounds = std::max<std::uint64_t>(1, (largest + chunk - 1) / chunk);
     std::string send_buffer, receive_buffer;
     std::vector<int> send_counts(ranks), send_offsets(ranks), receive_counts(ranks),
@@ -164,6 +182,7 @@ class MpiCommunicator final : public Communicator {
 
   int rank_ = 0;
   int size_ = 1;
+  std::uint64_t round_bytes_;
 };
 
 }  // namespace
