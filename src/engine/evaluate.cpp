@@ -772,6 +772,12 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
       if (b.name == "holdout" && b.value_is_pool && b.rows < n_synthetic &&
           wants_baseline(*metric, BaselineKind::kHoldout))
         size_matched = &b;
+    // A metric that says it does not apply on every run (e.g. a parameter it needs is not set)
+    // is reported as skipped with that reason, as a metric whose requirements are not met is,
+    // so no headline or verdict shows a row of NA for it and no baseline runs it again.
+    std::size_t runs = 0, not_applicable = 0;
+    std::string not_applicable_reason;
+    bool one_reason = true;
     for (const auto& candidate : data.candidates) {
       nlohmann::json cand = {{"name", candidate.name}, {"replicates", nlohmann::json::array()}};
       auto run_one = [&](std::vector<const Table*> tables, std::size_t replicate,
@@ -788,6 +794,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                           sinks.work_progress,
                           &memo};
         MetricResult result;
+        ++runs;
         try {
           std::optional<MetricResult> elsewhere;
           if (sinks.compute) elsewhere = sinks.compute(*metric, input, params);
@@ -795,6 +802,10 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
         } catch (const MetricNotApplicable& e) {
           result = MetricResult{};
           result.warnings.push_back(std::string("not applicable: ") + e.what());
+          if (not_applicable++ == 0)
+            not_applicable_reason = e.what();
+          else if (not_applicable_reason != e.what())
+            one_reason = false;
         }
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -880,6 +891,12 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                                     {"sd", values_to_json(spread_over_results(results, scale))}};
       }
       entry["candidates"].push_back(cand);
+    }
+    if (runs > 0 && not_applicable == runs && one_reason) {
+      entry["skipped"] = "not applicable: " + not_applicable_reason;
+      entry["candidates"] = nlohmann::json::array();
+      doc["metrics"].push_back(entry);
+      continue;
     }
     if (subgroups && runs_in_subgroups(metric->family))
       entry["subgroups"] = run_in_subgroups(*metric, params, spec, data, *subgroups,

@@ -171,3 +171,53 @@ TEST(Simulator, CandidatesHaveTheirKnownQuality) {
   EXPECT_LT(mean_ks(1), 0.05);
   fs::remove_all(dir);
 }
+
+// A metric that is not applicable on every run is reported as skipped with its reason, like a
+// metric whose requirements are not met: no headline row of NA, no baseline runs of it. A
+// metric that applies keeps its candidates and baselines.
+TEST(Engine, MetricNotApplicableOnEveryRunIsSkippedWithItsReason) {
+  const auto dir = temp_dir("engine_not_applicable");
+  std::string rows = "x,y,c\n";
+  for (int i = 0; i < 60; ++i)
+    rows += std::to_string(i % 7) + "," + std::to_string((i * 3) % 5) + "," +
+            (i % 2 ? "a" : "b") + "\n";
+  write(dir / "conf.csv", rows);
+  write(dir / "syn.csv", rows);
+  write(dir / "holdout.csv", rows);
+  EvaluationSpec spec;
+  spec.confidential = (dir / "conf.csv").string();
+  spec.holdout = (dir / "holdout.csv").string();
+  spec.candidates = {{"cand", {(dir / "syn.csv").string()}}};
+  spec.metrics = {"train_synthetic_test_real", "ks_distance"};
+  spec.baseline_draws = 2;
+  spec.output_dir = (dir / "out").string();
+  const auto data = load_evaluation_data(spec);
+  const auto doc = evaluate(spec, data);
+  ASSERT_EQ(doc["metrics"].size(), 2u);
+  const auto metric = [&](const std::string& name) {
+    for (const auto& m : doc["metrics"])
+      if (m["name"] == name) return m;
+    ADD_FAILURE() << name << " not in the results";
+    return nlohmann::json::object();
+  };
+  const auto tstr = metric("train_synthetic_test_real");
+  ASSERT_TRUE(tstr.contains("skipped"));
+  const std::string reason = tstr["skipped"].get<std::string>();
+  EXPECT_EQ(reason.rfind("not applicable: ", 0), 0u) << reason;
+  EXPECT_NE(reason.find("no target declared"), std::string::npos) << reason;
+  EXPECT_TRUE(tstr["candidates"].empty());
+  const auto ks = metric("ks_distance");
+  EXPECT_FALSE(ks.contains("skipped"));
+  ASSERT_EQ(ks["candidates"].size(), 2u);  // the candidate and the resample baseline
+  EXPECT_EQ(ks["candidates"][1]["name"], "resample");
+
+  // With its target declared it applies, and keeps its candidate and baselines.
+  spec.metrics = {"train_synthetic_test_real"};
+  spec.parameters["train_synthetic_test_real"] = {{"target", "c"}};
+  const auto applied = evaluate(spec, data);
+  const auto& fitted = applied["metrics"][0];
+  EXPECT_FALSE(fitted.contains("skipped"));
+  ASSERT_FALSE(fitted["candidates"].empty());
+  EXPECT_EQ(fitted["candidates"][0]["name"], "cand");
+  fs::remove_all(dir);
+}
