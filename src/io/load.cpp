@@ -1,5 +1,8 @@
 #include "io/load.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -20,6 +23,8 @@
 #include "core/worker_threads.hpp"
 #include "io/file.hpp"
 #include "io/format.hpp"
+#include "io/level_index.hpp"
+#include "io/number_text.hpp"
 
 namespace synthaudit {
 
@@ -55,72 +60,6 @@ class MissingSpellings {
   std::array<char, 256> first_bytes_{};
 };
 
-// Exact fast path for the common "[-]digits[.digits]" with at most 15 digits: the digits form an
-// integer m < 2^53 and 10^k (k <= 15) is exact, so m / 10^k is the correctly rounded value, the
-// same double from_chars gives. Returns false to fall back to from_chars.
-inline bool parse_simple_decimal(std::string_view field, double& value) {
-  static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-  const char* p = field.data();
-  const char* end = p + field.size();
-  const bool negative = p < end && *p == '-';
-  if (negative) ++p;
-  std::uint64_t m = 0;
-  int digits = 0, fraction = 0;
-  while (p < end && static_cast<unsigned>(*p - '0') < 10) {
-    m = m * 10 + static_cast<unsigned>(*p - '0');
-    ++p;
-    ++digits;
-  }
-  if (p < end && *p == '.') {
-    ++p;
-    while (p < end && static_cast<unsigned>(*p - '0') < 10) {
-      m = m * 10 + static_cast<unsigned>(*p - '0');
-      ++p;
-      ++digits;
-      ++fraction;
-    }
-  }
-  if (p != end || digits == 0 || digits > 15) return false;
-  const double v = static_cast<double>(m) / kPow10[fraction];
-  value = negative ? -v : v;
-  return true;
-}
-
-// Parses a whole field as a finite double; surrounding spaces and one leading '+' are allowed.
-// Overflow ("1e999"), inf, nan and hex are not numbers; underflow gives the nearest subnormal
-// or zero, as strtod does.
-bool parse_number(std::string_view field, double& value) {
-  // Most fields are plain decimals without spaces or '+': the fast path accepts exactly those,
-  // and gives them the value the trimming below would lead to.
-  if (parse_simple_decimal(field, value)) return true;
-  const std::size_t original_size = field.size();
-  while (!field.empty() && (field.front() == ' ' || field.front() == '\t')) field.remove_prefix(1);
-  while (!field.empty() && (field.back() == ' ' || field.back() == '\t')) field.remove_suffix(1);
-  if (!field.empty() && field.front() == '+') {
-    field.remove_prefix(1);
-    if (!field.empty() && (field.front() == '-' || field.front() == '+')) return false;
-  }
-  if (field.empty()) return false;
-  if (field.size() != original_size && parse_simple_decimal(field, value)) return true;
-  const char* end = field.data() + field.size();
-  double parsed = 0;
-  auto [ptr, ec] = std::from_chars(field.data(), end, parsed);
-  if (ptr != end) return false;
-  if (ec == std::errc::result_out_of_range) {
-    // from_chars leaves `parsed` unset here; tell underflow (a number) from overflow (not).
-    const std::string copy(field);
-    errno = 0;
-    const double v = std::strtod(copy.c_str(), nullptr);
-    if (!std::isfinite(v)) return false;
-    value = v;
-    return true;
-  }
-  if (ec != std::errc() || !std::isfinite(parsed)) return false;
-  value = parsed;
-  return true;
-}
-
 // The same, for a number written with a decimal comma ("3,14"): a field with a '.' is not one.
 bool parse_number_decimal_comma(std::string_view field, double& value) {
   if (field.find('.') != std::string_view::npos) return false;
@@ -128,17 +67,18 @@ bool parse_number_decimal_comma(std::string_view field, double& value) {
   if (field.size() > sizeof buffer) {
     std::string copy(field);
     std::replace(copy.begin(), copy.end(), ',', '.');
-    return parse_number(copy, value);
+    return parse_number_field(copy, value);
   }
   std::copy(field.begin(), field.end(), buffer);
   std::replace(buffer, buffer + field.size(), ',', '.');
-  return parse_number(std::string_view(buffer, field.size()), value);
+  return parse_number_field(std::string_view(buffer, field.size()), value);
 }
 
 // A field as a number in the decimal mark of its file. The mark is fixed per file, so the branch
 // is the same for every field and the '.' path stays what it was.
 inline bool parse_number(std::string_view field, double& value, bool decimal_comma) {
-  return decimal_comma ? parse_number_decimal_comma(field, value) : parse_number(field, value);
+  return decimal_comma ? parse_number_decimal_comma(field, value)
+                       : parse_number_field(field, value);
 }
 
 void check_setting_columns(const DataFile& file, const ReadSettings& settings) {
@@ -202,107 +142,21 @@ Schema::Entry schema_entry(const DataFile& file, const ReadSettings& settings, s
   return entry;
 }
 
-// A thread's categorical levels of one column while a file is decoded: open addressing over
-// 64-bit slots (a tag from the hash, and the code), the level bytes copied once per new level
-// into one buffer. The shared Dictionary's node-based map costs a cache miss and a string
-// compare per field; this costs a hash of the field's bytes and, nearly always, one compare.
-class LevelIndex {
- public:
-  // The level's code, and whether it was new.
-  std::uint32_t intern(std::string_view level, bool& added) {
-    if (slots_.empty()) rehash(16);
-    const Words words = read_words(level);
-    const std::uint64_t hash = hash_bytes(level, words);
-    const auto tag = static_cast<std::uint32_t>(hash >> 32);
-    std::size_t i = static_cast<std::size_t>(hash) & mask_;
-    while (true) {
-      const std::uint64_t slot = slots_[i];
-      if (slot == 0) break;
-      if (static_cast<std::uint32_t>(slot >> 32) == tag) {
-        const auto code = static_cast<std::uint32_t>(slot) - 1;
-        if (equal(this->level(code), level, words)) {
-          added = false;
-          return code;
-        }
-      }
-      i = (i + 1) & mask_;
-    }
-    const auto code = static_cast<std::uint32_t>(ends_.size());
-    bytes_.append(level);
-    ends_.push_back(bytes_.size());
-    slots_[i] = (std::uint64_t{tag} << 32) | (std::uint64_t{code} + 1);
-    if (ends_.size() * 2 > slots_.size()) rehash(slots_.size() * 2);
-    added = true;
-    return code;
-  }
-  std::size_t size() const { return ends_.size(); }
-  std::string_view level(std::uint32_t code) const {
-    const std::size_t begin = code == 0 ? 0 : ends_[code - 1];
-    return std::string_view(bytes_.data() + begin, ends_[code] - begin);
-  }
-
- private:
-  // Up to 16 bytes as two words, read without touching a byte outside the string (overlapping
-  // loads): equal strings of equal length up to 16 bytes give equal words, so short levels are
-  // compared and hashed without a byte loop or a call to memcmp.
-  struct Words {
-    std::uint64_t a = 0, b = 0;
-    bool operator==(const Words& o) const { return a == o.a && b == o.b; }
-  };
-  static std::uint64_t load(const char* p, std::size_t bytes) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, p, bytes);
-    return word;
-  }
-  static Words read_words(std::string_view s) {
-    const char* p = s.data();
-    const std::size_t n = s.size();
-    if (n >= 8) return {load(p, 8), load(p + (n >= 16 ? 8 : n - 8), 8)};
-    if (n >= 4) return {load(p, 4), load(p + n - 4, 4)};
-    if (n > 0)
-      return {static_cast<std::uint64_t>(static_cast<unsigned char>(p[0])) |
-                  static_cast<std::uint64_t>(static_cast<unsigned char>(p[n / 2])) << 8 |
-                  static_cast<std::uint64_t>(static_cast<unsigned char>(p[n - 1])) << 16,
-              0};
-    return {};
-  }
-  static bool equal(std::string_view stored, std::string_view field, const Words& field_words) {
-    if (stored.size() != field.size()) return false;
-    if (field.size() <= 16) return read_words(stored) == field_words;
-    return std::memcmp(stored.data(), field.data(), field.size()) == 0;
-  }
-  // The 128-bit product of the words, folded (as wyhash mixes): every input bit reaches the low
-  // bits that pick the slot. The hash only places levels in this table; nothing depends on its
-  // values.
-  static std::uint64_t fold_multiply(std::uint64_t x, std::uint64_t y) {
-    const unsigned __int128 product = static_cast<unsigned __int128>(x) * y;
-    return static_cast<std::uint64_t>(product) ^ static_cast<std::uint64_t>(product >> 64);
-  }
-  static std::uint64_t hash_bytes(std::string_view s, const Words& words) {
-    constexpr std::uint64_t k1 = 0x9E3779B97F4A7C15ULL, k2 = 0xBF58476D1CE4E5B9ULL,
-                            k3 = 0x94D049BB133111EBULL;
-    std::uint64_t h = fold_multiply(words.a ^ k1, words.b ^ k2 ^ s.size());
-    for (std::size_t i = 16; i < s.size(); i += 8)
-      h = fold_multiply(h ^ load(s.data() + std::min(i, s.size() - 8), 8), k3);
-    return fold_multiply(h, k1);
-  }
-  void rehash(std::size_t capacity) {
-    slots_.assign(capacity, 0);
-    mask_ = capacity - 1;
-    for (std::uint32_t code = 0; code < ends_.size(); ++code) {
-      const std::string_view text = level(code);
-      const std::uint64_t hash = hash_bytes(text, read_words(text));
-      std::size_t i = static_cast<std::size_t>(hash) & mask_;
-      while (slots_[i] != 0) i = (i + 1) & mask_;
-      slots_[i] = ((hash >> 32) << 32) | (std::uint64_t{code} + 1);
-    }
-  }
-
-  std::vector<std::uint64_t> slots_;  // (hash tag << 32) | (code + 1); 0: empty
-  std::size_t mask_ = 0;
-  std::string bytes_;
-  std::vector<std::size_t> ends_;  // level k is bytes_[ends_[k - 1], ends_[k])
-};
+// `count` copies of `value` in `storage` (empty before), its pages mapped by one call first:
+// a column of 1M rows is 2,000 pages, which faulting in one by one while filling costs more
+// than the fill itself. Where the kernel cannot, the fill faults them in.
+template <typename T>
+void assign_mapped(std::vector<T>& storage, std::size_t count, T value) {
+  storage.reserve(count);
+#ifdef MADV_POPULATE_WRITE
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<std::uintptr_t>(storage.data());
+  const auto from = (begin + page - 1) / page * page;
+  const auto to = (begin + count * sizeof(T)) / page * page;
+  if (to > from) ::madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+#endif
+  storage.assign(count, value);
+}
 
 // How a column is decoded.
 enum class Decoding : std::uint8_t {
@@ -338,84 +192,128 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
   constexpr auto kNoRow = std::numeric_limits<std::size_t>::max();
 
   std::vector<Column> columns(ncol);
-  // Storage of inferred columns is allocated by the first thread that writes a value of that
-  // kind, so a column takes only the storage of its kind.
+  for (std::size_t c = 0; c < ncol; ++c) columns[c].name = schema.columns[c].name;
+  // A column's storage of each kind is allocated (and filled with missing values) once, by the
+  // first thread that needs it; a column takes only the storage of its kind unless a thread's
+  // first row misleads the guess below.
   auto numeric_once = std::make_unique<std::once_flag[]>(ncol);
   auto codes_once = std::make_unique<std::once_flag[]>(ncol);
   auto allocate_numeric = [&](std::size_t c) {
-    columns[c].numeric.assign(rows, std::numeric_limits<double>::quiet_NaN());
-    if (!schema.columns[c].missing_codes.empty()) columns[c].missing_code_index.assign(rows, 0);
+    assign_mapped(columns[c].numeric, rows, std::numeric_limits<double>::quiet_NaN());
+    if (!schema.columns[c].missing_codes.empty())
+      assign_mapped(columns[c].missing_code_index, rows, std::uint8_t{0});
   };
-  auto allocate_codes = [&](std::size_t c) { columns[c].codes.assign(rows, kMissingCode); };
-  for (std::size_t c = 0; c < ncol; ++c) {
-    columns[c].name = schema.columns[c].name;
-    if (decoding[c] == Decoding::kNumeric) allocate_numeric(c);
-    if (decoding[c] == Decoding::kCategorical) allocate_codes(c);
-  }
+  auto allocate_codes = [&](std::size_t c) { assign_mapped(columns[c].codes, rows, kMissingCode); };
 
+  // What the visitor reads per column, in one place.
+  struct ColumnPlan {
+    std::size_t field;  // in the file's row
+    const std::vector<double>* missing_codes;
+    const std::vector<std::string>* text_codes;
+  };
+  std::vector<ColumnPlan> plans(ncol);
+  for (std::size_t c = 0; c < ncol; ++c)
+    plans[c] = {source[c], &schema.columns[c].missing_codes, &schema.columns[c].missing_text_codes};
+
+  // One thread's view of one column.
+  struct ColumnState {
+    Decoding decoding = Decoding::kNumeric;  // kInferred: still numeric in this thread
+    bool stored_number = false;              // a kInferred column stored a number
+    double* numbers = nullptr;               // the column's storage, once this thread needs it
+    std::uint8_t* code_index = nullptr;
+    std::uint32_t* codes = nullptr;
+    LevelIndex levels;
+    LevelIndex::Probe probe;  // this row's field, taken at the row's start (large columns)
+    std::vector<std::uint64_t> hits;
+  };
   struct ThreadState {
     std::size_t first_row = kNoRow;
-    std::vector<LevelIndex> levels;
-    std::vector<std::vector<std::uint64_t>> hits;
-    std::vector<Decoding> decoding;            // kInferred: still numeric in this thread
-    std::vector<char> has_numeric, has_codes;  // storage of that kind is allocated
-    std::vector<char> stored_number;           // a kInferred column stored a number
+    std::vector<ColumnState> columns;
+    std::vector<std::size_t> large;  // columns with at least kLargeLevels levels in this thread
   };
+  // From this many levels (a table of 16 KiB and more) a column's slot is fetched ahead.
+  constexpr std::size_t kLargeLevels = 1024;
   std::vector<ThreadState> state(threads);
   for (auto& s : state) {
-    s.levels.resize(ncol);
-    s.hits.resize(ncol);
-    for (std::size_t c = 0; c < ncol; ++c)
-      s.hits[c].assign(
-          schema.columns[c].missing_codes.size() + schema.columns[c].missing_text_codes.size(), 0);
-    s.decoding = decoding;
-    s.has_numeric.assign(ncol, 0);
-    s.has_codes.assign(ncol, 0);
+    s.columns.resize(ncol);
     for (std::size_t c = 0; c < ncol; ++c) {
-      s.has_numeric[c] = decoding[c] == Decoding::kNumeric;
-      s.has_codes[c] = decoding[c] == Decoding::kCategorical;
+      s.columns[c].decoding = decoding[c];
+      s.columns[c].hits.assign(plans[c].missing_codes->size() + plans[c].text_codes->size(), 0);
     }
-    s.stored_number.assign(ncol, 0);
   }
+  auto numbers_of = [&](std::size_t c, ColumnState& cs) {
+    std::call_once(numeric_once[c], allocate_numeric, c);
+    cs.numbers = columns[c].numeric.data();
+    cs.code_index = columns[c].missing_code_index.data();
+  };
+  auto codes_of = [&](std::size_t c, ColumnState& cs) {
+    std::call_once(codes_once[c], allocate_codes, c);
+    cs.codes = columns[c].codes.data();
+  };
+  // At its first row, thread t allocates the columns c with c % threads == t, of the kind the
+  // column has or, when inferred, of the kind of this row's field (none when it is missing), so
+  // that the threads fill the columns side by side instead of one waiting on the other's
+  // allocation. Only where storage goes depends on this, never a value.
+  auto allocate_share = [&](std::size_t t, const std::vector<std::string_view>& fields) {
+    for (std::size_t c = t; c < ncol; c += threads) {
+      Decoding kind = decoding[c];
+      if (kind == Decoding::kInferred) {
+        const std::string_view field = fields[plans[c].field];
+        if (is_absent(field) || missing.contains(field)) continue;
+        double value;
+        kind =
+            parse_number(field, value, decimal_comma) ? Decoding::kNumeric : Decoding::kCategorical;
+      }
+      if (kind == Decoding::kNumeric)
+        std::call_once(numeric_once[c], allocate_numeric, c);
+      else
+        std::call_once(codes_once[c], allocate_codes, c);
+    }
+  };
 
   auto visit = [&](const std::vector<std::size_t>& visited) {
     file.visit_rows([&](int t, std::size_t row, const std::vector<std::string_view>& fields) {
       ThreadState& s = state[static_cast<std::size_t>(t)];
-      if (s.first_row > row) s.first_row = row;
+      if (s.first_row > row) {
+        if (s.first_row == kNoRow) allocate_share(static_cast<std::size_t>(t), fields);
+        s.first_row = row;
+      }
+      for (const std::size_t c : s.large) {
+        const std::string_view field = fields[plans[c].field];
+        if (!is_absent(field)) s.columns[c].probe = s.columns[c].levels.probe(field);
+      }
       for (const std::size_t c : visited) {
-        const std::string_view field = fields[source[c]];
+        const ColumnPlan& plan = plans[c];
+        const std::string_view field = fields[plan.field];
         if (is_absent(field) || missing.contains(field)) continue;
-        const Schema::Entry& entry = schema.columns[c];
-        const auto& codes = entry.missing_codes;
-        const auto& text_codes = entry.missing_text_codes;
-        if (!text_codes.empty()) {
+        ColumnState& cs = s.columns[c];
+        const auto& codes = *plan.missing_codes;
+        if (const auto& text_codes = *plan.text_codes; !text_codes.empty()) {
           if (auto it = std::find(text_codes.begin(), text_codes.end(), field);
               it != text_codes.end()) {
-            ++s.hits[c][codes.size() + static_cast<std::size_t>(it - text_codes.begin())];
+            ++cs.hits[codes.size() + static_cast<std::size_t>(it - text_codes.begin())];
             continue;
           }
         }
-        Column& column = columns[c];
-        if (s.decoding[c] != Decoding::kCategorical) {
+        if (cs.decoding != Decoding::kCategorical) {
           double value;
           if (parse_number(field, value, decimal_comma)) {
-            if (!s.has_numeric[c]) {
-              std::call_once(numeric_once[c], allocate_numeric, c);
-              s.has_numeric[c] = 1;
+            if (cs.numbers == nullptr) numbers_of(c, cs);
+            if (!codes.empty()) {
+              if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
+                const auto k = static_cast<std::size_t>(it - codes.begin());
+                cs.code_index[row] = static_cast<std::uint8_t>(k + 1);
+                ++cs.hits[k];
+                continue;
+              }
             }
-            if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
-              const auto k = static_cast<std::size_t>(it - codes.begin());
-              column.missing_code_index[row] = static_cast<std::uint8_t>(k + 1);
-              ++s.hits[c][k];
-              continue;
-            }
-            column.numeric[row] = value;
-            s.stored_number[c] = 1;
+            cs.numbers[row] = value;
+            cs.stored_number = true;
             continue;
           }
-          if (s.decoding[c] == Decoding::kNumeric)
+          if (cs.decoding == Decoding::kNumeric)
             throw InputError(
-                file.path() + ": row " + std::to_string(row + 1) + ", column '" + column.name +
+                file.path() + ": row " + std::to_string(row + 1) + ", column '" + columns[c].name +
                 "': '" + std::string(field.substr(0, 60)) +
                 "' is not a number (the column is numeric" +
                 (!decimal_comma && looks_like_decimal_comma_number(field)
@@ -424,29 +322,30 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
                      : ")"));
           // Not a number in an inferred column: categorical from here on; not a missing code
           // either, since it did not parse.
-          s.decoding[c] = Decoding::kCategorical;
+          cs.decoding = Decoding::kCategorical;
         } else if (!codes.empty()) {
           double value;
           if (parse_number(field, value, decimal_comma)) {
             if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
-              ++s.hits[c][static_cast<std::size_t>(it - codes.begin())];
+              ++cs.hits[static_cast<std::size_t>(it - codes.begin())];
               continue;
             }
           }
         }
-        if (!s.has_codes[c]) {
-          std::call_once(codes_once[c], allocate_codes, c);
-          s.has_codes[c] = 1;
-        }
+        if (cs.codes == nullptr) codes_of(c, cs);
         bool added = false;
-        column.codes[row] = s.levels[c].intern(field, added);
-        // Each new level is checked once: results.json and the report need UTF-8 text.
-        if (added && !valid_utf8(field))
-          throw InputError(file.path() + ": row " + std::to_string(row + 1) + ", column '" +
-                           column.name +
-                           "': the value is not valid UTF-8 (if the file is Latin-1 or "
-                           "Windows-1252, give --encoding latin1, or read: encoding: latin1 in "
-                           "the spec)");
+        cs.codes[row] = cs.levels.intern(field, added, cs.probe);
+        cs.probe.ready = false;
+        if (added) {
+          // Each new level is checked once: results.json and the report need UTF-8 text.
+          if (!valid_utf8(field))
+            throw InputError(file.path() + ": row " + std::to_string(row + 1) + ", column '" +
+                             columns[c].name +
+                             "': the value is not valid UTF-8 (if the file is Latin-1 or "
+                             "Windows-1252, give --encoding latin1, or read: encoding: latin1 "
+                             "in the spec)");
+          if (cs.levels.size() == kLargeLevels) s.large.push_back(c);
+        }
       }
     });
   };
@@ -456,15 +355,22 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
 
   std::vector<std::size_t> again;
   for (std::size_t c = 0; c < ncol; ++c) {
-    if (decoding[c] != Decoding::kInferred) continue;
+    Schema::Entry& entry = schema.columns[c];
+    if (decoding[c] != Decoding::kInferred) {
+      // Allocated by a thread's first row, or here when no thread visited a row.
+      if (decoding[c] == Decoding::kNumeric && columns[c].numeric.empty()) allocate_numeric(c);
+      if (decoding[c] == Decoding::kCategorical && columns[c].codes.empty()) allocate_codes(c);
+      continue;
+    }
     bool categorical = false, stored_number = false;
     for (const auto& s : state) {
-      categorical = categorical || s.decoding[c] == Decoding::kCategorical;
-      stored_number = stored_number || s.stored_number[c];
+      categorical = categorical || s.columns[c].decoding == Decoding::kCategorical;
+      stored_number = stored_number || s.columns[c].stored_number;
     }
-    Schema::Entry& entry = schema.columns[c];
     entry.kind = categorical ? ColumnKind::kCategorical : ColumnKind::kNumeric;
     if (!categorical) {
+      // Codes allocated on a first row's guess are not the column's.
+      std::vector<std::uint32_t>().swap(columns[c].codes);
       if (columns[c].numeric.empty()) allocate_numeric(c);
       continue;
     }
@@ -476,10 +382,15 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
     again.push_back(c);
     std::fill(columns[c].codes.begin(), columns[c].codes.end(), kMissingCode);
     for (auto& s : state) {
-      s.levels[c] = LevelIndex();
-      std::fill(s.hits[c].begin(), s.hits[c].end(), 0);
-      s.decoding[c] = Decoding::kCategorical;
-      s.has_codes[c] = 1;
+      s.large.erase(std::remove(s.large.begin(), s.large.end(), c), s.large.end());
+      ColumnState& cs = s.columns[c];
+      cs.levels = LevelIndex();
+      cs.probe = {};
+      std::fill(cs.hits.begin(), cs.hits.end(), 0);
+      cs.decoding = Decoding::kCategorical;
+      cs.numbers = nullptr;
+      cs.code_index = nullptr;
+      cs.codes = columns[c].codes.data();
     }
   }
   if (!again.empty()) visit(again);
@@ -501,7 +412,7 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
     for (std::size_t k = 0; k < threads; ++k) {
       const ThreadState& s = state[order[k]];
       if (s.first_row == kNoRow) continue;
-      const LevelIndex& levels = s.levels[c];
+      const LevelIndex& levels = s.columns[c].levels;
       std::vector<std::uint32_t> translate(levels.size());
       bool identity = true;
       for (std::uint32_t code = 0; code < levels.size(); ++code) {
@@ -531,9 +442,9 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
   run_items_on_threads(ncol, mergers, merge_column);
   hits.assign(ncol, {});
   for (std::size_t c = 0; c < ncol; ++c) {
-    hits[c].assign(state.front().hits[c].size(), 0);
+    hits[c].assign(state.front().columns[c].hits.size(), 0);
     for (const auto& s : state)
-      for (std::size_t k = 0; k < hits[c].size(); ++k) hits[c][k] += s.hits[c][k];
+      for (std::size_t k = 0; k < hits[c].size(); ++k) hits[c][k] += s.columns[c].hits[k];
   }
   return columns;
 }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -431,4 +432,44 @@ TEST(Load, InferAndEncodeErrorsAreThoseOfTheSeparateCalls) {
       }
     }
   }
+}
+
+TEST(Load, LevelsOfEveryLengthAndThousandsOfLevelsAtAnyThreadCount) {
+  // The per-thread level index compares levels of up to 32 bytes by their first and last 16
+  // bytes and length, and longer ones byte by byte in between; columns with many levels have
+  // their slots fetched ahead. Levels here: lengths 1 to 80, pairs that differ only in a middle
+  // byte (same first and last 16 bytes), in length alone, or in one end byte, and a column with
+  // 3000 levels, so that each thread's index grows past the fetch-ahead size and rehashes.
+  auto level = [](int i) {
+    const int length = 1 + i % 80;
+    std::string text(static_cast<std::size_t>(length), 'a' + static_cast<char>(i % 3));
+    text[static_cast<std::size_t>(length) / 2] = static_cast<char>('A' + (i / 80) % 26);
+    return text;
+  };
+  std::string conf = "lengths,many,number\n";
+  std::vector<std::string> lengths, many;
+  for (int i = 0; i < 30000; ++i) {
+    lengths.push_back(level((i * 7) % 2080));
+    many.push_back(i % 17 == 0 ? "" : "level_" + std::to_string((i * 7919) % 3000) + "_x");
+    conf += lengths.back() + "," + many.back() + "," + std::to_string(i % 101) + "\n";
+  }
+  std::vector<Loaded> runs;
+  for (int threads : {1, 2, 3}) {
+    ReadSettings settings;
+    settings.csv.threads = threads;
+    runs.push_back(load(conf, {}, settings));  // load() compares with the two separate calls
+  }
+  const Table& t = runs[0].confidential;
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    ASSERT_EQ(cell(t, "lengths", r), lengths[r]) << r;
+    ASSERT_EQ(cell(t, "many", r), many[r].empty() ? "<NA>" : many[r]) << r;
+  }
+  std::set<std::string> distinct_lengths(lengths.begin(), lengths.end());
+  std::set<std::string> distinct_many(many.begin(), many.end());
+  distinct_many.erase("");
+  EXPECT_EQ(t.column("lengths").dictionary->size(), distinct_lengths.size());
+  EXPECT_EQ(t.column("many").dictionary->size(), distinct_many.size());
+  EXPECT_EQ(distinct_many.size(), 3000u);
+  for (std::size_t k = 1; k < runs.size(); ++k)
+    expect_same_columns(runs[0].schema, runs[0].confidential, runs[k].schema, runs[k].confidential);
 }
