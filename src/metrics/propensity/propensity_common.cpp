@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -180,6 +181,8 @@ stats::BlockedDesign logistic_design(const Stacked& data, int maxorder,
   // product of the term's numeric values), so it is a sparse block of level codes.
   std::vector<std::vector<std::size_t>> dense_terms;
   std::vector<std::size_t> dense_positions{0};
+  // Dense column (in X.dense) of each term of numeric features only.
+  std::map<std::vector<std::size_t>, std::size_t> dense_of_term;
   std::size_t next = 1;
   if (names) names->assign(1, "(Intercept)");
   for_each_term(data.features.size(), maxorder, [&](const std::vector<std::size_t>& set) {
@@ -210,6 +213,7 @@ stats::BlockedDesign logistic_design(const Stacked& data, int maxorder,
     if (width == 0) return;
     if (!has_factor) {
       dense_terms.push_back(set);
+      dense_of_term[set] = dense_terms.size();
       dense_positions.push_back(next);
       next += 1;
       return;
@@ -218,9 +222,13 @@ stats::BlockedDesign logistic_design(const Stacked& data, int maxorder,
     block.first = next;
     block.width = width;
     block.column.resize(n);
-    const bool has_numeric = std::any_of(
-        set.begin(), set.end(), [&](std::size_t f) { return !data.features[f].categorical; });
-    if (has_numeric) block.value.resize(n);
+    // The nonzero of a term with numeric features is the product of their values: the dense
+    // column of the term made of those features alone (a smaller term, so already made).
+    std::vector<std::size_t> numeric_part;
+    for (auto f : set)
+      if (!data.features[f].categorical) numeric_part.push_back(f);
+    if (!numeric_part.empty())
+      block.dense_value = static_cast<std::ptrdiff_t>(dense_of_term.at(numeric_part));
     // Column of a level combination: level code − 1 of each factor (code 0 is the reference
     // level, coded by no column), the first feature varying fastest.
     std::vector<std::size_t> stride(set.size());
@@ -232,20 +240,16 @@ stats::BlockedDesign logistic_design(const Stacked& data, int maxorder,
 #pragma omp parallel for schedule(static) if (n > 50000) num_threads(parallel_threads())
     for (std::size_t r = 0; r < n; ++r) {
       std::int64_t column = 0;
-      double value = 1.0;
       for (std::size_t s = 0; s < set.size(); ++s) {
         const auto& feat = data.features[set[s]];
-        if (!feat.categorical) {
-          value *= feat.values[r];
-        } else if (feat.codes[r] == 0) {
+        if (!feat.categorical) continue;
+        if (feat.codes[r] == 0) {
           column = -1;
           break;
-        } else {
-          column += static_cast<std::int64_t>((feat.codes[r] - 1) * stride[s]);
         }
+        column += static_cast<std::int64_t>((feat.codes[r] - 1) * stride[s]);
       }
       block.column[r] = static_cast<std::int32_t>(column);
-      if (has_numeric) block.value[r] = column < 0 ? 0.0 : value;
     }
     X.sparse.push_back(std::move(block));
     next += width;
