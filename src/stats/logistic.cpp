@@ -337,6 +337,29 @@ Plan make_plan(const DesignView& X, LogisticOptions::Accumulation mode) {
   return plan;
 }
 
+// Group g's active columns, each with the row value its nonzero carries.
+void group_slots(const DesignView& X, const ActiveColumns& act, const Plan& plan, std::size_t g,
+                 std::vector<std::pair<Eigen::Index, std::size_t>>& slots) {
+  const std::size_t i = plan.groups.representative[g];
+  slots.clear();
+  for (std::size_t c = 0; c < act.dense_source.size(); ++c)
+    slots.emplace_back(act.dense_index[c], 1 + act.dense_source[c]);
+  for (std::size_t s = 0; s < X.block_count(); ++s) {
+    const std::int32_t col = (*X.sparse)[s].column[i];
+    if (col < 0) continue;
+    const Eigen::Index kc = act.block_index[s][static_cast<std::size_t>(col)];
+    if (kc >= 0) slots.emplace_back(kc, plan.values.of_block[s]);
+  }
+}
+
+// The row values (RowValues) of design row i into v[0 .. count).
+inline void gather_row_values(const DesignView& X, const Plan& plan, std::size_t i, double* v) {
+  v[0] = 1.0;
+  for (std::size_t j = 0; j < X.dense_count; ++j) v[1 + j] = X.at(i, j);
+  for (std::size_t e = 0; e < plan.values.own.size(); ++e)
+    v[1 + X.dense_count + e] = (*X.sparse)[plan.values.own[e]].value[i];
+}
+
 // X'WX and X'Wz by group: per chunk of rows, each group's lower triangle of sum w v v' and sum
 // w z v over its rows' values v (a rank-one update per row, contiguous), then placed at the
 // group's active columns; chunks added in order.
@@ -355,16 +378,12 @@ void accumulate_by_group(const DesignView& X, const ActiveColumns& act, const Pl
     std::vector<double> sums(group_count * triangle, 0.0), rhs(group_count * m, 0.0);
     std::vector<char> present(group_count, 0);
     std::vector<double> values(m);
-    values[0] = 1.0;
     for (std::size_t t = chunks.begin(b); t < chunks.end(b); ++t) {
-      const std::size_t i = X.row(t);
       const auto [w, z] = working(t);
       const std::uint32_t g = plan.groups.of_row[t];
       present[g] = 1;
       double* v = values.data();
-      for (std::size_t j = 0; j < X.dense_count; ++j) v[1 + j] = X.at(i, j);
-      for (std::size_t e = 0; e < plan.values.own.size(); ++e)
-        v[1 + X.dense_count + e] = (*X.sparse)[plan.values.own[e]].value[i];
+      gather_row_values(X, plan, X.row(t), v);
       double* sum = sums.data() + g * triangle;
       double* r = rhs.data() + g * m;
       const double wz = w * z;
@@ -382,16 +401,7 @@ void accumulate_by_group(const DesignView& X, const ActiveColumns& act, const Pl
     std::vector<std::pair<Eigen::Index, std::size_t>> slots;
     for (std::size_t g = 0; g < group_count; ++g) {
       if (!present[g]) continue;
-      const std::size_t i = plan.groups.representative[g];
-      slots.clear();
-      for (std::size_t c = 0; c < act.dense_source.size(); ++c)
-        slots.emplace_back(act.dense_index[c], 1 + act.dense_source[c]);
-      for (std::size_t s = 0; s < X.block_count(); ++s) {
-        const std::int32_t col = (*X.sparse)[s].column[i];
-        if (col < 0) continue;
-        const Eigen::Index kc = act.block_index[s][static_cast<std::size_t>(col)];
-        if (kc >= 0) slots.emplace_back(kc, plan.values.of_block[s]);
-      }
+      group_slots(X, act, plan, g, slots);
       const double* sum = sums.data() + g * triangle;
       const double* r = rhs.data() + g * m;
       for (std::size_t a = 0; a < slots.size(); ++a) {
@@ -438,6 +448,20 @@ inline double linear_predictor(const DesignView& X, const ActiveColumns& act, st
     e += X.block_value(block, i) * coef[kc];
   }
   return e;
+}
+
+// By group: the coefficient of each row value in each group (the sum of the active coefficients
+// of the group's columns that carry it), so a row's linear predictor is one short dot product.
+std::vector<double> group_coefficients(const DesignView& X, const ActiveColumns& act,
+                                       const Plan& plan, const Eigen::VectorXd& coef) {
+  const std::size_t m = plan.values.count;
+  std::vector<double> out(plan.groups.count() * m, 0.0);
+  std::vector<std::pair<Eigen::Index, std::size_t>> slots;
+  for (std::size_t g = 0; g < plan.groups.count(); ++g) {
+    group_slots(X, act, plan, g, slots);
+    for (const auto& [column, value] : slots) out[g * m + value] += coef[column];
+  }
+  return out;
 }
 
 // Cholesky of the Gram matrix in column order; a column whose pivot falls below
@@ -552,12 +576,23 @@ LogisticFit fit_view(const DesignView& X, const Plan& plan, std::vector<bool> al
   auto update_eta = [&](const Eigen::VectorXd& coef) -> double {
     double dev = 0.0;
     std::vector<double> partial(blocks.count, 0.0);
+    const std::size_t m = plan.values.count;
+    const std::vector<double> by_group =
+        plan.by_group() ? group_coefficients(X, act, plan, coef) : std::vector<double>{};
 #pragma omp parallel for schedule(dynamic, 1) if (blocks.count > 1) num_threads(parallel_threads())
     for (std::size_t b = 0; b < blocks.count; ++b) {
       double s = 0.0;
+      std::vector<double> values(m);
       for (std::size_t t = blocks.begin(b); t < blocks.end(b); ++t) {
         const auto tt = static_cast<Eigen::Index>(t);
-        const double e = linear_predictor(X, act, X.row(t), coef);
+        double e = 0.0;
+        if (plan.by_group()) {
+          gather_row_values(X, plan, X.row(t), values.data());
+          const double* c = by_group.data() + plan.groups.of_row[t] * m;
+          for (std::size_t j = 0; j < m; ++j) e += values[j] * c[j];
+        } else {
+          e = linear_predictor(X, act, X.row(t), coef);
+        }
         eta[tt] = e;
         s += case_weight(t) * deviance_term(y[tt], inverse_logit(e));
       }
