@@ -30,6 +30,19 @@ inline double mu_eta(double eta) {
   return (eta > 30.0 || eta < -30.0) ? kEps : std::exp(eta) / (opexp * opexp);
 }
 
+// glm.fit's start for a row with response y and case weight w: mustart = (w*y + 0.5) / (w + 1).
+inline double start_eta(double y, double w) {
+  const double mu = (w * y + 0.5) / (w + 1.0);
+  return std::log(mu / (1.0 - mu));
+}
+
+// IRLS working weight and response of a row at linear predictor eta.
+inline std::pair<double, double> working_at(double eta, double y, double case_weight) {
+  const double mu = inverse_logit(eta);
+  const double d = mu_eta(eta);
+  return {case_weight * d * d / (mu * (1.0 - mu)), eta + (y - mu) / d};
+}
+
 struct Blocks {
   std::size_t count = 1;
   std::size_t n = 0;
@@ -510,8 +523,17 @@ std::vector<bool> aliased_columns_of(const DesignView& X, const Plan& plan, doub
   return aliased_from_gram(G, rank_tolerance);
 }
 
+// IRLS's first system over all p columns, when the aliasing check already summed it: without case
+// weights every row starts with the same working weight up to rounding (mustart is 1/4 or 3/4), so
+// X'W1X and X'W1z1 are that weight times X'X and X'z1, and the first step solves the same system.
+struct FirstSystem {
+  Eigen::MatrixXd gram;  // X'X
+  Eigen::VectorXd rhs;   // X'z1
+};
+
 LogisticFit fit_view(const DesignView& X, const Plan& plan, std::vector<bool> aliased,
-                     const Eigen::VectorXd& y, const LogisticOptions& options) {
+                     const Eigen::VectorXd& y, const LogisticOptions& options,
+                     const FirstSystem* first = nullptr) {
   const std::size_t n = X.n;
   const std::size_t p = X.p;
   if (static_cast<std::size_t>(y.size()) != n)
@@ -551,12 +573,8 @@ LogisticFit fit_view(const DesignView& X, const Plan& plan, std::vector<bool> al
   }
 
   Eigen::VectorXd eta(static_cast<Eigen::Index>(n));
-  // glm.fit's start: mustart = (w*y + 0.5) / (w + 1).
-  for (std::size_t t = 0; t < n; ++t) {
-    const double w = case_weight(t);
-    const double mu = (w * y[static_cast<Eigen::Index>(t)] + 0.5) / (w + 1.0);
-    eta[static_cast<Eigen::Index>(t)] = std::log(mu / (1.0 - mu));
-  }
+  for (std::size_t t = 0; t < n; ++t)
+    eta[static_cast<Eigen::Index>(t)] = start_eta(y[static_cast<Eigen::Index>(t)], case_weight(t));
   const Blocks& blocks = plan.blocks;
   Eigen::VectorXd beta = Eigen::VectorXd::Zero(k), beta_old = beta;
   double dev_old = std::numeric_limits<double>::infinity();
@@ -567,11 +585,7 @@ LogisticFit fit_view(const DesignView& X, const Plan& plan, std::vector<bool> al
   // IRLS working weight and response of used row t at the current eta.
   auto working = [&](std::size_t t) {
     const auto i = static_cast<Eigen::Index>(t);
-    const double e = eta[i];
-    const double mu = inverse_logit(e);
-    const double d = mu_eta(e);
-    return std::pair<double, double>{case_weight(t) * d * d / (mu * (1.0 - mu)),
-                                     e + (y[i] - mu) / d};
+    return working_at(eta[i], y[i], case_weight(t));
   };
   auto update_eta = [&](const Eigen::VectorXd& coef) -> double {
     double dev = 0.0;
@@ -605,7 +619,12 @@ LogisticFit fit_view(const DesignView& X, const Plan& plan, std::vector<bool> al
   Eigen::VectorXd rhs(k);
   if (k > 0) {
     for (fit.iterations = 1; fit.iterations <= options.max_iterations; ++fit.iterations) {
-      accumulate(X, act, plan, working, A, rhs);
+      if (fit.iterations == 1 && first != nullptr) {
+        A = first->gram(kept, kept);
+        rhs = first->rhs(kept);
+      } else {
+        accumulate(X, act, plan, working, A, rhs);
+      }
       llt.compute(A);
       if (llt.info() != Eigen::Success) break;
       Eigen::VectorXd next = llt.solve(rhs);
@@ -719,7 +738,19 @@ LogisticFit fit_logistic(const BlockedDesign& X, const Eigen::VectorXd& y,
   if (static_cast<std::size_t>(y.size()) != view.n)
     throw std::invalid_argument("fit_logistic: X and y differ in rows");
   const Plan plan = make_plan(view, options.accumulation);
-  return fit_view(view, plan, aliased_columns_of(view, plan, options.rank_tolerance), y, options);
+  if (!options.weights.empty())
+    return fit_view(view, plan, aliased_columns_of(view, plan, options.rank_tolerance), y, options);
+  // The aliasing check's X'X with X'z1 alongside: IRLS's first system.
+  FirstSystem first;
+  accumulate(
+      view, active_columns(view, std::vector<bool>(view.p, false)), plan,
+      [&](std::size_t t) {
+        const double yt = y[static_cast<Eigen::Index>(t)];
+        return std::pair<double, double>{1.0, working_at(start_eta(yt, 1.0), yt, 1.0).second};
+      },
+      first.gram, first.rhs);
+  return fit_view(view, plan, aliased_from_gram(first.gram, options.rank_tolerance), y, options,
+                  &first);
 }
 
 double BlockedDesign::row_dot(std::size_t i, const Eigen::VectorXd& beta) const {
