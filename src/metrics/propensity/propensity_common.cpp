@@ -183,6 +183,11 @@ stats::BlockedDesign logistic_design(const Stacked& data, int maxorder,
   std::vector<std::size_t> dense_positions{0};
   // Dense column (in X.dense) of each term of numeric features only.
   std::map<std::vector<std::size_t>, std::size_t> dense_of_term;
+  // Each sparse block's features and the stride of each in the block's column number.
+  struct BlockTerm {
+    std::vector<std::size_t> set, stride;
+  };
+  std::vector<BlockTerm> block_terms;
   std::size_t next = 1;
   if (names) names->assign(1, "(Intercept)");
   for_each_term(data.features.size(), maxorder, [&](const std::vector<std::size_t>& set) {
@@ -221,7 +226,6 @@ stats::BlockedDesign logistic_design(const Stacked& data, int maxorder,
     stats::SparseColumnBlock block;
     block.first = next;
     block.width = width;
-    block.column.resize(n);
     // The nonzero of a term with numeric features is the product of their values: the dense
     // column of the term made of those features alone (a smaller term, so already made).
     std::vector<std::size_t> numeric_part;
@@ -237,8 +241,20 @@ stats::BlockedDesign logistic_design(const Stacked& data, int maxorder,
       stride[s] = prod;
       prod *= columns_of(data.features[set[s]]);
     }
-#pragma omp parallel for schedule(static) if (n > 50000) num_threads(parallel_threads())
-    for (std::size_t r = 0; r < n; ++r) {
+    block_terms.push_back({set, std::move(stride)});
+    X.sparse.push_back(std::move(block));
+    next += width;
+  });
+  // The per-row work in two parallel passes (the blocks' memory first, then every block and dense
+  // column row by row), not one pass per term with serial allocation between them.
+  const bool parallel = n > 50000;
+#pragma omp parallel for schedule(dynamic, 1) if (parallel) num_threads(parallel_threads())
+  for (std::size_t b = 0; b < X.sparse.size(); ++b) X.sparse[b].column.resize(n);
+  X.dense.resize(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(dense_positions.size()));
+#pragma omp parallel for schedule(static) if (parallel) num_threads(parallel_threads())
+  for (std::size_t r = 0; r < n; ++r) {
+    for (std::size_t b = 0; b < block_terms.size(); ++b) {
+      const auto& [set, stride] = block_terms[b];
       std::int64_t column = 0;
       for (std::size_t s = 0; s < set.size(); ++s) {
         const auto& feat = data.features[set[s]];
@@ -249,21 +265,14 @@ stats::BlockedDesign logistic_design(const Stacked& data, int maxorder,
         }
         column += static_cast<std::int64_t>((feat.codes[r] - 1) * stride[s]);
       }
-      block.column[r] = static_cast<std::int32_t>(column);
+      X.sparse[b].column[r] = static_cast<std::int32_t>(column);
     }
-    X.sparse.push_back(std::move(block));
-    next += width;
-  });
-  X.dense.resize(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(dense_positions.size()));
-  X.dense.col(0).setOnes();
-  for (std::size_t d = 0; d < dense_terms.size(); ++d) {
-    auto col = X.dense.col(static_cast<Eigen::Index>(d + 1));
-    const auto& set = dense_terms[d];
-#pragma omp parallel for schedule(static) if (n > 50000) num_threads(parallel_threads())
-    for (std::size_t r = 0; r < n; ++r) {
+    const auto row = static_cast<Eigen::Index>(r);
+    X.dense(row, 0) = 1.0;
+    for (std::size_t d = 0; d < dense_terms.size(); ++d) {
       double v = 1.0;
-      for (auto f : set) v *= data.features[f].values[r];
-      col[static_cast<Eigen::Index>(r)] = v;
+      for (auto f : dense_terms[d]) v *= data.features[f].values[r];
+      X.dense(row, static_cast<Eigen::Index>(d + 1)) = v;
     }
   }
   X.dense_columns = std::move(dense_positions);
