@@ -110,8 +110,7 @@ struct SparseColumnBlock {
 
 // An N x p design matrix stored by blocks, so a many-level factor costs one code per row instead
 // of one double per row and level: dense columns (numeric values, their products, the intercept)
-// plus sparse blocks. X'WX is formed blockwise: dense x dense by a rank update, dense x block as
-// per-level sums, a block with itself is diagonal, two blocks give a cross-tabulation.
+// plus sparse blocks. X'WX is formed by row groups or by row (LogisticOptions::accumulation).
 struct BlockedDesign {
   std::size_t rows = 0;
   std::size_t columns = 0;
@@ -144,7 +143,9 @@ LogisticFit fit_logistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
 // The same fit on a blocked design, restricted to `rows` (ascending or not; empty = all rows), so
 // cross-validation folds need no copy of the design. y, options.weights and the fitted
 // probabilities have one entry per used row, in the order of `rows`. Same estimates as the dense
-// fit of the same matrix up to rounding (the sums are grouped differently).
+// fit of the same matrix up to rounding (the sums are grouped differently). Without case weights
+// the first IRLS step solves with the aliasing check's X'X (every row starts with the same
+// working weight), so the rows are read once fewer.
 LogisticFit fit_logistic(const BlockedDesign& X, const Eigen::VectorXd& y,
                          const LogisticOptions& options = {},
                          const std::vector<std::size_t>& rows = {});
