@@ -30,9 +30,22 @@ inline double mu_eta(double eta) {
   return (eta > 30.0 || eta < -30.0) ? kEps : std::exp(eta) / (opexp * opexp);
 }
 
+// glm.fit's start for a row with response y and case weight w: mustart = (w*y + 0.5) / (w + 1).
+inline double start_eta(double y, double w) {
+  const double mu = (w * y + 0.5) / (w + 1.0);
+  return std::log(mu / (1.0 - mu));
+}
+
+// IRLS working weight and response of a row at linear predictor eta.
+inline std::pair<double, double> working_at(double eta, double y, double case_weight) {
+  const double mu = inverse_logit(eta);
+  const double d = mu_eta(eta);
+  return {case_weight * d * d / (mu * (1.0 - mu)), eta + (y - mu) / d};
+}
+
 struct Blocks {
-  std::size_t count;
-  std::size_t n;
+  std::size_t count = 1;
+  std::size_t n = 0;
   std::size_t begin(std::size_t b) const { return n * b / count; }
   std::size_t end(std::size_t b) const { return n * (b + 1) / count; }
 };
@@ -63,6 +76,11 @@ struct DesignView {
   }
   double at(std::size_t i, std::size_t j) const { return dense[j * ld + i]; }
   std::size_t block_count() const { return sparse == nullptr ? 0 : sparse->size(); }
+  double block_value(const SparseColumnBlock& block, std::size_t i) const {
+    return block.dense_value >= 0 ? at(i, static_cast<std::size_t>(block.dense_value))
+           : block.value.empty()  ? 1.0
+                                  : block.value[i];
+  }
 };
 
 DesignView dense_view(const Eigen::MatrixXd& X) {
@@ -135,8 +153,8 @@ inline void add_lower(Eigen::MatrixXd& a, Eigen::Index r, Eigen::Index c, double
 // everything touching a sparse block by one scatter per row: the block's diagonal, its per-level
 // sums of the dense columns, and its cross-tabulation with the earlier blocks.
 template <class Working>
-void accumulate(const DesignView& X, const ActiveColumns& act, const Blocks& blocks,
-                const Working& working, Eigen::MatrixXd& out_a, Eigen::VectorXd& out_b) {
+void accumulate_by_row(const DesignView& X, const ActiveColumns& act, const Blocks& blocks,
+                       const Working& working, Eigen::MatrixXd& out_a, Eigen::VectorXd& out_b) {
   const Eigen::Index k = act.k;
   const auto kd = static_cast<Eigen::Index>(act.dense_source.size());
   const std::size_t nb = X.block_count();
@@ -179,7 +197,7 @@ void accumulate(const DesignView& X, const ActiveColumns& act, const Blocks& blo
           const std::int32_t col = block.column[i];
           if (col < 0) continue;
           const auto c = static_cast<std::size_t>(col);
-          const double v = block.value.empty() ? 1.0 : block.value[i];
+          const double v = X.block_value(block, i);
           const double wv = w * v;
           diag[s][c] += wv * v;
           rhs[s][c] += wv * z;
@@ -193,7 +211,7 @@ void accumulate(const DesignView& X, const ActiveColumns& act, const Blocks& blo
             if (col2 < 0) continue;
             const Eigen::Index kc2 = act.block_index[s2][static_cast<std::size_t>(col2)];
             if (kc2 < 0) continue;
-            add_lower(pa[b], kc, kc2, wv * (other.value.empty() ? 1.0 : other.value[i]));
+            add_lower(pa[b], kc, kc2, wv * X.block_value(other, i));
           }
         }
       }
@@ -229,6 +247,205 @@ void accumulate(const DesignView& X, const ActiveColumns& act, const Blocks& blo
   out_a = out_a.selfadjointView<Eigen::Lower>();
 }
 
+// Used rows grouped by the design columns their sparse nonzeros fall in (the tuple of the
+// blocks' columns): within a group every row has the same nonzero pattern, so the group adds to
+// X'WX the weighted cross-products of its rows' values, each placed at the group's columns.
+struct RowGroups {
+  std::vector<std::uint32_t> of_row;        // per used row
+  std::vector<std::size_t> representative;  // per group: the design row of its first used row
+  std::size_t count() const { return representative.size(); }
+};
+
+// Groups numbered in order of first appearance, refined block by block: (group so far, column in
+// the next block) -> group, through a table of every such pair. Returns no groups when there
+// would be more than `limit`, or when a table would be much larger than the rows (a many-level
+// block on top of many groups; only with `bounded`).
+RowGroups group_rows(const DesignView& X, std::size_t limit, bool bounded) {
+  const std::size_t n = X.n;
+  RowGroups groups;
+  if (n == 0) return groups;
+  groups.of_row.assign(n, 0);
+  std::size_t count = 1;
+  std::vector<std::uint32_t> renumber;
+  constexpr std::uint32_t kUnseen = std::numeric_limits<std::uint32_t>::max();
+  for (std::size_t s = 0; s < X.block_count(); ++s) {
+    const auto& block = (*X.sparse)[s];
+    const std::size_t stride = block.width + 1;
+    if (bounded && count * stride > 4 * n + 4096) return {};
+    renumber.assign(count * stride, kUnseen);
+    std::uint32_t next = 0;
+    for (std::size_t t = 0; t < n; ++t) {
+      auto& group = groups.of_row[t];
+      const std::size_t cell =
+          group * stride + static_cast<std::size_t>(block.column[X.row(t)] + 1);
+      if (renumber[cell] == kUnseen) {
+        if (next >= limit) return {};
+        renumber[cell] = next++;
+      }
+      group = renumber[cell];
+    }
+    count = next;
+  }
+  groups.representative.assign(count, 0);
+  std::vector<char> seen(count, 0);
+  for (std::size_t t = 0; t < n; ++t)
+    if (!seen[groups.of_row[t]]) {
+      seen[groups.of_row[t]] = 1;
+      groups.representative[groups.of_row[t]] = X.row(t);
+    }
+  return groups;
+}
+
+// The distinct values a row of a blocked design holds: 1 (an indicator's nonzero), each dense
+// column, and the own value of each block that has one. A block with dense_value shares its
+// dense column's.
+struct RowValues {
+  std::size_t count = 0;
+  std::vector<std::size_t> own;       // blocks with their own per-row values
+  std::vector<std::size_t> of_block;  // per block: which of the values its nonzero is
+};
+
+RowValues row_values(const DesignView& X) {
+  RowValues v;
+  v.count = 1 + X.dense_count;
+  for (std::size_t s = 0; s < X.block_count(); ++s) {
+    const auto& block = (*X.sparse)[s];
+    if (block.dense_value >= 0) {
+      v.of_block.push_back(1 + static_cast<std::size_t>(block.dense_value));
+    } else if (block.value.empty()) {
+      v.of_block.push_back(0);
+    } else {
+      v.own.push_back(s);
+      v.of_block.push_back(v.count++);
+    }
+  }
+  return v;
+}
+
+// Per-group sums kept by one chunk of rows at most (doubles): kAutomatic falls back to kByRow
+// above it.
+constexpr std::size_t kMaxGroupSums = std::size_t{1} << 22;
+
+// How one fit sums X'WX: by row, or by group with the groups found once for all its iterations.
+struct Plan {
+  Blocks blocks;     // by row: the fixed row blocks
+  Blocks chunks;     // by group: the fixed row chunks, each with its own per-group sums
+  RowGroups groups;  // empty: by row
+  RowValues values;
+  bool by_group() const { return groups.count() > 0; }
+};
+
+Plan make_plan(const DesignView& X, LogisticOptions::Accumulation mode) {
+  Plan plan;
+  plan.blocks = make_blocks(X.n);
+  plan.chunks = {std::clamp<std::size_t>(X.n / 16384, 1, 16), X.n};
+  if (X.block_count() == 0 || X.n == 0 || mode == LogisticOptions::Accumulation::kByRow)
+    return plan;
+  plan.values = row_values(X);
+  const std::size_t triangle = plan.values.count * (plan.values.count + 1) / 2;
+  const bool automatic = mode == LogisticOptions::Accumulation::kAutomatic;
+  const std::size_t limit =
+      automatic ? std::min(X.n / kMinRowsPerGroup, kMaxGroupSums / triangle) : X.n;
+  plan.groups = group_rows(X, limit, automatic);
+  return plan;
+}
+
+// Group g's active columns, each with the row value its nonzero carries.
+void group_slots(const DesignView& X, const ActiveColumns& act, const Plan& plan, std::size_t g,
+                 std::vector<std::pair<Eigen::Index, std::size_t>>& slots) {
+  const std::size_t i = plan.groups.representative[g];
+  slots.clear();
+  for (std::size_t c = 0; c < act.dense_source.size(); ++c)
+    slots.emplace_back(act.dense_index[c], 1 + act.dense_source[c]);
+  for (std::size_t s = 0; s < X.block_count(); ++s) {
+    const std::int32_t col = (*X.sparse)[s].column[i];
+    if (col < 0) continue;
+    const Eigen::Index kc = act.block_index[s][static_cast<std::size_t>(col)];
+    if (kc >= 0) slots.emplace_back(kc, plan.values.of_block[s]);
+  }
+}
+
+// The row values (RowValues) of design row i into v[0 .. count).
+inline void gather_row_values(const DesignView& X, const Plan& plan, std::size_t i, double* v) {
+  v[0] = 1.0;
+  for (std::size_t j = 0; j < X.dense_count; ++j) v[1 + j] = X.at(i, j);
+  for (std::size_t e = 0; e < plan.values.own.size(); ++e)
+    v[1 + X.dense_count + e] = (*X.sparse)[plan.values.own[e]].value[i];
+}
+
+// X'WX and X'Wz by group: per chunk of rows, each group's lower triangle of sum w v v' and sum
+// w z v over its rows' values v (a rank-one update per row, contiguous), then placed at the
+// group's active columns; chunks added in order.
+template <class Working>
+void accumulate_by_group(const DesignView& X, const ActiveColumns& act, const Plan& plan,
+                         const Working& working, Eigen::MatrixXd& out_a, Eigen::VectorXd& out_b) {
+  const Eigen::Index k = act.k;
+  const std::size_t m = plan.values.count;
+  const std::size_t triangle = m * (m + 1) / 2;
+  const std::size_t group_count = plan.groups.count();
+  const Blocks& chunks = plan.chunks;
+  std::vector<Eigen::MatrixXd> pa(chunks.count);
+  std::vector<Eigen::VectorXd> pb(chunks.count);
+#pragma omp parallel for schedule(dynamic, 1) if (chunks.count > 1) num_threads(parallel_threads())
+  for (std::size_t b = 0; b < chunks.count; ++b) {
+    std::vector<double> sums(group_count * triangle, 0.0), rhs(group_count * m, 0.0);
+    std::vector<char> present(group_count, 0);
+    std::vector<double> values(m);
+    for (std::size_t t = chunks.begin(b); t < chunks.end(b); ++t) {
+      const auto [w, z] = working(t);
+      const std::uint32_t g = plan.groups.of_row[t];
+      present[g] = 1;
+      double* v = values.data();
+      gather_row_values(X, plan, X.row(t), v);
+      double* sum = sums.data() + g * triangle;
+      double* r = rhs.data() + g * m;
+      const double wz = w * z;
+      for (std::size_t j = 0; j < m; ++j) {
+        const double wv = w * v[j];
+        double* row = sum + j * (j + 1) / 2;
+#pragma omp simd
+        for (std::size_t l = 0; l <= j; ++l) row[l] += wv * v[l];
+        r[j] += wz * v[j];
+      }
+    }
+    pa[b] = Eigen::MatrixXd::Zero(k, k);
+    pb[b] = Eigen::VectorXd::Zero(k);
+    // Each group's active columns with the value their nonzero carries.
+    std::vector<std::pair<Eigen::Index, std::size_t>> slots;
+    for (std::size_t g = 0; g < group_count; ++g) {
+      if (!present[g]) continue;
+      group_slots(X, act, plan, g, slots);
+      const double* sum = sums.data() + g * triangle;
+      const double* r = rhs.data() + g * m;
+      for (std::size_t a = 0; a < slots.size(); ++a) {
+        const auto [ca, va] = slots[a];
+        pb[b][ca] += r[va];
+        for (std::size_t c = 0; c <= a; ++c) {
+          const auto [cc, vc] = slots[c];
+          const std::size_t hi = std::max(va, vc), lo = std::min(va, vc);
+          add_lower(pa[b], ca, cc, sum[hi * (hi + 1) / 2 + lo]);
+        }
+      }
+    }
+  }
+  out_a.setZero(k, k);
+  out_b.setZero(k);
+  for (std::size_t b = 0; b < chunks.count; ++b) {
+    out_a += pa[b];
+    out_b += pb[b];
+  }
+  out_a = out_a.selfadjointView<Eigen::Lower>();
+}
+
+template <class Working>
+void accumulate(const DesignView& X, const ActiveColumns& act, const Plan& plan,
+                const Working& working, Eigen::MatrixXd& out_a, Eigen::VectorXd& out_b) {
+  if (plan.by_group())
+    accumulate_by_group(X, act, plan, working, out_a, out_b);
+  else
+    accumulate_by_row(X, act, plan.blocks, working, out_a, out_b);
+}
+
 // Row i of the design times the active coefficients.
 inline double linear_predictor(const DesignView& X, const ActiveColumns& act, std::size_t i,
                                const Eigen::VectorXd& coef) {
@@ -241,9 +458,23 @@ inline double linear_predictor(const DesignView& X, const ActiveColumns& act, st
     if (col < 0) continue;
     const Eigen::Index kc = act.block_index[s][static_cast<std::size_t>(col)];
     if (kc < 0) continue;
-    e += (block.value.empty() ? 1.0 : block.value[i]) * coef[kc];
+    e += X.block_value(block, i) * coef[kc];
   }
   return e;
+}
+
+// By group: the coefficient of each row value in each group (the sum of the active coefficients
+// of the group's columns that carry it), so a row's linear predictor is one short dot product.
+std::vector<double> group_coefficients(const DesignView& X, const ActiveColumns& act,
+                                       const Plan& plan, const Eigen::VectorXd& coef) {
+  const std::size_t m = plan.values.count;
+  std::vector<double> out(plan.groups.count() * m, 0.0);
+  std::vector<std::pair<Eigen::Index, std::size_t>> slots;
+  for (std::size_t g = 0; g < plan.groups.count(); ++g) {
+    group_slots(X, act, plan, g, slots);
+    for (const auto& [column, value] : slots) out[g * m + value] += coef[column];
+  }
+  return out;
 }
 
 // Cholesky of the Gram matrix in column order; a column whose pivot falls below
@@ -279,12 +510,12 @@ std::vector<bool> aliased_from_gram(const Eigen::MatrixXd& G, double rank_tolera
   return aliased;
 }
 
-std::vector<bool> aliased_columns_of(const DesignView& X, double rank_tolerance) {
+std::vector<bool> aliased_columns_of(const DesignView& X, const Plan& plan, double rank_tolerance) {
   const ActiveColumns all = active_columns(X, std::vector<bool>(X.p, false));
   Eigen::MatrixXd G;
   Eigen::VectorXd unused;
   accumulate(
-      X, all, make_blocks(X.n),
+      X, all, plan,
       [](std::size_t) {
         return std::pair<double, double>{1.0, 0.0};
       },
@@ -292,8 +523,17 @@ std::vector<bool> aliased_columns_of(const DesignView& X, double rank_tolerance)
   return aliased_from_gram(G, rank_tolerance);
 }
 
-LogisticFit fit_view(const DesignView& X, std::vector<bool> aliased, const Eigen::VectorXd& y,
-                     const LogisticOptions& options) {
+// IRLS's first system over all p columns, when the aliasing check already summed it: without case
+// weights every row starts with the same working weight up to rounding (mustart is 1/4 or 3/4), so
+// X'W1X and X'W1z1 are that weight times X'X and X'z1, and the first step solves the same system.
+struct FirstSystem {
+  Eigen::MatrixXd gram;  // X'X
+  Eigen::VectorXd rhs;   // X'z1
+};
+
+LogisticFit fit_view(const DesignView& X, const Plan& plan, std::vector<bool> aliased,
+                     const Eigen::VectorXd& y, const LogisticOptions& options,
+                     const FirstSystem* first = nullptr) {
   const std::size_t n = X.n;
   const std::size_t p = X.p;
   if (static_cast<std::size_t>(y.size()) != n)
@@ -333,13 +573,9 @@ LogisticFit fit_view(const DesignView& X, std::vector<bool> aliased, const Eigen
   }
 
   Eigen::VectorXd eta(static_cast<Eigen::Index>(n));
-  // glm.fit's start: mustart = (w*y + 0.5) / (w + 1).
-  for (std::size_t t = 0; t < n; ++t) {
-    const double w = case_weight(t);
-    const double mu = (w * y[static_cast<Eigen::Index>(t)] + 0.5) / (w + 1.0);
-    eta[static_cast<Eigen::Index>(t)] = std::log(mu / (1.0 - mu));
-  }
-  const Blocks blocks = make_blocks(n);
+  for (std::size_t t = 0; t < n; ++t)
+    eta[static_cast<Eigen::Index>(t)] = start_eta(y[static_cast<Eigen::Index>(t)], case_weight(t));
+  const Blocks& blocks = plan.blocks;
   Eigen::VectorXd beta = Eigen::VectorXd::Zero(k), beta_old = beta;
   double dev_old = std::numeric_limits<double>::infinity();
   Eigen::MatrixXd A(k, k);
@@ -349,21 +585,28 @@ LogisticFit fit_view(const DesignView& X, std::vector<bool> aliased, const Eigen
   // IRLS working weight and response of used row t at the current eta.
   auto working = [&](std::size_t t) {
     const auto i = static_cast<Eigen::Index>(t);
-    const double e = eta[i];
-    const double mu = inverse_logit(e);
-    const double d = mu_eta(e);
-    return std::pair<double, double>{case_weight(t) * d * d / (mu * (1.0 - mu)),
-                                     e + (y[i] - mu) / d};
+    return working_at(eta[i], y[i], case_weight(t));
   };
   auto update_eta = [&](const Eigen::VectorXd& coef) -> double {
     double dev = 0.0;
     std::vector<double> partial(blocks.count, 0.0);
+    const std::size_t m = plan.values.count;
+    const std::vector<double> by_group =
+        plan.by_group() ? group_coefficients(X, act, plan, coef) : std::vector<double>{};
 #pragma omp parallel for schedule(dynamic, 1) if (blocks.count > 1) num_threads(parallel_threads())
     for (std::size_t b = 0; b < blocks.count; ++b) {
       double s = 0.0;
+      std::vector<double> values(m);
       for (std::size_t t = blocks.begin(b); t < blocks.end(b); ++t) {
         const auto tt = static_cast<Eigen::Index>(t);
-        const double e = linear_predictor(X, act, X.row(t), coef);
+        double e = 0.0;
+        if (plan.by_group()) {
+          gather_row_values(X, plan, X.row(t), values.data());
+          const double* c = by_group.data() + plan.groups.of_row[t] * m;
+          for (std::size_t j = 0; j < m; ++j) e += values[j] * c[j];
+        } else {
+          e = linear_predictor(X, act, X.row(t), coef);
+        }
         eta[tt] = e;
         s += case_weight(t) * deviance_term(y[tt], inverse_logit(e));
       }
@@ -376,7 +619,12 @@ LogisticFit fit_view(const DesignView& X, std::vector<bool> aliased, const Eigen
   Eigen::VectorXd rhs(k);
   if (k > 0) {
     for (fit.iterations = 1; fit.iterations <= options.max_iterations; ++fit.iterations) {
-      accumulate(X, act, blocks, working, A, rhs);
+      if (fit.iterations == 1 && first != nullptr) {
+        A = first->gram(kept, kept);
+        rhs = first->rhs(kept);
+      } else {
+        accumulate(X, act, plan, working, A, rhs);
+      }
       llt.compute(A);
       if (llt.info() != Eigen::Success) break;
       Eigen::VectorXd next = llt.solve(rhs);
@@ -402,7 +650,7 @@ LogisticFit fit_view(const DesignView& X, std::vector<bool> aliased, const Eigen
     }
     if (fit.iterations > options.max_iterations) fit.iterations = options.max_iterations;
     // Fisher information at the final coefficients.
-    accumulate(X, act, blocks, working, A, rhs);
+    accumulate(X, act, plan, working, A, rhs);
     llt.compute(A);
     fit.covariance = Eigen::MatrixXd::Constant(static_cast<Eigen::Index>(p),
                                                static_cast<Eigen::Index>(p), std::nan(""));
@@ -470,14 +718,18 @@ std::vector<bool> aliased_columns(const Eigen::MatrixXd& X, double rank_toleranc
 
 std::vector<bool> aliased_columns(const BlockedDesign& X, double rank_tolerance,
                                   const std::vector<std::size_t>& rows) {
-  return aliased_columns_of(blocked_view(X, rows), rank_tolerance);
+  const DesignView view = blocked_view(X, rows);
+  return aliased_columns_of(view, make_plan(view, LogisticOptions::Accumulation::kAutomatic),
+                            rank_tolerance);
 }
 
 LogisticFit fit_logistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
                          const LogisticOptions& options) {
   if (static_cast<std::size_t>(y.size()) != static_cast<std::size_t>(X.rows()))
     throw std::invalid_argument("fit_logistic: X and y differ in rows");
-  return fit_view(dense_view(X), aliased_columns(X, options.rank_tolerance), y, options);
+  const DesignView view = dense_view(X);
+  return fit_view(view, make_plan(view, options.accumulation),
+                  aliased_columns(X, options.rank_tolerance), y, options);
 }
 
 LogisticFit fit_logistic(const BlockedDesign& X, const Eigen::VectorXd& y,
@@ -485,7 +737,20 @@ LogisticFit fit_logistic(const BlockedDesign& X, const Eigen::VectorXd& y,
   const DesignView view = blocked_view(X, rows);
   if (static_cast<std::size_t>(y.size()) != view.n)
     throw std::invalid_argument("fit_logistic: X and y differ in rows");
-  return fit_view(view, aliased_columns_of(view, options.rank_tolerance), y, options);
+  const Plan plan = make_plan(view, options.accumulation);
+  if (!options.weights.empty())
+    return fit_view(view, plan, aliased_columns_of(view, plan, options.rank_tolerance), y, options);
+  // The aliasing check's X'X with X'z1 alongside: IRLS's first system.
+  FirstSystem first;
+  accumulate(
+      view, active_columns(view, std::vector<bool>(view.p, false)), plan,
+      [&](std::size_t t) {
+        const double yt = y[static_cast<Eigen::Index>(t)];
+        return std::pair<double, double>{1.0, working_at(start_eta(yt, 1.0), yt, 1.0).second};
+      },
+      first.gram, first.rhs);
+  return fit_view(view, plan, aliased_from_gram(first.gram, options.rank_tolerance), y, options,
+                  &first);
 }
 
 double BlockedDesign::row_dot(std::size_t i, const Eigen::VectorXd& beta) const {
@@ -496,7 +761,7 @@ double BlockedDesign::row_dot(std::size_t i, const Eigen::VectorXd& beta) const 
   for (const auto& block : sparse) {
     const std::int32_t col = block.column[i];
     if (col < 0) continue;
-    e += (block.value.empty() ? 1.0 : block.value[i]) *
+    e += sparse_value(block, i) *
          beta[static_cast<Eigen::Index>(block.first + static_cast<std::size_t>(col))];
   }
   return e;
@@ -513,7 +778,7 @@ Eigen::MatrixXd BlockedDesign::to_dense() const {
       if (block.column[i] >= 0)
         X(static_cast<Eigen::Index>(i),
           static_cast<Eigen::Index>(block.first + static_cast<std::size_t>(block.column[i]))) =
-            block.value.empty() ? 1.0 : block.value[i];
+            sparse_value(block, i);
   return X;
 }
 
@@ -531,6 +796,12 @@ void BlockedDesign::check() const {
       throw std::invalid_argument("BlockedDesign: sparse block beyond p");
     if (block.column.size() != rows || (!block.value.empty() && block.value.size() != rows))
       throw std::invalid_argument("BlockedDesign: sparse block does not have one entry per row");
+    if (block.dense_value >= 0 &&
+        (static_cast<std::size_t>(block.dense_value) >= dense_columns.size() ||
+         !block.value.empty()))
+      throw std::invalid_argument(
+          "BlockedDesign: a sparse block's dense_value is not a dense column, or comes with "
+          "values");
     for (std::size_t c = 0; c < block.width; ++c) ++covered[block.first + c];
     for (const std::int32_t c : block.column)
       if (c < -1 || c >= static_cast<std::int64_t>(block.width))

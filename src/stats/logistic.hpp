@@ -34,7 +34,21 @@ struct LogisticOptions {
   // (quasi-)complete separation each step pushes the separated records' predictor by about 1.
   // Costs one more pass over the data.
   bool check_divergence = false;
+  // How a blocked design's X'WX and X'Wz are summed; the estimates agree up to rounding.
+  // kByGroup: rows whose sparse nonzeros fall in the same design columns form a group, each
+  // group's weighted cross-products of its distinct row values are summed with one dense rank-one
+  // update per row, and placed into X'WX once per group (few groups: factors and their
+  // interactions with few levels). kByRow: every sparse nonzero of every row is added to X'WX on
+  // its own (many groups: a many-level factor). kAutomatic: kByGroup when the used rows fall into
+  // at most one group per kMinRowsPerGroup rows (and the per-group sums fit in a bounded buffer),
+  // else kByRow. A dense design is always summed by dense rank updates.
+  enum class Accumulation { kAutomatic, kByRow, kByGroup };
+  Accumulation accumulation = Accumulation::kAutomatic;
 };
+
+// kAutomatic's threshold: fewer rows per group than this and the per-group placement into X'WX
+// costs about as much as adding each row's nonzeros on their own.
+inline constexpr std::size_t kMinRowsPerGroup = 64;
 
 struct LogisticFit {
   Eigen::VectorXd coefficients;     // p; NaN for aliased columns
@@ -87,13 +101,16 @@ struct SparseColumnBlock {
   std::size_t width = 0;
   std::vector<std::int32_t>
       column;                 // per row: column within the block holding the nonzero; -1 none
-  std::vector<double> value;  // per row: the nonzero; empty = every nonzero is 1
+  std::vector<double> value;  // per row: the nonzero; empty = every nonzero is 1 (or see below)
+  // When >= 0 (and `value` is empty), the nonzero of row i is the design's dense column
+  // `dense_value` at row i: a factor's indicators times a numeric column or product that is also a
+  // dense column of the design, stored once. The fit then also knows the two carry equal values.
+  std::ptrdiff_t dense_value = -1;
 };
 
 // An N x p design matrix stored by blocks, so a many-level factor costs one code per row instead
 // of one double per row and level: dense columns (numeric values, their products, the intercept)
-// plus sparse blocks. X'WX is formed blockwise: dense x dense by a rank update, dense x block as
-// per-level sums, a block with itself is diagonal, two blocks give a cross-tabulation.
+// plus sparse blocks. X'WX is formed by row groups or by row (LogisticOptions::accumulation).
 struct BlockedDesign {
   std::size_t rows = 0;
   std::size_t columns = 0;
@@ -101,12 +118,19 @@ struct BlockedDesign {
   std::vector<std::size_t> dense_columns;  // design column of each dense column
   std::vector<SparseColumnBlock> sparse;
 
+  // The nonzero of `block` in row i (meaningful where block.column[i] >= 0).
+  double sparse_value(const SparseColumnBlock& block, std::size_t i) const {
+    return block.dense_value >= 0 ? dense(static_cast<Eigen::Index>(i), block.dense_value)
+           : block.value.empty()  ? 1.0
+                                  : block.value[i];
+  }
   // Row i of the design times beta (p).
   double row_dot(std::size_t i, const Eigen::VectorXd& beta) const;
   // The same matrix stored densely (N x p), for tests and small data.
   Eigen::MatrixXd to_dense() const;
-  // Throws std::invalid_argument when the blocks do not tile columns 0..p-1 exactly once or a
-  // block's per-row vectors do not have `rows` entries.
+  // Throws std::invalid_argument when the blocks do not tile columns 0..p-1 exactly once, a
+  // block's per-row vectors do not have `rows` entries, or its dense_value is not a dense column
+  // (or comes with a `value` vector).
   void check() const;
 };
 
@@ -119,7 +143,9 @@ LogisticFit fit_logistic(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
 // The same fit on a blocked design, restricted to `rows` (ascending or not; empty = all rows), so
 // cross-validation folds need no copy of the design. y, options.weights and the fitted
 // probabilities have one entry per used row, in the order of `rows`. Same estimates as the dense
-// fit of the same matrix up to rounding (the sums are grouped differently).
+// fit of the same matrix up to rounding (the sums are grouped differently). Without case weights
+// the first IRLS step solves with the aliasing check's X'X (every row starts with the same
+// working weight), so the rows are read once fewer.
 LogisticFit fit_logistic(const BlockedDesign& X, const Eigen::VectorXd& y,
                          const LogisticOptions& options = {},
                          const std::vector<std::size_t>& rows = {});

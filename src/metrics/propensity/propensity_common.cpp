@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -180,6 +181,13 @@ stats::BlockedDesign logistic_design(const Stacked& data, int maxorder,
   // product of the term's numeric values), so it is a sparse block of level codes.
   std::vector<std::vector<std::size_t>> dense_terms;
   std::vector<std::size_t> dense_positions{0};
+  // Dense column (in X.dense) of each term of numeric features only.
+  std::map<std::vector<std::size_t>, std::size_t> dense_of_term;
+  // Each sparse block's features and the stride of each in the block's column number.
+  struct BlockTerm {
+    std::vector<std::size_t> set, stride;
+  };
+  std::vector<BlockTerm> block_terms;
   std::size_t next = 1;
   if (names) names->assign(1, "(Intercept)");
   for_each_term(data.features.size(), maxorder, [&](const std::vector<std::size_t>& set) {
@@ -210,6 +218,7 @@ stats::BlockedDesign logistic_design(const Stacked& data, int maxorder,
     if (width == 0) return;
     if (!has_factor) {
       dense_terms.push_back(set);
+      dense_of_term[set] = dense_terms.size();
       dense_positions.push_back(next);
       next += 1;
       return;
@@ -217,10 +226,13 @@ stats::BlockedDesign logistic_design(const Stacked& data, int maxorder,
     stats::SparseColumnBlock block;
     block.first = next;
     block.width = width;
-    block.column.resize(n);
-    const bool has_numeric = std::any_of(
-        set.begin(), set.end(), [&](std::size_t f) { return !data.features[f].categorical; });
-    if (has_numeric) block.value.resize(n);
+    // The nonzero of a term with numeric features is the product of their values: the dense
+    // column of the term made of those features alone (a smaller term, so already made).
+    std::vector<std::size_t> numeric_part;
+    for (auto f : set)
+      if (!data.features[f].categorical) numeric_part.push_back(f);
+    if (!numeric_part.empty())
+      block.dense_value = static_cast<std::ptrdiff_t>(dense_of_term.at(numeric_part));
     // Column of a level combination: level code − 1 of each factor (code 0 is the reference
     // level, coded by no column), the first feature varying fastest.
     std::vector<std::size_t> stride(set.size());
@@ -229,37 +241,38 @@ stats::BlockedDesign logistic_design(const Stacked& data, int maxorder,
       stride[s] = prod;
       prod *= columns_of(data.features[set[s]]);
     }
-#pragma omp parallel for schedule(static) if (n > 50000) num_threads(parallel_threads())
-    for (std::size_t r = 0; r < n; ++r) {
-      std::int64_t column = 0;
-      double value = 1.0;
-      for (std::size_t s = 0; s < set.size(); ++s) {
-        const auto& feat = data.features[set[s]];
-        if (!feat.categorical) {
-          value *= feat.values[r];
-        } else if (feat.codes[r] == 0) {
-          column = -1;
-          break;
-        } else {
-          column += static_cast<std::int64_t>((feat.codes[r] - 1) * stride[s]);
-        }
-      }
-      block.column[r] = static_cast<std::int32_t>(column);
-      if (has_numeric) block.value[r] = column < 0 ? 0.0 : value;
-    }
+    block_terms.push_back({set, std::move(stride)});
     X.sparse.push_back(std::move(block));
     next += width;
   });
+  // The per-row work in two parallel passes (the blocks' memory first, then every block and dense
+  // column row by row), not one pass per term with serial allocation between them.
+  const bool parallel = n > 50000;
+#pragma omp parallel for schedule(dynamic, 1) if (parallel) num_threads(parallel_threads())
+  for (std::size_t b = 0; b < X.sparse.size(); ++b) X.sparse[b].column.resize(n);
   X.dense.resize(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(dense_positions.size()));
-  X.dense.col(0).setOnes();
-  for (std::size_t d = 0; d < dense_terms.size(); ++d) {
-    auto col = X.dense.col(static_cast<Eigen::Index>(d + 1));
-    const auto& set = dense_terms[d];
-#pragma omp parallel for schedule(static) if (n > 50000) num_threads(parallel_threads())
-    for (std::size_t r = 0; r < n; ++r) {
+#pragma omp parallel for schedule(static) if (parallel) num_threads(parallel_threads())
+  for (std::size_t r = 0; r < n; ++r) {
+    for (std::size_t b = 0; b < block_terms.size(); ++b) {
+      const auto& [set, stride] = block_terms[b];
+      std::int64_t column = 0;
+      for (std::size_t s = 0; s < set.size(); ++s) {
+        const auto& feat = data.features[set[s]];
+        if (!feat.categorical) continue;
+        if (feat.codes[r] == 0) {
+          column = -1;
+          break;
+        }
+        column += static_cast<std::int64_t>((feat.codes[r] - 1) * stride[s]);
+      }
+      X.sparse[b].column[r] = static_cast<std::int32_t>(column);
+    }
+    const auto row = static_cast<Eigen::Index>(r);
+    X.dense(row, 0) = 1.0;
+    for (std::size_t d = 0; d < dense_terms.size(); ++d) {
       double v = 1.0;
-      for (auto f : set) v *= data.features[f].values[r];
-      col[static_cast<Eigen::Index>(r)] = v;
+      for (auto f : dense_terms[d]) v *= data.features[f].values[r];
+      X.dense(row, static_cast<Eigen::Index>(d + 1)) = v;
     }
   }
   X.dense_columns = std::move(dense_positions);
