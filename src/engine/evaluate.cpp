@@ -781,7 +781,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
     for (const auto& candidate : data.candidates) {
       nlohmann::json cand = {{"name", candidate.name}, {"replicates", nlohmann::json::array()}};
       auto run_one = [&](std::vector<const Table*> tables, std::size_t replicate,
-                         const std::string& label) {
+                         const std::string& label, bool keep_plots) {
         if (progress) progress("running " + metric->name + " on " + candidate.name + " " + label);
         const auto t0 = std::chrono::steady_clock::now();
         MetricInput input{data.confidential,
@@ -792,7 +792,8 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                           derive_seed(spec.context.seed, metric->name, candidate.name, replicate),
                           &neighbours,
                           sinks.work_progress,
-                          &memo};
+                          &memo,
+                          keep_plots};
         MetricResult result;
         ++runs;
         try {
@@ -816,7 +817,8 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
         for (std::size_t r = 0; r < candidate.replicates.size(); ++r) {
           auto [result, seconds] =
               run_one({&candidate.replicates[r]}, r + 1,
-                      std::to_string(r + 1) + "/" + std::to_string(candidate.replicates.size()));
+                      std::to_string(r + 1) + "/" + std::to_string(candidate.replicates.size()),
+                      !drop_plots(spec.plots, r));
           nlohmann::json replicate = {
               {"replicate", r + 1},
               {"values", values_to_json(result.values)},
@@ -834,7 +836,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
       } else {
         std::vector<const Table*> tables;
         for (const auto& t : candidate.replicates) tables.push_back(&t);
-        auto [result, seconds] = run_one(tables, 0, "(all replicates)");
+        auto [result, seconds] = run_one(tables, 0, "(all replicates)", !drop_plots(spec.plots, 0));
         cand["combined"] = {
             {"values", values_to_json(result.values)},
             {"details", result.details},
@@ -872,7 +874,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
           if (metric->granularity == MetricGranularity::kPerReplicate) {
             for (std::size_t r = 0; r < candidate.replicates.size(); ++r) {
               const auto drawn = subsample(candidate.replicates[r], r + 1, d);
-              results.push_back(run_one({drawn.get()}, r + 1, label).first);
+              results.push_back(run_one({drawn.get()}, r + 1, label, false).first);
             }
           } else {
             std::vector<std::shared_ptr<const Table>> drawn;
@@ -880,7 +882,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
               drawn.push_back(subsample(candidate.replicates[r], r + 1, d));
             std::vector<const Table*> tables;
             for (const auto& t : drawn) tables.push_back(t.get());
-            results.push_back(run_one(tables, 0, label).first);
+            results.push_back(run_one(tables, 0, label, false).first);
           }
         }
         const double scale = scale_sum / static_cast<double>(scale_count);
@@ -928,7 +930,8 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                           seed,
                           &neighbours,
                           sinks.work_progress,
-                          &memo};
+                          &memo,
+                          /*plots=*/false};
         MetricResult result;
         try {
           std::optional<MetricResult> elsewhere;

@@ -233,6 +233,7 @@ nlohmann::json run_in_subgroups(const MetricSpec& metric, const Params& params,
                           derive_seed(spec.context.seed, metric.name, candidate.name, replicate),
                           nullptr,
                           work_progress};
+        input.plots = false;  // a subgroup keeps values and warnings only
         MetricResult result;
         // Within a small group an analysis can lose a level or a key set its matches; that
         // group's value is then not available, which the whole evaluation must survive.

@@ -99,6 +99,10 @@ struct MetricInput {
   // Work shared between this metric's calls on the same confidential table (null: none shared;
   // metrics/metric_memo.hpp).
   MetricMemo* memo = nullptr;
+  // Whether the engine keeps this result's plot data (the `plots` setting; baseline draws and
+  // size-matched subsamples never keep it). When false a metric may skip work that only feeds
+  // details["plots"]; whatever plot data it still returns is dropped.
+  bool plots = true;
 
   const Table& first_synthetic() const { return *synthetic.front(); }
 };

@@ -21,7 +21,11 @@ std::vector<double> quantile_breaks(std::vector<double>& values, int ngroups) {
 std::vector<double> equal_width_edges(std::span<const double> values, int bins) {
   if (values.empty() || bins < 1) return {};
   auto [lo_it, hi_it] = std::minmax_element(values.begin(), values.end());
-  double first = *lo_it, last = *hi_it;
+  return equal_width_edges(*lo_it, *hi_it, bins);
+}
+
+std::vector<double> equal_width_edges(double first, double last, int bins) {
+  if (bins < 1) return {};
   if (first == last) {
     first -= 0.5;
     last += 0.5;

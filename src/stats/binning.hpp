@@ -19,6 +19,8 @@ std::vector<double> quantile_breaks(std::vector<double>& values, int ngroups);
 // i·(max − min)/bins + min (numpy.linspace; last = max); range (v − 0.5, v + 0.5) when all values
 // equal v. Empty when there are no values.
 std::vector<double> equal_width_edges(std::span<const double> values, int bins);
+// The same from the smallest and largest value (lo <= hi), without a pass over the values.
+std::vector<double> equal_width_edges(double lo, double hi, int bins);
 
 // Breaks b_0 < ... < b_k without their ends: the cuts b_1..b_{k-1} (empty when k < 2). With
 // IntervalClosure::kLeft these put values below b_0 or above b_k in the outer intervals: R's

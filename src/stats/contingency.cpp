@@ -1,6 +1,7 @@
 #include "stats/contingency.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -9,6 +10,7 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 
 namespace synthaudit::stats {
 
@@ -23,6 +25,39 @@ std::string format_number(double v) {
   return buffer;
 }
 
+// counts[cell(r)] += 1 for every row r < rows. Integer counts in four tables, row r going to table
+// r mod 4, then summed: consecutive rows in the same cell do not wait on each other's increment
+// (which a single table of doubles does, one add latency per row). Counts are exact either way.
+// Tables of more cells rarely see the same cell in consecutive rows: one table.
+template <typename Cell>
+void count_cells(std::size_t rows, std::vector<double>& counts, Cell cell) {
+  constexpr std::size_t kTables = 4;
+  const std::size_t cells = counts.size();
+  if (rows >= std::numeric_limits<std::uint32_t>::max()) {
+    for (std::size_t r = 0; r < rows; ++r) counts[cell(r)] += 1.0;
+    return;
+  }
+  thread_local std::vector<std::uint32_t> tally;
+  if (cells > (std::size_t{1} << 14)) {
+    tally.assign(cells, 0);
+    for (std::size_t r = 0; r < rows; ++r) ++tally[cell(r)];
+    for (std::size_t c = 0; c < cells; ++c) counts[c] = static_cast<double>(tally[c]);
+    return;
+  }
+  tally.assign(kTables * cells, 0);
+  std::uint32_t* t = tally.data();
+  std::size_t r = 0;
+  for (; r + kTables <= rows; r += kTables) {
+    ++t[cell(r)];
+    ++t[cells + cell(r + 1)];
+    ++t[2 * cells + cell(r + 2)];
+    ++t[3 * cells + cell(r + 3)];
+  }
+  for (; r < rows; ++r) ++t[cell(r)];
+  for (std::size_t c = 0; c < cells; ++c)
+    counts[c] = static_cast<double>(t[c] + t[cells + c] + t[2 * cells + c] + t[3 * cells + c]);
+}
+
 }  // namespace
 
 CodedColumn code_column(const std::vector<const Column*>& datasets, const BinningOptions& options) {
@@ -33,17 +68,18 @@ CodedColumn code_column(const std::vector<const Column*>& datasets, const Binnin
   out.name = first.name;
   out.codes.resize(datasets.size());
   // Numeric: breaks from the pooled non-missing values of the break sources.
-  std::vector<double> pooled;
-  for (std::size_t t = 0; t < datasets.size(); ++t) {
-    if (!options.break_sources.empty() &&
-        std::find(options.break_sources.begin(), options.break_sources.end(), t) ==
-            options.break_sources.end())
-      continue;
-    for (double v : datasets[t]->numeric)
-      if (!std::isnan(v)) pooled.push_back(v);
-  }
+  auto is_break_source = [&](std::size_t t) {
+    return options.break_sources.empty() ||
+           std::find(options.break_sources.begin(), options.break_sources.end(), t) !=
+               options.break_sources.end();
+  };
   std::size_t nbins = 0;
   if (options.method == NumericBinning::kQuantile) {
+    std::vector<double> pooled;
+    for (std::size_t t = 0; t < datasets.size(); ++t)
+      if (is_break_source(t))
+        for (double v : datasets[t]->numeric)
+          if (!std::isnan(v)) pooled.push_back(v);
     out.breaks = quantile_breaks(pooled, options.groups);
     nbins = out.breaks.empty() ? 0 : std::max<std::size_t>(1, out.breaks.size() - 1);
     for (std::size_t i = 0; i < nbins; ++i) {
@@ -57,7 +93,19 @@ CodedColumn code_column(const std::vector<const Column*>& datasets, const Binnin
       }
     }
   } else {
-    out.breaks = equal_width_edges(pooled, options.groups);
+    // Equal-width edges need only the range: the smallest value and (as std::minmax_element
+    // picks it) the last largest one.
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    bool any = false;
+    for (std::size_t t = 0; t < datasets.size(); ++t)
+      if (is_break_source(t))
+        for (double v : datasets[t]->numeric)
+          if (!std::isnan(v)) {
+            if (!any || v < lo) lo = v;
+            if (!any || v >= hi) hi = v;
+            any = true;
+          }
+    if (any) out.breaks = equal_width_edges(lo, hi, options.groups);
     nbins = out.breaks.empty() ? 0 : out.breaks.size() - 1;
     for (std::size_t i = 0; i < nbins; ++i) {
       const std::string lo = i == 0 ? "-Inf" : format_number(out.breaks[i]);
@@ -73,6 +121,15 @@ CodedColumn code_column(const std::vector<const Column*>& datasets, const Binnin
   // Quantile breaks as R's cut(right = FALSE, include.lowest = TRUE), equal-width edges as
   // numpy.digitize with open outer ends: both count the interior breaks at or below the value.
   const auto cuts = interior(out.breaks);
+  // The number of cuts at or below v (interval_index with kLeft); for a few cuts a branch-free
+  // count is several times faster than the binary search on values in random order.
+  constexpr std::size_t kCountedCuts = 16;
+  auto interval_of = [&](double v) {
+    if (cuts.size() > kCountedCuts) return interval_index(v, cuts, IntervalClosure::kLeft);
+    std::uint32_t below = 0;
+    for (double cut : cuts) below += cut <= v ? 1u : 0u;
+    return below;
+  };
   for (std::size_t t = 0; t < datasets.size(); ++t) {
     const Column& col = *datasets[t];
     auto& dst = out.codes[t];
@@ -86,7 +143,7 @@ CodedColumn code_column(const std::vector<const Column*>& datasets, const Binnin
       } else if (nbins == 0) {
         dst[r] = na;  // unreachable: a value exists, so breaks exist when it is a break source
       } else {
-        dst[r] = interval_index(v, cuts, IntervalClosure::kLeft);
+        dst[r] = interval_of(v);
       }
     }
   }
@@ -117,12 +174,13 @@ std::vector<double> joint_counts(const std::vector<const CodedColumn*>& columns,
       counts[index] += row_weights[r];
     }
   } else if (columns.size() == 1) {
-    for (auto code : columns[0]->codes[dataset]) counts[code] += 1.0;
+    const auto* a = columns[0]->codes[dataset].data();
+    count_cells(rows, counts, [&](std::size_t r) { return a[r]; });
   } else if (columns.size() == 2) {
-    const auto& a = columns[0]->codes[dataset];
-    const auto& b = columns[1]->codes[dataset];
+    const auto* a = columns[0]->codes[dataset].data();
+    const auto* b = columns[1]->codes[dataset].data();
     const std::size_t la = columns[0]->levels();
-    for (std::size_t r = 0; r < rows; ++r) counts[a[r] + la * b[r]] += 1.0;
+    count_cells(rows, counts, [&](std::size_t r) { return a[r] + la * b[r]; });
   } else {
     for (std::size_t r = 0; r < rows; ++r) {
       std::size_t index = 0;
@@ -132,6 +190,137 @@ std::vector<double> joint_counts(const std::vector<const CodedColumn*>& columns,
     }
   }
   return counts;
+}
+
+std::vector<std::vector<double>> pair_counts(
+    const std::vector<const CodedColumn*>& columns,
+    const std::vector<std::pair<std::size_t, std::size_t>>& pairs, std::size_t dataset,
+    std::size_t max_cells) {
+  // Up to four columns per group, and a group table small enough for the cache (128 KB of
+  // 32-bit counts); a pair above that is a group of its own.
+  constexpr std::size_t kGroupColumns = 4;
+  constexpr std::size_t kGroupCells = std::size_t{1} << 15;
+  std::vector<std::vector<double>> out(pairs.size());
+  std::size_t rows = 0;
+  for (const auto& [a, b] : pairs) {
+    if (a >= columns.size() || b >= columns.size() || a == b)
+      throw std::invalid_argument("pair_counts: a pair of two different columns expected");
+    const std::size_t la = columns[a]->levels(), lb = columns[b]->levels();
+    if (la == 0 || lb == 0) continue;
+    if (la > max_cells / lb)  // as joint_counts
+      throw InputError("table of columns starting with '" + columns[a]->name +
+                       "' would have more than " + std::to_string(max_cells) + " cells");
+    if (rows == 0) rows = columns[a]->codes[dataset].size();
+    if (columns[a]->codes[dataset].size() != rows || columns[b]->codes[dataset].size() != rows)
+      throw std::invalid_argument("pair_counts: columns of different lengths");
+  }
+
+  // Greedy grouping: start from the first pair not yet counted and add the column that completes
+  // the most uncounted pairs with the group's columns while the table stays within kGroupCells.
+  struct Group {
+    std::vector<std::size_t> members;  // column indices; the first varies fastest in the table
+    std::vector<std::size_t> pairs;    // indices into `pairs` summed out of this group
+  };
+  std::vector<Group> groups;
+  std::vector<char> counted(pairs.size(), 0);
+  auto levels = [&](std::size_t c) { return static_cast<std::size_t>(columns[c]->levels()); };
+  auto uncounted_with = [&](std::size_t c, const std::vector<std::size_t>& members) {
+    std::size_t n = 0;
+    for (std::size_t p = 0; p < pairs.size(); ++p) {
+      if (counted[p]) continue;
+      const auto [a, b] = pairs[p];
+      for (std::size_t m : members)
+        if ((a == c && b == m) || (a == m && b == c)) ++n;
+    }
+    return n;
+  };
+  for (std::size_t first = 0; first < pairs.size(); ++first) {
+    if (counted[first]) continue;
+    const auto [a, b] = pairs[first];
+    if (levels(a) == 0 || levels(b) == 0) {
+      counted[first] = 1;  // an empty table, as joint_counts gives
+      continue;
+    }
+    Group g;
+    g.members = {a, b};
+    std::size_t cells = levels(a) * levels(b);
+    while (g.members.size() < kGroupColumns) {
+      std::size_t best = columns.size(), best_gain = 0;
+      for (std::size_t c = 0; c < columns.size(); ++c) {
+        if (levels(c) == 0 || cells > kGroupCells / levels(c)) continue;
+        if (std::find(g.members.begin(), g.members.end(), c) != g.members.end()) continue;
+        const std::size_t gain = uncounted_with(c, g.members);
+        if (gain > best_gain) {
+          best = c;
+          best_gain = gain;
+        }
+      }
+      if (best_gain == 0) break;
+      g.members.push_back(best);
+      cells *= levels(best);
+    }
+    for (std::size_t p = first; p < pairs.size(); ++p) {
+      if (counted[p]) continue;
+      const auto [pa, pb] = pairs[p];
+      const bool inside = std::find(g.members.begin(), g.members.end(), pa) != g.members.end() &&
+                          std::find(g.members.begin(), g.members.end(), pb) != g.members.end();
+      if (inside) {
+        g.pairs.push_back(p);
+        counted[p] = 1;
+      }
+    }
+    groups.push_back(std::move(g));
+  }
+
+#pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
+  for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+    const Group& g = groups[gi];
+    const std::size_t m = g.members.size();
+    std::array<const std::uint32_t*, kGroupColumns> code{};
+    std::array<std::size_t, kGroupColumns> radix{};
+    std::size_t cells = 1;
+    for (std::size_t i = 0; i < m; ++i) {
+      code[i] = columns[g.members[i]]->codes[dataset].data();
+      radix[i] = levels(g.members[i]);
+      cells *= radix[i];
+    }
+    std::vector<double> table(cells, 0.0);
+    switch (m) {
+      case 2:
+        count_cells(rows, table, [&](std::size_t r) { return code[0][r] + radix[0] * code[1][r]; });
+        break;
+      case 3:
+        count_cells(rows, table, [&](std::size_t r) {
+          return code[0][r] + radix[0] * (code[1][r] + radix[1] * code[2][r]);
+        });
+        break;
+      default:
+        count_cells(rows, table, [&](std::size_t r) {
+          return code[0][r] +
+                 radix[0] * (code[1][r] + radix[1] * (code[2][r] + radix[2] * code[3][r]));
+        });
+    }
+    // Sum each pair's table out of the group's, walking the cells with their digits.
+    std::vector<std::pair<std::size_t, std::size_t>> at;  // positions of (a, b) in members
+    for (std::size_t p : g.pairs) {
+      const auto position = [&](std::size_t c) {
+        return static_cast<std::size_t>(std::find(g.members.begin(), g.members.end(), c) -
+                                        g.members.begin());
+      };
+      at.emplace_back(position(pairs[p].first), position(pairs[p].second));
+      out[p].assign(radix[at.back().first] * radix[at.back().second], 0.0);
+    }
+    std::array<std::size_t, kGroupColumns> digit{};
+    for (std::size_t cell = 0; cell < cells; ++cell) {
+      if (table[cell] != 0)
+        for (std::size_t i = 0; i < g.pairs.size(); ++i) {
+          const auto [pa, pb] = at[i];
+          out[g.pairs[i]][digit[pa] + radix[pa] * digit[pb]] += table[cell];
+        }
+      for (std::size_t i = 0; i < m && ++digit[i] == radix[i]; ++i) digit[i] = 0;
+    }
+  }
+  return out;
 }
 
 std::vector<std::uint64_t> row_keys(const std::vector<const CodedColumn*>& columns,

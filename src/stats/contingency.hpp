@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "stats/binning.hpp"
@@ -41,6 +42,17 @@ CodedColumn code_column(const std::vector<const Column*>& datasets, const Binnin
 std::vector<double> joint_counts(const std::vector<const CodedColumn*>& columns,
                                  std::size_t dataset, std::size_t max_cells = std::size_t{1} << 26,
                                  std::span<const double> row_weights = {});
+
+// The joint counts of many pairs of coded columns of one dataset, pairs[p] = (a, b) indexing
+// `columns`: out[p] equals joint_counts({columns[a], columns[b]}, dataset, max_cells), and throws
+// as it does. Columns are counted in small groups (up to four columns whose joint table stays in
+// cache), each group's table in one pass over the rows, and every pair's table is summed out of
+// its group's: one increment per row serves up to six pairs. Groups run in parallel; the counts
+// are integers, so nothing depends on the thread count.
+std::vector<std::vector<double>> pair_counts(
+    const std::vector<const CodedColumn*>& columns,
+    const std::vector<std::pair<std::size_t, std::size_t>>& pairs, std::size_t dataset,
+    std::size_t max_cells = std::size_t{1} << 26);
 
 // Mixed-radix key of each row over several coded columns (same cell index as joint_counts), for
 // group-by passes; throws InputError when the product of levels does not fit in 63 bits.

@@ -1,9 +1,12 @@
 #include "stats/correlation.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 
 #include "core/threads.hpp"
 #include "stats/summary.hpp"
@@ -55,73 +58,264 @@ std::vector<double> ranks_from_order(std::span<const double> x,
   return ranks;
 }
 
-// One column prepared for pairwise-complete Spearman: its non-missing rows in sorted order, the
-// values in that order, and a presence mask.
-struct RankedColumn {
-  std::vector<std::uint32_t> order;
-  std::vector<double> sorted;
-  std::vector<std::uint8_t> present;
+// Row indices are 32-bit throughout the tables; centred doubled ranks of a complete column fit
+// in 32 bits below this many rows.
+constexpr std::size_t kMaxRowsForRankArray = std::size_t{1} << 31;
+constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
+
+// Finds the dense id of a value's bit pattern, adding it if new: open addressing with linear
+// probing over a power-of-two table. A column of a million rows typically holds a few hundred
+// distinct values, so this replaces a sort of the rows by a lookup per row in a table that stays
+// in cache.
+class ValueIds {
+ public:
+  // The id of `bits` if present, else `next` (which the caller then assigns to it).
+  std::uint32_t find_or_add(std::uint64_t bits, std::uint32_t next) {
+    if (2 * (static_cast<std::size_t>(next) + 1) > keys_.size()) grow();
+    for (std::size_t slot = spread(bits) & mask_;; slot = (slot + 1) & mask_) {
+      if (keys_[slot] == bits) return ids_[slot];
+      if (keys_[slot] == kEmpty) {
+        keys_[slot] = bits;
+        ids_[slot] = next;
+        return next;
+      }
+    }
+  }
+
+ private:
+  // A NaN pattern: never the bits of a value that is looked up.
+  static constexpr std::uint64_t kEmpty = 0x7ff8000000000000ULL;
+  static std::size_t spread(std::uint64_t bits) {
+    bits ^= bits >> 29;
+    bits *= 0xbf58476d1ce4e5b9ULL;
+    return static_cast<std::size_t>(bits ^ (bits >> 32));
+  }
+  void grow() {
+    std::vector<std::uint64_t> keys(std::max<std::size_t>(64, keys_.size() * 2), kEmpty);
+    std::vector<std::uint32_t> ids(keys.size());
+    const std::size_t mask = keys.size() - 1;
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      if (keys_[i] == kEmpty) continue;
+      std::size_t slot = spread(keys_[i]) & mask;
+      while (keys[slot] != kEmpty) slot = (slot + 1) & mask;
+      keys[slot] = keys_[i];
+      ids[slot] = ids_[i];
+    }
+    keys_.swap(keys);
+    ids_.swap(ids);
+    mask_ = mask;
+  }
+  std::vector<std::uint64_t> keys_;
+  std::vector<std::uint32_t> ids_;
+  std::size_t mask_ = 0;
 };
 
-RankedColumn rank_column(std::span<const double> x) {
-  RankedColumn c;
-  c.order = sorted_rows(x);
-  c.sorted.resize(c.order.size());
-  for (std::size_t i = 0; i < c.order.size(); ++i) c.sorted[i] = x[c.order[i]];
-  c.present.resize(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) c.present[i] = std::isnan(x[i]) ? 0 : 1;
+// One column prepared for pairwise-complete Spearman: each row's index among the column's
+// distinct values in ascending order (kAbsent when missing) and the rows per distinct value.
+// Mid-ranks among any subset of rows follow from the counts of the codes in that subset, so the
+// rows are never sorted.
+struct RankCodes {
+  std::vector<std::uint32_t> code;
+  std::vector<std::uint32_t> count;
+  std::size_t present = 0;
+  // Complete columns of fewer than kMaxRowsForRankArray rows: each row's doubled centred mid-rank
+  // 2·rank − (n + 1), an integer, shared by every pair with another complete column.
+  std::vector<std::int32_t> centred_doubled;
+};
+
+RankCodes rank_codes(std::span<const double> x) {
+  RankCodes c;
+  const std::size_t n = x.size();
+  c.code.resize(n);
+  ValueIds ids;
+  std::vector<double> distinct;
+  for (std::size_t r = 0; r < n; ++r) {
+    if (std::isnan(x[r])) {
+      c.code[r] = kAbsent;
+      continue;
+    }
+    const double v = x[r] == 0 ? 0.0 : x[r];  // −0 and +0 are one value
+    const auto next = static_cast<std::uint32_t>(distinct.size());
+    const std::uint32_t id = ids.find_or_add(std::bit_cast<std::uint64_t>(v), next);
+    if (id == next) distinct.push_back(v);
+    c.code[r] = id;
+  }
+  std::vector<std::uint32_t> ascending(distinct.size());
+  std::iota(ascending.begin(), ascending.end(), 0u);
+  std::sort(ascending.begin(), ascending.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return distinct[a] < distinct[b]; });
+  std::vector<std::uint32_t> position(distinct.size());
+  for (std::size_t i = 0; i < ascending.size(); ++i)
+    position[ascending[i]] = static_cast<std::uint32_t>(i);
+  c.count.assign(distinct.size(), 0);
+  for (auto& code : c.code)
+    if (code != kAbsent) {
+      code = position[code];
+      ++c.count[code];
+      ++c.present;
+    }
+  if (c.present == n && n < kMaxRowsForRankArray) {
+    std::vector<std::int32_t> by_value(c.count.size());
+    std::int64_t below = 0;
+    for (std::size_t d = 0; d < c.count.size(); ++d) {
+      by_value[d] =
+          static_cast<std::int32_t>(2 * below + c.count[d] - static_cast<std::int64_t>(n));
+      below += c.count[d];
+    }
+    c.centred_doubled.resize(n);
+    for (std::size_t r = 0; r < n; ++r) c.centred_doubled[r] = by_value[c.code[r]];
+  }
   return c;
 }
 
-// Spearman correlation over the rows where both columns are present. x's average ranks among
-// those rows are scattered into a row-indexed buffer, then one walk over y's order ranks y and
-// accumulates the centred cross products. The mean of average ranks over c rows is exactly
-// (c + 1)/2, so the sums are centred without a second pass; centred ranks are multiples of ½
-// below 2^24 in magnitude, hence exact in float, which halves the buffer. Tie groups are found on
-// the values copied into sorted order and presence on byte masks, so the only random accesses
-// per row are to a 1-byte mask and the 4-byte rank buffer (this pass over many pairs is the cost
-// centre of correlation_fit).
-double spearman_from_orders(const RankedColumn& x, const RankedColumn& y) {
-  const std::size_t n = x.present.size();
-  std::size_t common = 0;
-  for (std::size_t i = 0; i < n; ++i) common += x.present[i] & y.present[i];
-  if (common < 2) return kNaN;
-  thread_local std::vector<float> x_rank;
-  x_rank.resize(n);
-  const double mean = (static_cast<double>(common) + 1.0) / 2.0;
-  double sxx = 0;
-  std::size_t position = 0;  // ranks assigned so far among common rows
-  for (std::size_t i = 0; i < x.order.size();) {
-    std::size_t j = i, members = 0;
-    while (j < x.order.size() && x.sorted[j] == x.sorted[i]) members += y.present[x.order[j++]];
-    const double centred =
-        static_cast<double>(position) + (static_cast<double>(members) + 1.0) / 2.0 - mean;
-    for (std::size_t k = i; k < j; ++k) x_rank[x.order[k]] = static_cast<float>(centred);
-    sxx += static_cast<double>(members) * centred * centred;
-    position += members;
-    i = j;
+// Σ a_i·b_i of integers whose products stay below 2^62 in magnitude, exactly: int64 sums over
+// blocks short enough not to overflow (the compiler vectorises them), carried into 128 bits.
+template <typename Term>
+__int128 exact_sum(std::size_t n, std::int64_t largest_product, Term term) {
+  const auto block = static_cast<std::size_t>(std::max<std::int64_t>(
+      1,
+      std::numeric_limits<std::int64_t>::max() / 2 / std::max<std::int64_t>(1, largest_product)));
+  __int128 total = 0;
+  for (std::size_t start = 0; start < n; start += block) {
+    const std::size_t end = std::min(n, start + block);
+    std::int64_t partial = 0;
+    for (std::size_t i = start; i < end; ++i) partial += term(i);
+    total += partial;
   }
-  double syy = 0, sxy = 0;
-  position = 0;
-  for (std::size_t i = 0; i < y.order.size();) {
-    std::size_t j = i, members = 0;
-    double x_sum = 0;  // Σ centred x ranks over the group's common rows
-    for (; j < y.order.size() && y.sorted[j] == y.sorted[i]; ++j) {
-      const auto r = y.order[j];
-      if (x.present[r]) {
-        ++members;
-        x_sum += static_cast<double>(x_rank[r]);
-      }
-    }
-    const double centred =
-        static_cast<double>(position) + (static_cast<double>(members) + 1.0) / 2.0 - mean;
-    syy += static_cast<double>(members) * centred * centred;
-    sxy += centred * x_sum;
-    position += members;
-    i = j;
-  }
+  return total;
+}
+
+// Spearman correlation from the three exact sums of doubled centred ranks (the doubling cancels).
+double spearman_from_sums(__int128 sxy, __int128 sxx, __int128 syy) {
   if (sxx <= 0 || syy <= 0) return kNaN;
-  return std::clamp(sxy / std::sqrt(sxx * syy), -1.0, 1.0);
+  const double r =
+      static_cast<double>(sxy) / std::sqrt(static_cast<double>(sxx) * static_cast<double>(syy));
+  return std::clamp(r, -1.0, 1.0);
+}
+
+// Σ count·t² over the distinct values of one column, t its doubled centred mid-rank among `rows`
+// rows whose counts per value are `count`; fills `t`.
+__int128 doubled_ranks(std::span<const std::uint32_t> count, std::size_t rows,
+                       std::vector<std::int64_t>& t) {
+  t.resize(count.size());
+  __int128 sum = 0;
+  std::int64_t below = 0;
+  for (std::size_t d = 0; d < count.size(); ++d) {
+    t[d] = 2 * below + count[d] - static_cast<std::int64_t>(rows);
+    sum += static_cast<__int128>(count[d]) * t[d] * t[d];
+    below += count[d];
+  }
+  return sum;
+}
+
+// Spearman correlation over the rows where both columns are present: the mid-rank of a value
+// among those rows is the number of them holding a smaller value plus half (one more than) the
+// number holding it, so one pass counts each column's codes on the common rows and a second sums
+// the products of the ranks looked up by code. The sums are exact integers (ranks doubled and
+// centred), so the result does not depend on the order of the rows.
+double spearman_from_codes(const RankCodes& x, const RankCodes& y) {
+  const std::size_t n = x.code.size();
+  if (!x.centred_doubled.empty() && !y.centred_doubled.empty()) {
+    const auto nn = static_cast<std::int64_t>(n);
+    const auto* a = x.centred_doubled.data();
+    const auto* b = y.centred_doubled.data();
+    const __int128 sxy = exact_sum(
+        n, nn * nn, [&](std::size_t i) { return static_cast<std::int64_t>(a[i]) * b[i]; });
+    std::vector<std::int64_t> t;
+    return spearman_from_sums(sxy, doubled_ranks(x.count, n, t), doubled_ranks(y.count, n, t));
+  }
+  // Rows where either is missing count into (and look up) one slot past the values, whose rank
+  // is 0: no branch on missingness, which is often in no order.
+  const std::size_t dx = x.count.size(), dy = y.count.size();
+  thread_local std::vector<std::uint32_t> count_x, count_y;
+  count_x.assign(dx + 1, 0);
+  count_y.assign(dy + 1, 0);
+  auto slots = [&](std::size_t r) {
+    const std::uint32_t cx = x.code[r], cy = y.code[r];
+    const bool both = cx != kAbsent && cy != kAbsent;
+    return std::make_pair(both ? cx : dx, both ? cy : dy);
+  };
+  for (std::size_t r = 0; r < n; ++r) {
+    const auto [sx, sy] = slots(r);
+    ++count_x[sx];
+    ++count_y[sy];
+  }
+  const std::size_t common = n - count_x[dx];
+  if (common < 2) return kNaN;
+  thread_local std::vector<std::int64_t> tx, ty;
+  const __int128 sxx = doubled_ranks(std::span(count_x).first(dx), common, tx);
+  const __int128 syy = doubled_ranks(std::span(count_y).first(dy), common, ty);
+  tx.push_back(0);
+  ty.push_back(0);
+  const auto cc = static_cast<std::int64_t>(common);
+  const __int128 sxy = exact_sum(n, cc * cc, [&](std::size_t r) {
+    const auto [sx, sy] = slots(r);
+    return tx[sx] * ty[sy];
+  });
+  return spearman_from_sums(sxy, sxx, syy);
+}
+
+// pearson_pairwise(x, ys[j]) for the M columns ys, written to out[j]: the same sums in the same
+// row order as pairwise_covariance, so the same bits, but one pass over x serves M pairs and
+// their M independent sums keep the adder busy where one pair waits on the latency of each add.
+template <std::size_t M>
+void pearson_batch(std::span<const double> x, const std::span<const double>* ys, double* out) {
+  std::size_t rows = x.size();
+  for (std::size_t j = 0; j < M; ++j) rows = std::min(rows, ys[j].size());
+  std::array<const double*, M> y;
+  for (std::size_t j = 0; j < M; ++j) y[j] = ys[j].data();
+  std::array<std::size_t, M> n{};
+  std::array<double, M> sx{}, sy{};
+  for (std::size_t i = 0; i < rows; ++i) {
+    const double xi = x[i];
+    if (std::isnan(xi)) continue;
+    for (std::size_t j = 0; j < M; ++j) {
+      const double yi = y[j][i];
+      if (std::isnan(yi)) continue;
+      ++n[j];
+      sx[j] += xi;
+      sy[j] += yi;
+    }
+  }
+  std::array<double, M> mx{}, my{}, sxy{}, sxx{}, syy{};
+  for (std::size_t j = 0; j < M; ++j) {
+    mx[j] = sx[j] / static_cast<double>(n[j]);
+    my[j] = sy[j] / static_cast<double>(n[j]);
+  }
+  for (std::size_t i = 0; i < rows; ++i) {
+    const double xi = x[i];
+    if (std::isnan(xi)) continue;
+    for (std::size_t j = 0; j < M; ++j) {
+      const double yi = y[j][i];
+      if (std::isnan(yi)) continue;
+      const double dx = xi - mx[j], dy = yi - my[j];
+      sxy[j] += dx * dy;
+      sxx[j] += dx * dx;
+      syy[j] += dy * dy;
+    }
+  }
+  for (std::size_t j = 0; j < M; ++j)
+    out[j] = n[j] < 2 || !(sxx[j] > 0 && syy[j] > 0)
+                 ? kNaN
+                 : std::clamp(sxy[j] / std::sqrt(sxx[j] * syy[j]), -1.0, 1.0);
+}
+
+constexpr std::size_t kPearsonBatch = 4;
+
+void pearson_batch(std::span<const double> x, std::span<const std::span<const double>> ys,
+                   double* out) {
+  switch (ys.size()) {
+    case 1:
+      return pearson_batch<1>(x, ys.data(), out);
+    case 2:
+      return pearson_batch<2>(x, ys.data(), out);
+    case 3:
+      return pearson_batch<3>(x, ys.data(), out);
+    case 4:
+      return pearson_batch<4>(x, ys.data(), out);
+    default:
+      throw std::logic_error("pearson_batch: 1 to 4 columns");
+  }
 }
 
 }  // namespace
@@ -143,36 +337,36 @@ CorrelationMatrices correlation_matrices(const std::vector<std::span<const doubl
   m.k = k;
   m.pearson.assign(k * k, kNaN);
   if (with_spearman) m.spearman.assign(k * k, kNaN);
-  std::vector<char> complete(k, 1);
-  for (std::size_t c = 0; c < k; ++c)
-    complete[c] =
-        std::none_of(columns[c].begin(), columns[c].end(), [](double v) { return std::isnan(v); });
-  // One sort per column; ranks of complete columns are shared by every pair, other pairs are
-  // re-ranked on their complete rows by one pass over the sorted order.
-  std::vector<RankedColumn> ranked(k);
-  std::vector<std::vector<double>> full_ranks(k);
-  if (with_spearman) {
+  // Each column coded once by its distinct values; every pair's ranks come from those codes.
+  std::vector<RankCodes> ranked(with_spearman ? k : 0);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
-    for (std::size_t c = 0; c < k; ++c) {
-      ranked[c] = rank_column(columns[c]);
-      if (complete[c]) full_ranks[c] = ranks_from_order(columns[c], ranked[c].order, {});
-    }
-  }
+  for (std::size_t c = 0; c < ranked.size(); ++c) ranked[c] = rank_codes(columns[c]);
+  // Pearson: column a with up to kPearsonBatch columns b < a per pass.
+  struct Batch {
+    std::size_t a, first, count;
+  };
+  std::vector<Batch> batches;
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
   for (std::size_t a = 0; a < k; ++a) {
     m.pearson[a * k + a] = 1;
     if (with_spearman) m.spearman[a * k + a] = 1;
     for (std::size_t b = 0; b < a; ++b) pairs.emplace_back(a, b);
+    for (std::size_t b = 0; b < a; b += kPearsonBatch)
+      batches.push_back({a, b, std::min(kPearsonBatch, a - b)});
   }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
+  for (std::size_t t = 0; t < batches.size(); ++t) {
+    const auto [a, first, count] = batches[t];
+    std::array<double, kPearsonBatch> r;
+    pearson_batch(columns[a], std::span(columns).subspan(first, count), r.data());
+    for (std::size_t j = 0; j < count; ++j)
+      m.pearson[a * k + first + j] = m.pearson[(first + j) * k + a] = r[j];
+  }
+  if (!with_spearman) return m;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     const auto [a, b] = pairs[p];
-    const double r = pearson_pairwise(columns[a], columns[b]);
-    m.pearson[a * k + b] = m.pearson[b * k + a] = r;
-    if (!with_spearman) continue;
-    const double s = complete[a] && complete[b] ? pearson_pairwise(full_ranks[a], full_ranks[b])
-                                                : spearman_from_orders(ranked[a], ranked[b]);
-    m.spearman[a * k + b] = m.spearman[b * k + a] = s;
+    m.spearman[a * k + b] = m.spearman[b * k + a] = spearman_from_codes(ranked[a], ranked[b]);
   }
   return m;
 }

@@ -50,3 +50,35 @@ TEST(CorrelationFit, Seed001DifferenceSummaries) {
   EXPECT_NEAR(s.sum_abs, 0.9, 1e-15);
   EXPECT_EQ(s.pairs, 3u);
 }
+
+// When the engine drops the plot data (plots: none, later replicates, baseline draws) the contour
+// grids, a kernel sum over every row per pair, are not computed; every value stays the same.
+TEST(CorrelationFit, SkipsContourGridsWhosePlotDataAreDropped) {
+  const auto t = load_tables(shared_data("sd2011/orig.csv"), {shared_data("sd2011/syn.csv")});
+  const MetricSpec* metric = find_metric("correlation_fit");
+  ASSERT_NE(metric, nullptr);
+  const Params params = Params::resolve("correlation_fit", metric->params, {}, "test");
+  const EvaluationContext context;
+  auto run = [&](bool plots) {
+    MetricInput input{t.confidential, {&t.synthetic.at(0)}, nullptr, context, "test", 1};
+    input.plots = plots;
+    return metric->compute(input, params);
+  };
+  auto contours = [](const MetricResult& r) {
+    int n = 0;
+    for (const auto& plot : r.details.at("plots")) n += plot.at("kind") == "contour" ? 1 : 0;
+    return n;
+  };
+  const auto kept = run(true);
+  const auto dropped = run(false);
+  EXPECT_GE(contours(kept), 1);
+  EXPECT_EQ(contours(dropped), 0);
+  ASSERT_EQ(kept.values.size(), dropped.values.size());
+  for (std::size_t i = 0; i < kept.values.size(); ++i) {
+    EXPECT_EQ(kept.values[i].statistic, dropped.values[i].statistic);
+    EXPECT_EQ(kept.values[i].scope, dropped.values[i].scope);
+    if (!std::isnan(kept.values[i].value)) {
+      EXPECT_EQ(kept.values[i].value, dropped.values[i].value) << kept.values[i].statistic;
+    }
+  }
+}

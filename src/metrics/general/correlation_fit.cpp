@@ -146,13 +146,17 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
   for (std::size_t i = 0; i < compared.size(); ++i)
     for (std::size_t j = i + 1; j < compared.size(); ++j)
       pairs.emplace_back(compared[i], compared[j]);
+  std::vector<const stats::CodedColumn*> coded_columns;
+  for (const auto& c : coded) coded_columns.push_back(&c);
+  const auto tables_conf = stats::pair_counts(coded_columns, pairs, 0);
+  const auto tables_syn = stats::pair_counts(coded_columns, pairs, 1);
   std::vector<double> similarity(pairs.size()), v_conf(pairs.size()), v_syn(pairs.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     const auto [a, b] = pairs[p];
     const std::vector<const stats::CodedColumn*> cols = {&coded[a], &coded[b]};
-    const auto tc = stats::joint_counts(cols, 0);
-    const auto ts = stats::joint_counts(cols, 1);
+    const auto& tc = tables_conf[p];
+    const auto& ts = tables_syn[p];
     // Survey weights: the table of estimated population counts (svytable's weighted cells) gives
     // both the cell shares and Cramér's V.
     auto weighted_counts = [&](const std::vector<double>& counts, std::size_t dataset,
@@ -206,12 +210,14 @@ MetricResult compute_correlation_fit(const MetricInput& in, const Params& params
   if (n_v > 0) result.add("cramers_v_mae", "all", v_abs / static_cast<double>(n_v));
 
   // --- Plots: heatmaps and KDE contour grids for the numeric pairs whose correlation moved most.
+  // The grids cost two kernel sums over every row per pair: none when the plot data are dropped.
   auto plots = nlohmann::json::array();
   if (k >= 2) plots.push_back(heat);
   if (!vheat["data"].empty()) plots.push_back(vheat);
   std::stable_sort(by_difference.begin(), by_difference.end(),
                    [](const auto& l, const auto& r) { return l.first > r.first; });
-  for (std::size_t p = 0; p < std::min(contour_pairs, by_difference.size()); ++p) {
+  const std::size_t contours = in.plots ? std::min(contour_pairs, by_difference.size()) : 0;
+  for (std::size_t p = 0; p < contours; ++p) {
     const auto [a, b] = by_difference[p].second;
     const auto& ca = conf.column(numeric[a]);
     const auto& cb = conf.column(numeric[b]);
@@ -302,7 +308,8 @@ MetricSpec correlation_fit_metric() {
                  {.name = "contour_pairs",
                   .type = ParamType::kInt,
                   .default_value = std::int64_t{3},
-                  .doc = "numeric pairs that get a 2-D KDE contour grid (0 = none)",
+                  .doc = "numeric pairs that get a 2-D KDE contour grid (0 = none; not computed "
+                         "where the plot data are not kept)",
                   .min = 0,
                   .max = 100},
                  {.name = "contour_grid",
