@@ -12,6 +12,7 @@
 #include "metrics/gathered_state.hpp"
 #include "metrics/key_disclosure/key_combinations.hpp"
 #include "metrics/references.hpp"
+#include "metrics/sdc_risk/owned_combinations.hpp"
 #include "metrics/sdc_risk/sdc_scenarios.hpp"
 
 namespace synthaudit {
@@ -265,16 +266,6 @@ MetricResult finalize_l_diversity(const std::vector<std::string>& states, const 
   return result;
 }
 
-// The rank that owns a class: a hash of its key values (the combination without the target).
-int class_owner(const keydisc::KeyCombination& combination, int ranks) {
-  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
-  for (std::size_t k = 0; k + 1 < combination.size(); ++k) {
-    h ^= combination[k] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    h *= 0xbf58476d1ce4e5b9ULL;
-  }
-  return static_cast<int>(h % static_cast<std::uint64_t>(ranks));
-}
-
 // The collective form: per scenario target, each rank counts its records per combination, sends
 // each combination to the rank that owns its class (all_to_all), and summarises the whole classes
 // it owns; the root adds the ranks' summaries. No rank holds more than about its share of the
@@ -286,33 +277,12 @@ MetricResult collective_l_diversity(const MetricInput& partition, const Params& 
   const auto options = keydisc::coding_options(params);
   const auto parts = target_parts(partition, options);
   const std::vector<const Table*> tables = {&partition.confidential, &partition.first_synthetic()};
-  const int ranks = communicator.size();
   MetricResult result;
   for (const auto& part : parts) {
-    std::vector<std::string> outgoing(static_cast<std::size_t>(ranks));
-    {
-      keydisc::CombinationCounts local = keydisc::count_combinations(tables, part.columns, options);
-      std::vector<keydisc::CombinationCounts> shares(static_cast<std::size_t>(ranks));
-      for (auto& share : shares) share.tables = local.tables;
-      // Moved node by node, so the combinations are never held twice.
-      while (!local.counts.empty()) {
-        auto node = local.counts.extract(local.counts.begin());
-        auto& share = shares[static_cast<std::size_t>(class_owner(node.key(), ranks))];
-        share.counts.insert(share.counts.end(), std::move(node));
-      }
-      for (std::size_t r = 0; r < shares.size(); ++r) {
-        StateWriter out;
-        shares[r].write(out);
-        outgoing[r] = out.take();
-        shares[r] = {};
-      }
-    }
-    keydisc::CombinationCounts owned;
-    for (const auto& bytes : communicator.all_to_all(std::move(outgoing))) {
-      StateReader in(bytes);
-      owned.add(keydisc::CombinationCounts::read(in));
-      in.expect_end();
-    }
+    // A class is its key values: the combination without the target, which comes last.
+    keydisc::CombinationCounts owned =
+        sdc::exchange_to_owners(keydisc::count_combinations(tables, part.columns, options),
+                                part.columns.size() - 1, communicator);
     StateWriter mine;
     for (std::size_t data = 0; data < 2; ++data) summarise_classes(owned, data, l, c).write(mine);
     owned = {};
