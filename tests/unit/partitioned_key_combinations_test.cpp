@@ -250,16 +250,13 @@ TEST(OwnedClassFrequencies, EqualOneProcessForEveryCombination) {
       run_thread_group(ranks, [&](Communicator& communicator) {
         const Table part = rows_of(conf, at, communicator.rank());
         const auto owned = sdc::exchange_to_owners(
-            keydisc::count_combinations({&part}, key_columns, exact, &part.column(5).numeric),
+            keydisc::count_flat_combinations({&part}, key_columns, exact, &part.column(5).numeric),
             key_columns.size(), communicator);
-        const auto frequencies =
-            sdc::owned_class_frequencies(owned, key_columns.size(), 0, true, rule, communicator);
+        const auto frequencies = sdc::owned_class_frequencies(owned, 0, true, rule, communicator);
         auto& mine = found[static_cast<std::size_t>(communicator.rank())];
-        std::size_t i = 0;
-        for (const auto& [combination, per_table] : owned.counts) {
-          mine[combination] = {frequencies.sample[i], frequencies.weighted[i]};
-          ++i;
-        }
+        for (std::size_t i = 0; i < owned.size(); ++i)
+          mine[keydisc::KeyCombination(owned.key(i), owned.key(i) + owned.keys)] = {
+              frequencies.sample[i], frequencies.weighted[i]};
       });
       std::size_t seen = 0;
       for (const auto& owned : found)
@@ -279,11 +276,14 @@ TEST(OwnedClassFrequencies, EqualOneProcessForEveryCombination) {
 TEST(OwnedClassFrequencies, WildcardOverMoreThan64KeysIsTheSameErrorOnEveryRank) {
   std::atomic<int> errors{0};
   run_thread_group(3, [&](Communicator& communicator) {
-    keydisc::CombinationCounts mine;
+    keydisc::FlatCombinations mine;
+    mine.keys = 65;
     mine.tables = 1;
-    if (communicator.rank() == 1) mine.counts[keydisc::KeyCombination(65, 1)] = {1};
+    const keydisc::KeyCombination key(65, 1);
+    const std::uint64_t records = 1;
+    if (communicator.rank() == 1) mine.push(key.data(), &records, 0.0);
     try {
-      sdc::owned_class_frequencies(mine, 65, 0, false, stats::MissingKeys::kWildcard, communicator);
+      sdc::owned_class_frequencies(mine, 0, false, stats::MissingKeys::kWildcard, communicator);
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find("at most 64 key columns"), std::string::npos);
       ++errors;

@@ -229,30 +229,32 @@ MetricResult collective_individual_risk(const MetricInput& partition, const Para
       keys = std::move(codes.key_names);
       key_columns = std::move(codes.key_columns);
     }
-    const auto owned =
-        sdc::exchange_to_owners(keydisc::count_combinations(tables, key_columns, options, weights),
-                                key_columns.size(), communicator);
+    const auto owned = sdc::exchange_to_owners(
+        keydisc::count_flat_combinations(tables, key_columns, options, weights), key_columns.size(),
+        communicator);
     // Every synthetic record stands for an equal share of the confidential weight total.
     double share = 0;
     if (weighted) {
       double total = 0, n_syn = 0;
-      for (const auto& [combination, weight] : owned.first_weight) total += weight;
-      for (const auto& [combination, count] : owned.counts) n_syn += static_cast<double>(count[1]);
+      for (std::size_t i = 0; i < owned.size(); ++i) {
+        if (owned.count(i, 0) > 0) total += owned.weight[i];
+        n_syn += static_cast<double>(owned.count(i, 1));
+      }
       total = sdc::sum_over_ranks(total, communicator);
       n_syn = sdc::sum_over_ranks(n_syn, communicator);
       share = n_syn > 0 ? total / n_syn : 0.0;
     }
     for (std::size_t data = 0; data < 2; ++data) {
-      const auto frequencies = sdc::owned_class_frequencies(
-          owned, key_columns.size(), data, weighted && data == 0, rule, communicator);
+      const auto frequencies =
+          sdc::owned_class_frequencies(owned, data, weighted && data == 0, rule, communicator);
       const auto& f = frequencies.sample;
       double n = 0, expected = 0, worst = std::nan("");
       std::size_t c = 0;
-      for (const auto& [combination, per_table] : owned.counts) {
-        if (per_table[data] == 0) continue;
+      for (std::size_t i = 0; i < owned.size(); ++i) {
+        if (owned.count(i, data) == 0) continue;
         const double big_f = data == 0 ? frequencies.weighted[c] : f[c] * share;
         const double risk = weighted ? individual_risk(f[c], big_f) : 1.0 / f[c];
-        const auto records = static_cast<double>(per_table[data]);
+        const auto records = static_cast<double>(owned.count(i, data));
         n += records;
         if (!std::isnan(risk)) expected += records * risk;
         if (!(worst >= risk)) worst = risk;

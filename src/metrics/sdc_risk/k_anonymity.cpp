@@ -166,21 +166,20 @@ MetricResult collective_k_anonymity(const MetricInput& partition, const Params& 
       key_columns = std::move(codes.key_columns);
     }
     const auto owned =
-        sdc::exchange_to_owners(keydisc::count_combinations(tables, key_columns, options),
+        sdc::exchange_to_owners(keydisc::count_flat_combinations(tables, key_columns, options),
                                 key_columns.size(), communicator);
     auto plot = make_plot("bars", "Share of records in classes smaller than k",
                           "k (class size threshold)", "share of records", sdc::keys_scope(keys));
     for (std::size_t data = 0; data < 2; ++data) {
       const auto sizes =
-          sdc::owned_class_frequencies(owned, key_columns.size(), data, false, rule, communicator)
-              .sample;
+          sdc::owned_class_frequencies(owned, data, false, rule, communicator).sample;
       // This rank's classes, records, uniques, smallest class and records below each k.
       double n = 0, uniques = 0, smallest = std::nan("");
       std::vector<double> below(ks.size(), 0.0);
       std::size_t c = 0;
-      for (const auto& [combination, per_table] : owned.counts) {
-        if (per_table[data] == 0) continue;
-        const auto records = static_cast<double>(per_table[data]);
+      for (std::size_t i = 0; i < owned.size(); ++i) {
+        if (owned.count(i, data) == 0) continue;
+        const auto records = static_cast<double>(owned.count(i, data));
         n += records;
         if (sizes[c] == 1.0) uniques += records;
         if (!(smallest <= sizes[c])) smallest = sizes[c];

@@ -192,11 +192,17 @@ std::string l_diversity_state(const MetricInput& in, const Params& params) {
   return out.take();
 }
 
-ClassSummary summarise_classes(const keydisc::CombinationCounts& combinations, std::size_t data,
-                               double l, double c) {
+// Summarises whole classes one at a time: the value counts of a class (its combinations'
+// records of one data set), then close_class.
+struct ClassSummariser {
+  double l, c;
   ClassSummary summary;
   std::vector<double> counts;
-  auto close_class = [&] {
+
+  void add(std::uint64_t records) {
+    if (records > 0) counts.push_back(static_cast<double>(records));
+  }
+  void close_class() {
     if (counts.empty()) return;
     double n = 0, h = 0;
     for (double k : counts) n += k;
@@ -213,18 +219,39 @@ ClassSummary summarise_classes(const keydisc::CombinationCounts& combinations, s
     summary.min_recursive = std::min(summary.min_recursive, recursive);
     summary.empty = false;
     counts.clear();
-  };
+  }
+};
+
+ClassSummary summarise_classes(const keydisc::CombinationCounts& combinations, std::size_t data,
+                               double l, double c) {
+  ClassSummariser classes{l, c, {}, {}};
   const keydisc::KeyCombination* previous = nullptr;
   for (const auto& [combination, per_table] : combinations.counts) {
     const bool same_class =
         previous != nullptr &&
         std::equal(combination.begin(), combination.end() - 1, previous->begin());
-    if (!same_class) close_class();
+    if (!same_class) classes.close_class();
     previous = &combination;
-    if (per_table[data] > 0) counts.push_back(static_cast<double>(per_table[data]));
+    classes.add(per_table[data]);
   }
-  close_class();
-  return summary;
+  classes.close_class();
+  return classes.summary;
+}
+
+// The same over flat counts (a class is the key values without the target, which comes last).
+ClassSummary summarise_classes(const keydisc::FlatCombinations& combinations, std::size_t data,
+                               double l, double c) {
+  ClassSummariser classes{l, c, {}, {}};
+  const std::size_t class_keys = combinations.keys - 1;
+  for (std::size_t i = 0; i < combinations.size(); ++i) {
+    const bool same_class =
+        i > 0 &&
+        std::equal(combinations.key(i), combinations.key(i) + class_keys, combinations.key(i - 1));
+    if (!same_class) classes.close_class();
+    classes.add(combinations.count(i, data));
+  }
+  classes.close_class();
+  return classes.summary;
 }
 
 // The scenario's keys and one target: what each set of statistics is about.
@@ -280,8 +307,8 @@ MetricResult collective_l_diversity(const MetricInput& partition, const Params& 
   MetricResult result;
   for (const auto& part : parts) {
     // A class is its key values: the combination without the target, which comes last.
-    keydisc::CombinationCounts owned =
-        sdc::exchange_to_owners(keydisc::count_combinations(tables, part.columns, options),
+    keydisc::FlatCombinations owned =
+        sdc::exchange_to_owners(keydisc::count_flat_combinations(tables, part.columns, options),
                                 part.columns.size() - 1, communicator);
     StateWriter mine;
     for (std::size_t data = 0; data < 2; ++data) summarise_classes(owned, data, l, c).write(mine);

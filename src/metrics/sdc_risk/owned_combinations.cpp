@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -41,28 +42,26 @@ struct Total {
 };
 using Totals = std::unordered_map<Projection, Total, ProjectionHash>;
 
-// Moves every combination of `from` into `into`, adding the counts (and weights) of those both
-// hold; `from` is left empty.
-void absorb(keydisc::CombinationCounts& into, keydisc::CombinationCounts&& from) {
-  into.tables = std::max(into.tables, from.tables);
-  while (!from.counts.empty()) {
-    auto node = from.counts.extract(from.counts.begin());
-    auto placed = into.counts.insert(std::move(node));
-    if (!placed.inserted) add_into(placed.position->second, placed.node.mapped());
-  }
-  while (!from.first_weight.empty()) {
-    auto node = from.first_weight.extract(from.first_weight.begin());
-    auto placed = into.first_weight.insert(std::move(node));
-    if (!placed.inserted) placed.position->second += placed.node.mapped();
-  }
-}
-
-Projection project(const keydisc::KeyCombination& combination, std::uint64_t shared) {
+Projection project(const std::uint64_t* combination, std::size_t keys, std::uint64_t shared) {
   Projection values;
-  for (std::size_t k = 0; k < combination.size(); ++k)
+  for (std::size_t k = 0; k < keys; ++k)
     if (shared >> k & 1) values.push_back(combination[k]);
   return values;
 }
+
+// The combinations one rank sent, read in place: each is its key values, its count per table and,
+// when weighted, its weight's bits.
+struct SentRun {
+  const std::string* bytes = nullptr;
+  std::size_t stride = 0;  // 8-byte words per combination
+  std::size_t next = 0, size = 0;
+
+  std::uint64_t word(std::size_t entry, std::size_t at) const {
+    std::uint64_t w;
+    std::memcpy(&w, bytes->data() + (entry * stride + at) * sizeof w, sizeof w);
+    return w;
+  }
+};
 
 int projection_owner(const Projection& values, std::uint64_t shared, int ranks) {
   std::uint64_t h = mix(0x9e3779b97f4a7c15ULL, shared);
@@ -84,44 +83,85 @@ std::uint64_t total_over_ranks(std::uint64_t value, Communicator& communicator) 
 
 }  // namespace
 
-int combination_owner(const keydisc::KeyCombination& combination, std::size_t class_keys,
-                      int ranks) {
+int combination_owner(const std::uint64_t* combination, std::size_t class_keys, int ranks) {
   std::uint64_t h = 0x9e3779b97f4a7c15ULL;
-  for (std::size_t k = 0; k < class_keys && k < combination.size(); ++k) h = mix(h, combination[k]);
+  for (std::size_t k = 0; k < class_keys; ++k) h = mix(h, combination[k]);
   return rank_of(h, ranks);
 }
 
-keydisc::CombinationCounts exchange_to_owners(keydisc::CombinationCounts local,
-                                              std::size_t class_keys, Communicator& communicator) {
-  const int ranks = communicator.size();
-  std::vector<std::string> outgoing(static_cast<std::size_t>(ranks));
+keydisc::FlatCombinations exchange_to_owners(keydisc::FlatCombinations local,
+                                             std::size_t class_keys, Communicator& communicator) {
+  const auto ranks = static_cast<std::size_t>(communicator.size());
+  const std::size_t keys = local.keys, tables = local.tables;
+  const bool weighted = local.weighted;
+  const std::size_t stride = keys + tables + (weighted ? 1 : 0);
+  std::vector<std::string> outgoing(ranks);
   {
-    std::vector<keydisc::CombinationCounts> shares(static_cast<std::size_t>(ranks));
-    for (auto& share : shares) share.tables = local.tables;
-    // Moved node by node, so the combinations are never held twice.
-    while (!local.counts.empty()) {
-      auto node = local.counts.extract(local.counts.begin());
-      auto& share =
-          shares[static_cast<std::size_t>(combination_owner(node.key(), class_keys, ranks))];
-      if (auto weight = local.first_weight.extract(node.key()))
-        share.first_weight.insert(share.first_weight.end(), std::move(weight));
-      share.counts.insert(share.counts.end(), std::move(node));
+    // Each owner's share in this rank's (ascending) order, so every run it receives is sorted.
+    std::vector<std::size_t> owner(local.size());
+    std::vector<std::size_t> words(ranks, 0);
+    for (std::size_t i = 0; i < local.size(); ++i) {
+      owner[i] = static_cast<std::size_t>(
+          combination_owner(local.key(i), class_keys, static_cast<int>(ranks)));
+      words[owner[i]] += stride;
     }
-    for (std::size_t r = 0; r < shares.size(); ++r) {
-      StateWriter out;
-      shares[r].write(out);
-      outgoing[r] = out.take();
-      shares[r] = {};
+    std::vector<char*> at(ranks);
+    for (std::size_t r = 0; r < ranks; ++r) {
+      outgoing[r].resize(words[r] * sizeof(std::uint64_t));
+      at[r] = outgoing[r].data();
     }
+    auto put = [&](std::size_t r, const void* word) {
+      std::memcpy(at[r], word, sizeof(std::uint64_t));
+      at[r] += sizeof(std::uint64_t);
+    };
+    for (std::size_t i = 0; i < local.size(); ++i) {
+      for (std::size_t k = 0; k < keys; ++k) put(owner[i], local.key(i) + k);
+      for (std::size_t t = 0; t < tables; ++t) put(owner[i], &local.counts[i * tables + t]);
+      if (local.weighted) put(owner[i], &local.weight[i]);
+    }
+    local = {};
   }
-  keydisc::CombinationCounts owned;
-  owned.tables = local.tables;
-  auto received = communicator.all_to_all(std::move(outgoing));
-  for (auto& bytes : received) {
-    StateReader in(bytes);
-    absorb(owned, keydisc::CombinationCounts::read(in));
-    in.expect_end();
-    std::string().swap(bytes);
+  const auto received = communicator.all_to_all(std::move(outgoing));
+  // Merged run by run: each combination's counts added in rank order.
+  std::vector<SentRun> runs(ranks);
+  for (std::size_t r = 0; r < ranks; ++r)
+    runs[r] = {&received[r], stride, 0, received[r].size() / (stride * sizeof(std::uint64_t))};
+  keydisc::FlatCombinations owned;
+  owned.keys = keys;
+  owned.tables = tables;
+  owned.weighted = weighted;
+  std::vector<std::uint64_t> key(keys), per_table(tables);
+  auto less = [&](const SentRun& run, const std::vector<std::uint64_t>& than) {
+    for (std::size_t k = 0; k < keys; ++k) {
+      const std::uint64_t v = run.word(run.next, k);
+      if (v != than[k]) return v < than[k];
+    }
+    return false;
+  };
+  auto equal = [&](const SentRun& run, const std::vector<std::uint64_t>& to) {
+    for (std::size_t k = 0; k < keys; ++k)
+      if (run.word(run.next, k) != to[k]) return false;
+    return true;
+  };
+  for (;;) {
+    const SentRun* smallest = nullptr;
+    for (const auto& run : runs)
+      if (run.next < run.size) {
+        if (smallest == nullptr || less(run, key)) {
+          smallest = &run;
+          for (std::size_t k = 0; k < keys; ++k) key[k] = run.word(run.next, k);
+        }
+      }
+    if (smallest == nullptr) break;
+    std::fill(per_table.begin(), per_table.end(), 0);
+    double weight = 0;
+    for (auto& run : runs) {
+      if (run.next >= run.size || !equal(run, key)) continue;
+      for (std::size_t t = 0; t < tables; ++t) per_table[t] += run.word(run.next, keys + t);
+      if (owned.weighted) weight += std::bit_cast<double>(run.word(run.next, keys + tables));
+      ++run.next;
+    }
+    owned.push(key.data(), per_table.data(), weight);
   }
   return owned;
 }
@@ -138,16 +178,17 @@ double sum_over_ranks(double value, Communicator& communicator) {
   return total;
 }
 
-OwnedFrequencies owned_class_frequencies(const keydisc::CombinationCounts& owned, std::size_t keys,
-                                         std::size_t table, bool weighted, stats::MissingKeys rule,
+OwnedFrequencies owned_class_frequencies(const keydisc::FlatCombinations& owned, std::size_t table,
+                                         bool weighted, stats::MissingKeys rule,
                                          Communicator& communicator) {
-  std::vector<const keydisc::KeyCombination*> members;
+  const std::size_t keys = owned.keys;
+  std::vector<const std::uint64_t*> members;
   OwnedFrequencies own;
-  for (const auto& [combination, per_table] : owned.counts) {
-    if (per_table[table] == 0) continue;
-    members.push_back(&combination);
-    own.sample.push_back(static_cast<double>(per_table[table]));
-    own.weighted.push_back(weighted ? owned.first_weight.at(combination) : own.sample.back());
+  for (std::size_t i = 0; i < owned.size(); ++i) {
+    if (owned.count(i, table) == 0) continue;
+    members.push_back(owned.key(i));
+    own.sample.push_back(static_cast<double>(owned.count(i, table)));
+    own.weighted.push_back(weighted ? owned.weight[i] : own.sample.back());
   }
   if (rule == stats::MissingKeys::kValue) return own;
   if (keys > 64) {
@@ -161,7 +202,7 @@ OwnedFrequencies owned_class_frequencies(const keydisc::CombinationCounts& owned
   std::vector<std::uint64_t> mask_of(members.size());
   for (std::size_t m = 0; m < members.size(); ++m)
     for (std::size_t k = 0; k < keys; ++k)
-      if ((*members[m])[k] != keydisc::kMissingKey) mask_of[m] |= std::uint64_t{1} << k;
+      if (members[m][k] != keydisc::kMissingKey) mask_of[m] |= std::uint64_t{1} << k;
   std::vector<std::uint64_t> masks;
   {
     std::vector<std::uint64_t> mine = mask_of;
@@ -210,7 +251,7 @@ OwnedFrequencies owned_class_frequencies(const keydisc::CombinationCounts& owned
       {
         std::vector<StateWriter> to(rank_count);
         for (auto m : with_mask[j]) {
-          const Projection values = project(*members[m], shared);
+          const Projection values = project(members[m], keys, shared);
           auto& out_to = to[static_cast<std::size_t>(projection_owner(values, shared, ranks))];
           for (auto v : values) out_to.u64(v);
           out_to.u64(static_cast<std::uint64_t>(own.sample[m]));
@@ -265,7 +306,7 @@ OwnedFrequencies owned_class_frequencies(const keydisc::CombinationCounts& owned
           in.expect_end();
         }
         for (auto m : with_mask[i]) {
-          const auto found = totals.find(project(*members[m], shared));
+          const auto found = totals.find(project(members[m], keys, shared));
           if (found != totals.end()) add(m, found->second);
         }
         continue;
@@ -276,7 +317,7 @@ OwnedFrequencies owned_class_frequencies(const keydisc::CombinationCounts& owned
       {
         std::vector<StateWriter> to(rank_count);
         for (auto m : with_mask[i]) {
-          const Projection values = project(*members[m], shared);
+          const Projection values = project(members[m], keys, shared);
           const auto owner = static_cast<std::size_t>(projection_owner(values, shared, ranks));
           for (auto v : values) to[owner].u64(v);
           asked[owner].push_back(m);

@@ -25,14 +25,14 @@ namespace synthaudit::sdc {
 // The rank that owns `combination`: a hash of its first `class_keys` values modulo `ranks`, so
 // that the combinations that agree on those (l_diversity's class: the keys without the target)
 // have one owner.
-int combination_owner(const keydisc::KeyCombination& combination, std::size_t class_keys,
-                      int ranks);
+int combination_owner(const std::uint64_t* combination, std::size_t class_keys, int ranks);
 
-// Collective: sends each of this rank's combinations (`local`, consumed) to its owner (above) and
-// returns the combinations this rank owns, each with every rank's counts (and first-table weight
-// sums) added in rank order. `class_keys` must be the same on every rank.
-keydisc::CombinationCounts exchange_to_owners(keydisc::CombinationCounts local,
-                                              std::size_t class_keys, Communicator& communicator);
+// Collective: sends each of this rank's combinations (`local`, consumed; its keys, tables and
+// weighting the same on every rank) to its owner (above) and returns the combinations this rank
+// owns, in ascending order, each with every rank's counts (and first-table weight sums) added in
+// rank order. `class_keys` must be the same on every rank.
+keydisc::FlatCombinations exchange_to_owners(keydisc::FlatCombinations local,
+                                             std::size_t class_keys, Communicator& communicator);
 
 // Class frequencies of the combinations a rank owns, one entry per combination of `owned` with a
 // record of table `table`, in `owned`'s order: `sample` is the records of the table that match
@@ -44,18 +44,18 @@ struct OwnedFrequencies {
   std::vector<double> weighted;
 };
 
-// Collective. `owned` is exchange_to_owners' result over `keys` key columns (the same on every
-// rank). With kValue, or when every record of the table has the same keys missing, a combination's
-// frequency is its own count and nothing is exchanged beyond its missingness masks. Otherwise, for
-// each pair of masks (m_i, m_j) present in the table, the records with mask m_j are totalled by
-// their values on the keys both masks have, at the owner of those values, and every combination
-// with mask m_i adds the total that matches it: the owners send their totals to every rank when
-// that is smaller than the requests, and answer each combination's request otherwise. Counts are
-// exact; a weighted frequency adds its terms in another order than stats::class_frequencies
-// (within 1e-12 relative). Throws InputError, on every rank, for the wildcard rule over more than
-// 64 keys, as class_frequencies does.
-OwnedFrequencies owned_class_frequencies(const keydisc::CombinationCounts& owned, std::size_t keys,
-                                         std::size_t table, bool weighted, stats::MissingKeys rule,
+// Collective. `owned` is exchange_to_owners' result (its keys the same on every rank). With kValue,
+// or when every record of the table has the same keys missing, a combination's frequency is its own
+// count and nothing is exchanged beyond its missingness masks. Otherwise, for each pair of masks
+// (m_i, m_j) present in the table, the records with mask m_j are totalled by their values on the
+// keys both masks have, at the owner of those values, and every combination with mask m_i adds the
+// total that matches it: the owners send their totals to every rank when that is smaller than the
+// requests, and answer each combination's request otherwise. Counts are exact; a weighted frequency
+// adds its terms in another order than stats::class_frequencies (within 1e-12 relative). Throws
+// InputError, on every rank, for the wildcard rule over more than 64 keys, as class_frequencies
+// does.
+OwnedFrequencies owned_class_frequencies(const keydisc::FlatCombinations& owned, std::size_t table,
+                                         bool weighted, stats::MissingKeys rule,
                                          Communicator& communicator);
 
 // Collective: the sum over the ranks of `value`, added in rank order on every rank.

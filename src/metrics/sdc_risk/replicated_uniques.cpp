@@ -127,9 +127,10 @@ MetricResult collective_replicated_uniques(const MetricInput& partition, const P
     std::vector<std::uint64_t> counts(5, 0);
     {
       const auto owned =
-          sdc::exchange_to_owners(keydisc::count_combinations(tables, key_columns, options),
+          sdc::exchange_to_owners(keydisc::count_flat_combinations(tables, key_columns, options),
                                   key_columns.size(), communicator);
-      for (const auto& [combination, count] : owned.counts) {
+      for (std::size_t i = 0; i < owned.size(); ++i) {
+        const std::uint64_t count[2] = {owned.count(i, 0), owned.count(i, 1)};
         counts[4] += count[1];
         counts[0] += count[0] == 1;
         if (count[1] != 1) continue;
