@@ -17,6 +17,7 @@
 #include "core/text.hpp"
 #include "core/threads.hpp"
 #include "engine/data_checks.hpp"
+#include "engine/memory_use.hpp"
 #include "engine/subgroups.hpp"
 #include "metrics/metric_memo.hpp"
 #include "metrics/registry.hpp"
@@ -963,6 +964,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
       entry["candidates"].push_back(std::move(cand));
     }
     doc["metrics"].push_back(entry);
+    after_metric(metric->name);
   }
   doc["wall_seconds"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
