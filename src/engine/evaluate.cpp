@@ -1008,7 +1008,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
       entry["candidates"].push_back(std::move(cand));
     }
     doc["metrics"].push_back(entry);
-    after_metric(metric->name);
+    log_memory(metric->name);
   }
   doc["wall_seconds"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -1,7 +1,5 @@
 #include "engine/memory_use.hpp"
 
-#include <malloc.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -23,10 +21,7 @@ long status_mib(const std::string& key) {
 
 }  // namespace
 
-void after_metric(std::string_view what) {
-#ifdef __GLIBC__
-  if (std::getenv("SYNTHAUDIT_NO_TRIM") == nullptr) malloc_trim(0);
-#endif
+void log_memory(std::string_view what) {
   if (std::getenv("SYNTHAUDIT_MEMORY_LOG") == nullptr) return;
   std::fprintf(stderr, "memory: %.*s: rss=%ld MiB peak=%ld MiB\n", static_cast<int>(what.size()),
                what.data(), status_mib("VmRSS"), status_mib("VmHWM"));

@@ -383,7 +383,7 @@ std::optional<nlohmann::json> evaluate_partitioned(
     const MetricRequest request = read_metric_request(payload);
     std::string state = request.metric->mergeable->partial_state(*request.input, request.params);
     if (!communicator.is_root())
-      after_metric("rank " + std::to_string(communicator.rank()) + ", " + request.metric->name);
+      log_memory("rank " + std::to_string(communicator.rank()) + ", " + request.metric->name);
     return state;
   });
   // A metric computed by every rank together over its rows (CollectiveForm); the root keeps its
@@ -400,7 +400,7 @@ std::optional<nlohmann::json> evaluate_partitioned(
       const std::lock_guard<std::mutex> lock(collective_mutex);
       collective_results[request.key] = std::move(result);
     } else {
-      after_metric("rank " + std::to_string(communicator.rank()) + ", " + request.metric->name);
+      log_memory("rank " + std::to_string(communicator.rank()) + ", " + request.metric->name);
     }
     return std::string();
   });
