@@ -144,6 +144,17 @@ FlatCombinations count_flat_combinations(const std::vector<const Table*>& tables
     }
     return a < b;
   });
+  // Sized once: growing the arrays by doubling would hold up to three times their size.
+  std::size_t distinct = 0;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    bool same = i > 0;
+    for (std::size_t k = 0; same && k < out.keys; ++k)
+      same = value(records[i], k) == value(records[i - 1], k);
+    distinct += !same;
+  }
+  out.values.reserve(distinct * out.keys);
+  out.counts.reserve(distinct * out.tables);
+  if (out.weighted) out.weight.reserve(distinct);
   KeyCombination key(out.keys), next(out.keys);
   std::vector<std::uint64_t> per_table(out.tables, 0);
   double weight = 0;

@@ -130,6 +130,13 @@ keydisc::FlatCombinations exchange_to_owners(keydisc::FlatCombinations local,
   owned.keys = keys;
   owned.tables = tables;
   owned.weighted = weighted;
+  // At most every received combination, sized once (growing by doubling would hold up to three
+  // times the size).
+  std::size_t most = 0;
+  for (const auto& run : runs) most += run.size;
+  owned.values.reserve(most * keys);
+  owned.counts.reserve(most * tables);
+  if (weighted) owned.weight.reserve(most);
   std::vector<std::uint64_t> key(keys), per_table(tables);
   auto less = [&](const SentRun& run, const std::vector<std::uint64_t>& than) {
     for (std::size_t k = 0; k < keys; ++k) {
