@@ -20,11 +20,13 @@ namespace synthaudit {
 namespace {
 
 // MPI counts are int: a message over 2 GiB is refused with a clear error rather than truncated.
-// The most bytes one rank sends (or receives) in one round of all_to_all.
-constexpr std::uint64_t kRoundBytes = std::uint64_t{1} << 30;
+// The most bytes one rank sends (or receives) in one round of all_to_all. Small, because each
+// round's bytes are copied into a send and a receive buffer beside the messages themselves: 4 MiB
+// keeps that copy negligible next to the messages (rounds cost a few microseconds each).
+constexpr std::uint64_t kRoundBytes = std::uint64_t{4} << 20;
 
 // SYNTHAUDIT_MPI_ROUND_BYTES lowers the round size, so that the tests run all_to_all's rounds
-// with messages of a few kilobytes instead of needing gigabytes (docs/mpi.md). Only smaller
+// with messages of a few kilobytes instead of needing megabytes (docs/mpi.md). Only smaller
 // values than the default are taken: a larger one could reach MPI's int counts.
 std::uint64_t round_bytes() {
   const char* text = std::getenv("SYNTHAUDIT_MPI_ROUND_BYTES");
@@ -132,10 +134,13 @@ class MpiCommunicator final : public Communicator {
       }
       send_buffer.resize(send_total);
       receive_buffer.resize(receive_total);
-      for (std::size_t r = 0; r < ranks; ++r)
+      for (std::size_t r = 0; r < ranks; ++r) {
         if (send_counts[r] > 0)
           outgoing[r].copy(send_buffer.data() + send_offsets[r],
                            static_cast<std::size_t>(send_counts[r]), from);
+        // A message sent whole is released at once.
+        if (from + chunk >= send_sizes[r]) std::string().swap(outgoing[r]);
+      }
       check(MPI_Alltoallv(send_buffer.data(), send_counts.data(), send_offsets.data(), MPI_BYTE,
                           receive_buffer.data(), receive_counts.data(), receive_offsets.data(),
                           MPI_BYTE, MPI_COMM_WORLD),

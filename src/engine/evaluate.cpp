@@ -17,6 +17,7 @@
 #include "core/text.hpp"
 #include "core/threads.hpp"
 #include "engine/data_checks.hpp"
+#include "engine/memory_use.hpp"
 #include "engine/subgroups.hpp"
 #include "metrics/metric_memo.hpp"
 #include "metrics/registry.hpp"
@@ -60,6 +61,50 @@ nlohmann::json fingerprint(const Table& table, std::size_t rows) {
           {"columns", table.column_count()}};
 }
 
+// Sorted row numbers kept between metrics in a byte or two each: each number's difference from the
+// one before it as a little-endian base-128 varint. A baseline's draws are as many rows as the
+// synthetic data; held as plain numbers (8 bytes each, several draws) they outweighed a rank's
+// share of the tables.
+class PackedRows {
+ public:
+  PackedRows() = default;
+  explicit PackedRows(const std::vector<std::size_t>& sorted) {
+    std::size_t previous = 0;
+    for (std::size_t row : sorted) {
+      std::size_t delta = row - previous;
+      previous = row;
+      while (delta >= 0x80) {
+        bytes_.push_back(static_cast<char>((delta & 0x7f) | 0x80));
+        delta >>= 7;
+      }
+      bytes_.push_back(static_cast<char>(delta));
+    }
+    bytes_.shrink_to_fit();
+  }
+  std::vector<std::size_t> rows() const {
+    std::vector<std::size_t> out;
+    std::size_t previous = 0, delta = 0;
+    int shift = 0;
+    for (char byte : bytes_) {
+      const auto bits = static_cast<std::size_t>(static_cast<unsigned char>(byte));
+      delta |= (bits & 0x7f) << shift;
+      if (bits & 0x80) {
+        shift += 7;
+        continue;
+      }
+      previous += delta;
+      out.push_back(previous);
+      delta = 0;
+      shift = 0;
+    }
+    return out;
+  }
+  bool operator==(const PackedRows&) const = default;
+
+ private:
+  std::string bytes_;
+};
+
 // A baseline's data: draws of row numbers from a pool table (the holdout or the confidential
 // data). The metric values of `value_draws` are the baseline's replicates; the standard
 // deviation of the values over `noise_draws` times `noise_scale` is its sampling noise (for the
@@ -69,8 +114,8 @@ struct BaselineData {
   std::string description;
   const Table* pool = nullptr;
   std::size_t rows = 0;  // rows of each value draw
-  std::vector<std::vector<std::size_t>> value_draws;
-  std::vector<std::vector<std::size_t>> noise_draws;
+  std::vector<PackedRows> value_draws;
+  std::vector<PackedRows> noise_draws;
   std::size_t noise_rows = 0;
   double noise_scale = 1.0;
   bool value_is_pool = false;  // the value draw is the whole pool in its order
@@ -121,14 +166,14 @@ BaselineData holdout_baseline(const Table& holdout, std::size_t pool, std::size_
   b.pool = &holdout;
   b.rows = std::min(n, pool);
   b.value_is_pool = pool <= n;
-  b.value_draws.push_back(
+  b.value_draws.emplace_back(
       b.value_is_pool
           ? std::vector<std::size_t>{}
           : draw_without_replacement(pool, n, derive_seed(seed, "baseline rows", "holdout", 0)));
   b.noise_rows = std::min(b.rows, pool / 2);
   if (draws >= 2 && b.noise_rows >= 2) {
     for (int d = 1; d <= draws; ++d)
-      b.noise_draws.push_back(draw_without_replacement(
+      b.noise_draws.emplace_back(draw_without_replacement(
           pool, b.noise_rows,
           derive_seed(seed, "baseline rows", "holdout", static_cast<std::size_t>(d))));
     const double rows_b = static_cast<double>(b.noise_rows);
@@ -168,7 +213,7 @@ BaselineData resample_baseline(const Table& confidential, std::size_t pool, std:
   b.rows = n;
   b.noise_rows = n;
   for (int d = 1; d <= draws; ++d)
-    b.value_draws.push_back(draw_with_replacement(
+    b.value_draws.emplace_back(draw_with_replacement(
         pool, n, derive_seed(seed, "baseline rows", "resample", static_cast<std::size_t>(d))));
   if (draws >= 2) b.noise_draws = b.value_draws;
   b.description = "Resamples of the confidential data scored in place of the synthetic data: " +
@@ -949,7 +994,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
       std::vector<MetricResult> value_results;
       for (std::size_t d = 0; d < baseline.value_draws.size(); ++d) {
         auto [result, seconds, seed] =
-            run_draw(baseline.value_draws[d], baseline.value_is_pool, d + 1,
+            run_draw(baseline.value_draws[d].rows(), baseline.value_is_pool, d + 1,
                      std::to_string(d + 1) + "/" + std::to_string(baseline.value_draws.size()));
         nlohmann::json replicate = {{"replicate", d + 1},
                                     {"values", values_to_json(result.values)},
@@ -971,7 +1016,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
       } else {
         for (std::size_t d = 0; d < baseline.noise_draws.size(); ++d)
           noise_results.push_back(std::get<0>(
-              run_draw(baseline.noise_draws[d], false, baseline.value_draws.size() + d + 1,
+              run_draw(baseline.noise_draws[d].rows(), false, baseline.value_draws.size() + d + 1,
                        "noise draw " + std::to_string(d + 1) + "/" +
                            std::to_string(baseline.noise_draws.size()))));
       }
@@ -983,6 +1028,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
       entry["candidates"].push_back(std::move(cand));
     }
     doc["metrics"].push_back(entry);
+    log_memory(metric->name);
   }
   doc["wall_seconds"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -11,6 +11,7 @@
 #include "core/wire_bytes.hpp"
 #include "engine/data_checks.hpp"
 #include "engine/distributed_neighbours.hpp"
+#include "engine/memory_use.hpp"
 #include "io/partitioned_read.hpp"
 #include "metrics/registry.hpp"
 #include "spec/spec.hpp"
@@ -380,7 +381,10 @@ std::optional<nlohmann::json> evaluate_partitioned(
   // A metric's partial state over this rank's rows of the tables the root names.
   cluster.on(kMetricState, [&](const std::string& payload) {
     const MetricRequest request = read_metric_request(payload);
-    return request.metric->mergeable->partial_state(*request.input, request.params);
+    std::string state = request.metric->mergeable->partial_state(*request.input, request.params);
+    if (!communicator.is_root())
+      log_memory("rank " + std::to_string(communicator.rank()) + ", " + request.metric->name);
+    return state;
   });
   // A metric computed by every rank together over its rows (CollectiveForm); the root keeps its
   // result under the request's key for the caller, since several of the root's threads call.
@@ -395,6 +399,8 @@ std::optional<nlohmann::json> evaluate_partitioned(
     if (communicator.is_root()) {
       const std::lock_guard<std::mutex> lock(collective_mutex);
       collective_results[request.key] = std::move(result);
+    } else {
+      log_memory("rank " + std::to_string(communicator.rank()) + ", " + request.metric->name);
     }
     return std::string();
   });

@@ -44,7 +44,7 @@ else
   fail "results.tsv" "see above"
 fi
 
-# all_to_all in rounds: messages of a few kilobytes stand in for the > 1 GiB ones that go in
+# all_to_all in rounds: messages of a few kilobytes stand in for the > 4 MiB ones that go in
 # several MPI_Alltoallv rounds (docs/mpi.md), so the rounds' offsets are checked under mpirun.
 SYNTHAUDIT_MPI_ROUND_BYTES=4096 "${MPIRUN[@]}" -x SYNTHAUDIT_MPI_ROUND_BYTES "$BIN" "${ARGS[@]}" \
   --quiet --out "$WORK/ranks-rounds" >/dev/null 2>"$WORK/ranks-rounds.err"

@@ -308,6 +308,44 @@ TEST(CollectiveForm, LDiversityFromHashPartitionedClassesEqualsOneProcess) {
   }
 }
 
+// coverage_and_validity's ranks exchange counts and ranges, then count their own synthetic values
+// inside the whole confidential range: bit for bit one process's and the mergeable form's, with a
+// column the synthetic data leave empty and partitions without rows.
+TEST(CollectiveForm, CoverageAndValidityEqualsOneProcess) {
+  const Tables tables = test_tables();
+  EvaluationContext context;
+  const MetricSpec* metric = find_metric("coverage_and_validity");
+  ASSERT_NE(metric, nullptr);
+  ASSERT_TRUE(metric->collective.has_value());
+  const Params params =
+      Params::resolve(metric->name, metric->params, nlohmann::json::object(), "test");
+  const MetricInput whole{tables.confidential, {&tables.synthetic}, nullptr, context, "c", 1};
+  ASSERT_TRUE(metric->collective->applies(whole, params));
+  const MetricResult single = metric->compute(whole, params);
+  ASSERT_FALSE(single.warnings.empty());  // the column empty in the synthetic data
+  for (int ranks : {1, 2, 3, 4}) {
+    SCOPED_TRACE(std::to_string(ranks) + " ranks");
+    const auto conf_cuts = cuts(tables.confidential.rows(), ranks);
+    const auto syn_cuts = cuts(tables.synthetic.rows(), ranks);
+    MetricResult together, merged;
+    run_thread_group(ranks, [&](Communicator& communicator) {
+      const Table conf = rows_of(tables.confidential, conf_cuts, communicator.rank());
+      const Table syn = rows_of(tables.synthetic, syn_cuts, communicator.rank());
+      const MetricInput partition{conf, {&syn}, nullptr, context, "c", 1};
+      MetricResult result = metric->collective->run(partition, params, communicator);
+      const auto states = communicator.gather(metric->mergeable->partial_state(partition, params));
+      if (communicator.is_root()) {
+        together = std::move(result);
+        merged = metric->mergeable->finalize(states, partition, params);
+      }
+    });
+    expect_same_result(together, single);
+    expect_same_result(merged, single);
+    for (std::size_t i = 0; i < single.values.size(); ++i)
+      EXPECT_TRUE(same_bits(together.values[i].records, single.values[i].records));
+  }
+}
+
 TEST(CollectiveForm, DoesNotApplyWithDesignWeights) {
   const Tables tables = test_tables();
   EvaluationContext context;

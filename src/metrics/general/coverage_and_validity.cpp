@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/communicator.hpp"
 #include "metrics/design_weights.hpp"
 #include "metrics/general/sorted_runs.hpp"
 #include "metrics/metric.hpp"
@@ -53,45 +54,33 @@ std::string coverage_state(const MetricInput& in, const Params&) {
   return out.take();
 }
 
-MetricResult finalize_coverage(const std::vector<std::string>& states, const MetricInput& schema,
-                               const Params&) {
-  const Table& conf = schema.confidential;
-  struct Merged {
-    std::uint64_t conf_rows = 0, conf_missing = 0, syn_rows = 0, syn_missing = 0;
-    double lo = INFINITY, hi = -INFINITY;
-    stats::WeightedSample syn_sorted;
-    std::vector<std::uint64_t> conf_levels, syn_levels;
-  };
+// What the statistics need of one column over the whole tables: row and missing counts; numeric
+// columns the confidential range and the synthetic non-missing values' count, range and how many
+// of them lie in the confidential range; categorical columns both level counts.
+struct ColumnFacts {
+  std::uint64_t conf_rows = 0, conf_missing = 0, syn_rows = 0, syn_missing = 0;
+  double lo = INFINITY, hi = -INFINITY;
+  double syn_lo = INFINITY, syn_hi = -INFINITY;
+  std::uint64_t syn_values = 0, syn_within = 0;
+  std::vector<std::uint64_t> conf_levels, syn_levels;
+};
+
+std::vector<std::size_t> compared_columns(const MetricInput& schema) {
   std::vector<std::size_t> columns;
-  for (std::size_t c = 0; c < conf.column_count(); ++c)
+  for (std::size_t c = 0; c < schema.confidential.column_count(); ++c)
     if (!is_design_column(schema, c)) columns.push_back(c);
-  std::vector<Merged> merged(columns.size());
-  for (std::size_t p = 0; p < states.size(); ++p) {
-    StateReader in(states[p]);
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-      Merged& m = merged[i];
-      m.conf_rows += in.u64();
-      m.conf_missing += in.u64();
-      m.syn_rows += in.u64();
-      m.syn_missing += in.u64();
-      if (conf.column(columns[i]).is_numeric()) {
-        m.lo = std::min(m.lo, in.f64());
-        m.hi = std::max(m.hi, in.f64());
-        merge_run(m.syn_sorted, read_run(in));
-      } else {
-        add_into(m.conf_levels, in.u64s());
-        add_into(m.syn_levels, in.u64s());
-      }
-    }
-    in.expect_end();
-  }
+  return columns;
+}
+
+MetricResult coverage_result(const std::vector<ColumnFacts>& merged,
+                             const std::vector<std::size_t>& columns, const Table& conf) {
   MetricResult result;
   double sum_range = 0, sum_boundary = 0, sum_category = 0, sum_adherence = 0, sum_missing = 0;
   std::size_t n_range = 0, n_boundary = 0, n_category = 0, n_adherence = 0, n_missing = 0;
   std::size_t new_total = 0;
   auto new_levels_json = nlohmann::json::object();
   for (std::size_t i = 0; i < columns.size(); ++i) {
-    const Merged& m = merged[i];
+    const ColumnFacts& m = merged[i];
     const Column& cc = conf.column(columns[i]);
     const std::string& name = cc.name;
     const double mc = m.conf_rows ? double(m.conf_missing) / double(m.conf_rows) : std::nan("");
@@ -108,14 +97,13 @@ MetricResult finalize_coverage(const std::vector<std::string>& states, const Met
       ++n_missing;
     }
     if (cc.is_numeric()) {
-      const auto& values = m.syn_sorted.values;
       const double lo_r = m.lo, hi_r = m.hi;
-      const std::size_t ns = values.size();
+      const std::uint64_t ns = m.syn_values;
       const bool have_r = lo_r <= hi_r, have_s = ns > 0;
       double range_cov = std::nan("");
       if (have_r && have_s && hi_r > lo_r) {
         const double span = hi_r - lo_r;
-        const double lo_s = values.front(), hi_s = values.back();
+        const double lo_s = m.syn_lo, hi_s = m.syn_hi;
         range_cov = std::max(
             0.0, 1.0 - (std::max((lo_s - lo_r) / span, 0.0) + std::max((hi_r - hi_s) / span, 0.0)));
         sum_range += range_cov;
@@ -124,9 +112,7 @@ MetricResult finalize_coverage(const std::vector<std::string>& states, const Met
       result.add("range_coverage", name, range_cov);
       double adherence = std::nan("");
       if (have_r && have_s) {
-        const auto within = std::upper_bound(values.begin(), values.end(), hi_r) -
-                            std::lower_bound(values.begin(), values.end(), lo_r);
-        adherence = double(within) / double(ns);
+        adherence = double(m.syn_within) / double(ns);
         sum_boundary += adherence;
         ++n_boundary;
       }
@@ -184,6 +170,130 @@ MetricResult finalize_coverage(const std::vector<std::string>& states, const Met
   return result;
 }
 
+MetricResult finalize_coverage(const std::vector<std::string>& states, const MetricInput& schema,
+                               const Params&) {
+  const Table& conf = schema.confidential;
+  const std::vector<std::size_t> columns = compared_columns(schema);
+  std::vector<ColumnFacts> merged(columns.size());
+  std::vector<stats::WeightedSample> syn_sorted(columns.size());
+  for (std::size_t p = 0; p < states.size(); ++p) {
+    StateReader in(states[p]);
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      ColumnFacts& m = merged[i];
+      m.conf_rows += in.u64();
+      m.conf_missing += in.u64();
+      m.syn_rows += in.u64();
+      m.syn_missing += in.u64();
+      if (conf.column(columns[i]).is_numeric()) {
+        m.lo = std::min(m.lo, in.f64());
+        m.hi = std::max(m.hi, in.f64());
+        merge_run(syn_sorted[i], read_run(in));
+      } else {
+        add_into(m.conf_levels, in.u64s());
+        add_into(m.syn_levels, in.u64s());
+      }
+    }
+    in.expect_end();
+  }
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const auto& values = syn_sorted[i].values;
+    ColumnFacts& m = merged[i];
+    m.syn_values = values.size();
+    if (values.empty()) continue;
+    m.syn_lo = values.front();
+    m.syn_hi = values.back();
+    m.syn_within = static_cast<std::uint64_t>(std::upper_bound(values.begin(), values.end(), m.hi) -
+                                              std::lower_bound(values.begin(), values.end(), m.lo));
+  }
+  return coverage_result(merged, columns, conf);
+}
+
+// The collective form: the ranks exchange each column's counts, ranges and level counts (a few
+// numbers per column and level), so every rank knows the whole confidential range; each then
+// counts its synthetic values inside it, and the root adds the counts. Nothing grows with the
+// rows; the numbers are the mergeable form's (and one process's) bit for bit: counts are
+// integers, and minima and maxima do not depend on the order.
+MetricResult collective_coverage(const MetricInput& partition, const Params&,
+                                 Communicator& communicator) {
+  const Table& conf = partition.confidential;
+  const Table& syn = partition.first_synthetic();
+  const std::vector<std::size_t> columns = compared_columns(partition);
+  std::vector<ColumnFacts> merged(columns.size());
+  {
+    StateWriter out;
+    for (std::size_t c : columns) {
+      const Column& cc = conf.column(c);
+      const Column& sc = syn.column(c);
+      out.u64(cc.size());
+      out.u64(cc.missing_count());
+      out.u64(sc.size());
+      out.u64(sc.missing_count());
+      if (cc.is_numeric()) {
+        double lo = INFINITY, hi = -INFINITY, syn_lo = INFINITY, syn_hi = -INFINITY;
+        std::uint64_t syn_values = 0;
+        for (double v : cc.numeric)
+          if (!std::isnan(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+          }
+        for (double v : sc.numeric)
+          if (!std::isnan(v)) {
+            syn_lo = std::min(syn_lo, v);
+            syn_hi = std::max(syn_hi, v);
+            ++syn_values;
+          }
+        for (double v : {lo, hi, syn_lo, syn_hi}) out.f64(v);
+        out.u64(syn_values);
+      } else {
+        const auto nc = stats::level_counts(cc), ns = stats::level_counts(sc);
+        out.u64s({nc.begin(), nc.end()});
+        out.u64s({ns.begin(), ns.end()});
+      }
+    }
+    for (const auto& bytes : communicator.all_gather(out.take())) {
+      StateReader in(bytes);
+      for (std::size_t i = 0; i < columns.size(); ++i) {
+        ColumnFacts& m = merged[i];
+        m.conf_rows += in.u64();
+        m.conf_missing += in.u64();
+        m.syn_rows += in.u64();
+        m.syn_missing += in.u64();
+        if (conf.column(columns[i]).is_numeric()) {
+          m.lo = std::min(m.lo, in.f64());
+          m.hi = std::max(m.hi, in.f64());
+          m.syn_lo = std::min(m.syn_lo, in.f64());
+          m.syn_hi = std::max(m.syn_hi, in.f64());
+          m.syn_values += in.u64();
+        } else {
+          add_into(m.conf_levels, in.u64s());
+          add_into(m.syn_levels, in.u64s());
+        }
+      }
+      in.expect_end();
+    }
+  }
+  // The synthetic values inside the whole confidential range, as the sorted run's bounds count
+  // them (lo <= v <= hi).
+  std::vector<std::uint64_t> within(columns.size(), 0);
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    if (conf.column(columns[i]).is_numeric())
+      for (double v : syn.column(columns[i]).numeric)
+        within[i] += v >= merged[i].lo && v <= merged[i].hi;
+  StateWriter mine;
+  mine.u64s(within);
+  std::fill(within.begin(), within.end(), 0);
+  for (const auto& bytes : communicator.gather(mine.take())) {
+    StateReader in(bytes);
+    add_into(within, in.u64s());
+    in.expect_end();
+  }
+  if (!communicator.is_root()) return {};
+  for (std::size_t i = 0; i < columns.size(); ++i) merged[i].syn_within = within[i];
+  return coverage_result(merged, columns, conf);
+}
+
+bool coverage_collective_applies(const MetricInput&, const Params&) { return true; }
+
 MetricResult compute_coverage(const MetricInput& in, const Params& params) {
   return finalize_coverage({coverage_state(in, params)}, in, params);
 }
@@ -216,7 +326,9 @@ MetricSpec coverage_and_validity_metric() {
           "best."
           " A partitioned run merges counts, ranges and the synthetic numeric values as sorted "
           "runs (boundary adherence needs the whole confidential range first): the merging "
-          "process holds every non-missing synthetic numeric value.",
+          "process holds every non-missing synthetic numeric value. Without whole tables the "
+          "ranks exchange the counts and ranges first and then count their own synthetic "
+          "values inside the whole confidential range, so no rank holds another's values.",
       .params = {},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "mean_range_coverage",
@@ -233,6 +345,8 @@ MetricSpec coverage_and_validity_metric() {
                      .unit = Unit::kShare}},
       .compute = compute_coverage,
       .mergeable = MergeableForm{.partial_state = coverage_state, .finalize = finalize_coverage},
+      .collective =
+          CollectiveForm{.applies = coverage_collective_applies, .run = collective_coverage},
       .statistics =
           {{"{conf|syn}_missing_share",
             "share of missing values in one dataset",

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "metrics/key_disclosure/key_scenarios.hpp"
@@ -102,6 +103,77 @@ CombinationCounts count_combinations(const std::vector<const Table*>& tables,
     }
   }
   return c;
+}
+
+void FlatCombinations::push(const std::uint64_t* key, const std::uint64_t* per_table,
+                            double first_weight) {
+  values.insert(values.end(), key, key + keys);
+  counts.insert(counts.end(), per_table, per_table + tables);
+  if (weighted) weight.push_back(first_weight);
+}
+
+FlatCombinations count_flat_combinations(const std::vector<const Table*>& tables,
+                                         const std::vector<std::size_t>& key_columns,
+                                         const stats::CodingOptions& options,
+                                         const std::vector<double>* first_weights) {
+  FlatCombinations out;
+  out.keys = key_columns.size();
+  out.tables = tables.size();
+  out.weighted = first_weights != nullptr;
+  // A record is its table in the top 16 bits and its row below.
+  constexpr int kTableShift = 48;
+  constexpr std::uint64_t kRowMask = (std::uint64_t{1} << kTableShift) - 1;
+  auto value = [&](std::uint64_t record, std::size_t k) -> std::uint64_t {
+    const std::size_t row = record & kRowMask;
+    const Column& column = tables[record >> kTableShift]->column(key_columns[k]);
+    if (column.is_numeric()) return numeric_key(column.numeric[row], options);
+    return column.missing(row) ? kMissingKey : std::uint64_t{column.codes[row]};
+  };
+  std::vector<std::uint64_t> records;
+  std::size_t rows = 0;
+  for (const Table* table : tables) rows += table->rows();
+  records.reserve(rows);
+  for (std::size_t t = 0; t < tables.size(); ++t)
+    for (std::size_t row = 0; row < tables[t]->rows(); ++row)
+      records.push_back(std::uint64_t{t} << kTableShift | row);
+  // Ties in record order, so each weight sum adds its rows in row order.
+  std::sort(records.begin(), records.end(), [&](std::uint64_t a, std::uint64_t b) {
+    for (std::size_t k = 0; k < out.keys; ++k) {
+      const std::uint64_t va = value(a, k), vb = value(b, k);
+      if (va != vb) return va < vb;
+    }
+    return a < b;
+  });
+  // Sized once: growing the arrays by doubling would hold up to three times their size.
+  std::size_t distinct = 0;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    bool same = i > 0;
+    for (std::size_t k = 0; same && k < out.keys; ++k)
+      same = value(records[i], k) == value(records[i - 1], k);
+    distinct += !same;
+  }
+  out.values.reserve(distinct * out.keys);
+  out.counts.reserve(distinct * out.tables);
+  if (out.weighted) out.weight.reserve(distinct);
+  KeyCombination key(out.keys), next(out.keys);
+  std::vector<std::uint64_t> per_table(out.tables, 0);
+  double weight = 0;
+  bool open = false;
+  for (const std::uint64_t record : records) {
+    for (std::size_t k = 0; k < out.keys; ++k) next[k] = value(record, k);
+    if (open && next != key) {
+      out.push(key.data(), per_table.data(), weight);
+      std::fill(per_table.begin(), per_table.end(), 0);
+      weight = 0;
+    }
+    key.swap(next);
+    open = true;
+    const std::size_t t = record >> kTableShift;
+    ++per_table[t];
+    if (t == 0 && first_weights != nullptr) weight += (*first_weights)[record & kRowMask];
+  }
+  if (open) out.push(key.data(), per_table.data(), weight);
+  return out;
 }
 
 CombinationPatterns combination_patterns(const CombinationCounts& counts, std::size_t table) {

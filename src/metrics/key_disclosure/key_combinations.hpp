@@ -47,6 +47,32 @@ CombinationCounts count_combinations(const std::vector<const Table*>& tables,
                                      const stats::CodingOptions& options,
                                      const std::vector<double>* first_weights = nullptr);
 
+// The same counts in flat arrays, in the same ascending order of combinations, for the collective
+// forms of the sdc-risk measures (sdc_risk/owned_combinations.hpp), whose ranks hold one such
+// count of their own rows and one of the combinations they own: (keys + tables + 1) × 8 bytes per
+// combination, a third or less of a map of vectors.
+struct FlatCombinations {
+  std::size_t keys = 0;
+  std::size_t tables = 0;
+  bool weighted = false;
+  std::vector<std::uint64_t> values;  // combination i's key values at [i·keys, (i+1)·keys)
+  std::vector<std::uint64_t> counts;  // its records of table t at i·tables + t
+  std::vector<double> weight;         // its first-table weight sum, when weighted
+
+  std::size_t size() const { return tables == 0 ? 0 : counts.size() / tables; }
+  const std::uint64_t* key(std::size_t i) const { return values.data() + i * keys; }
+  std::uint64_t count(std::size_t i, std::size_t table) const { return counts[i * tables + table]; }
+  // Appends a combination after the last one (its key must be larger).
+  void push(const std::uint64_t* key, const std::uint64_t* per_table, double first_weight);
+};
+
+// count_combinations' counts as FlatCombinations. The rows are sorted by their key values, not
+// inserted into a map; each weight sum adds its rows in row order, as count_combinations does.
+FlatCombinations count_flat_combinations(const std::vector<const Table*>& tables,
+                                         const std::vector<std::size_t>& key_columns,
+                                         const stats::CodingOptions& options,
+                                         const std::vector<double>* first_weights = nullptr);
+
 // The combinations that table `table` has, as key patterns of one record per combination
 // (levels dense per key, the missing level last on every key), and each one's number of records:
 // stats::class_frequencies with these as weights gives each combination's class size.

@@ -5,10 +5,12 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "core/communicator.hpp"
 #include "core/error.hpp"
 #include "metrics/gathered_state.hpp"
 #include "metrics/key_disclosure/key_combinations.hpp"
 #include "metrics/references.hpp"
+#include "metrics/sdc_risk/owned_combinations.hpp"
 #include "metrics/sdc_risk/sdc_scenarios.hpp"
 #include "stats/column_lookup.hpp"
 
@@ -198,6 +200,99 @@ MetricResult finalize_individual_risk(const std::vector<std::string>& states,
   return result;
 }
 
+// The collective form: per scenario, each key combination's records and confidential weight sum
+// sent to the rank that owns it (sdc/owned_combinations.hpp); each rank finds the class sizes f
+// and F of the combinations it owns (with the wildcard rule, together with the others) and adds
+// their risks; the root adds the ranks' sums in rank order. Counts and maxima are the single
+// process's bit for bit; the sums of risks and weights add their terms in another order (within
+// 1e-12 relative).
+MetricResult collective_individual_risk(const MetricInput& partition, const Params& params,
+                                        Communicator& communicator) {
+  const auto rule = sdc::missing_keys(params);
+  const auto options = keydisc::coding_options(params);
+  const std::vector<const Table*> tables = {&partition.confidential, &partition.first_synthetic()};
+  const bool weighted = !partition.context.weights.empty();
+  const std::vector<double>* weights = nullptr;
+  if (weighted) {
+    const std::size_t w =
+        stats::resolve_column(partition.confidential, partition.context.weights, "weights");
+    if (!partition.confidential.column(w).is_numeric())
+      throw InputError("weights: column '" + partition.context.weights + "' is not numeric");
+    weights = &partition.confidential.column(w).numeric;
+  }
+  MetricResult result;
+  for (const auto& scenario : sdc::scenarios(partition)) {
+    std::vector<std::string> keys;
+    std::vector<std::size_t> key_columns;
+    {
+      auto codes = keydisc::code_scenario(tables, scenario, options);
+      keys = std::move(codes.key_names);
+      key_columns = std::move(codes.key_columns);
+    }
+    const auto owned = sdc::exchange_to_owners(
+        keydisc::count_flat_combinations(tables, key_columns, options, weights), key_columns.size(),
+        communicator);
+    // Every synthetic record stands for an equal share of the confidential weight total.
+    double share = 0;
+    if (weighted) {
+      double total = 0, n_syn = 0;
+      for (std::size_t i = 0; i < owned.size(); ++i) {
+        if (owned.count(i, 0) > 0) total += owned.weight[i];
+        n_syn += static_cast<double>(owned.count(i, 1));
+      }
+      total = sdc::sum_over_ranks(total, communicator);
+      n_syn = sdc::sum_over_ranks(n_syn, communicator);
+      share = n_syn > 0 ? total / n_syn : 0.0;
+    }
+    for (std::size_t data = 0; data < 2; ++data) {
+      const auto frequencies =
+          sdc::owned_class_frequencies(owned, data, weighted && data == 0, rule, communicator);
+      const auto& f = frequencies.sample;
+      double n = 0, expected = 0, worst = std::nan("");
+      std::size_t c = 0;
+      for (std::size_t i = 0; i < owned.size(); ++i) {
+        if (owned.count(i, data) == 0) continue;
+        const double big_f = data == 0 ? frequencies.weighted[c] : f[c] * share;
+        const double risk = weighted ? individual_risk(f[c], big_f) : 1.0 / f[c];
+        const auto records = static_cast<double>(owned.count(i, data));
+        n += records;
+        if (!std::isnan(risk)) expected += records * risk;
+        if (!(worst >= risk)) worst = risk;
+        ++c;
+      }
+      StateWriter mine;
+      for (double v : {n, expected, worst}) mine.f64(v);
+      n = expected = 0;
+      worst = std::nan("");
+      for (const auto& bytes : communicator.gather(mine.take())) {
+        StateReader in(bytes);
+        const double rank_records = in.f64();
+        n += rank_records;
+        expected += in.f64();
+        const double rank_worst = in.f64();
+        // A rank that owns no record of this data set has no largest risk.
+        if (rank_records > 0 && !(worst >= rank_worst)) worst = rank_worst;
+        in.expect_end();
+      }
+      if (!communicator.is_root()) continue;
+      const std::string scope = sdc::scope(keys, "", data);
+      result.add("expected_reidentifications", scope, expected);
+      result.add("global_risk", scope, n > 0 ? expected / n : std::nan(""));
+      result.add("max_individual_risk", scope, worst);
+    }
+  }
+  if (!weighted)
+    result.warnings.push_back(
+        "no sampling weights declared (--weights or the spec's weights:): individual risk is "
+        "1 / (class size), as sdcMicro without weights");
+  return result;
+}
+
+bool individual_risk_collective_applies(const MetricInput& schema, const Params& params) {
+  return !params.get_bool("record_level") && schema.context.household.empty() &&
+         keydisc::combinations_mergeable(params);
+}
+
 }  // namespace
 
 MetricSpec individual_risk_metric() {
@@ -234,7 +329,9 @@ MetricSpec individual_risk_metric() {
                  "values read as if the synthetic file were a sample of the same population; "
                  "its household column groups its records as it stands. ") +
              sdc::kSideBySideDoc +
-             " A partitioned run merges the records and weights per key combination; with a "
+             " A partitioned run merges the records and weights per key combination; without "
+             "whole tables the ranks do it together, each key combination sent to the rank "
+             "that owns it (by a hash of its values), which finds its class sizes; with a "
              "household column, record_level = true or numeric = quantile | equal_width it "
              "gathers every row on one process.",
       .params = params,
@@ -243,6 +340,8 @@ MetricSpec individual_risk_metric() {
       .compute = compute_individual_risk,
       .mergeable = MergeableForm{.partial_state = individual_risk_state,
                                  .finalize = finalize_individual_risk},
+      .collective = CollectiveForm{.applies = individual_risk_collective_applies,
+                                   .run = collective_individual_risk},
       .statistics =
           {{"expected_reidentifications",
             "the sum of the individual risks: the expected number of "

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/communicator.hpp"
 #include "core/error.hpp"
 #include "metrics/gathered_state.hpp"
 #include "metrics/key_disclosure/key_combinations.hpp"
 #include "metrics/references.hpp"
+#include "metrics/sdc_risk/owned_combinations.hpp"
 #include "metrics/sdc_risk/sdc_scenarios.hpp"
 
 namespace synthaudit {
@@ -142,6 +144,90 @@ MetricResult finalize_k_anonymity(const std::vector<std::string>& states, const 
   return result;
 }
 
+// The collective form: per scenario, each key combination's records sent to the rank that owns
+// it (sdc/owned_combinations.hpp); each rank finds the class sizes of the combinations it owns
+// (with the wildcard rule, together with the others) and counts what the statistics need; the
+// root adds the ranks' counts. Every number is a sum of whole record counts or a minimum, so the
+// result is the mergeable form's and the single process's bit for bit.
+MetricResult collective_k_anonymity(const MetricInput& partition, const Params& params,
+                                    Communicator& communicator) {
+  const auto ks = k_values(params);
+  const auto rule = sdc::missing_keys(params);
+  const auto options = keydisc::coding_options(params);
+  const std::vector<const Table*> tables = {&partition.confidential, &partition.first_synthetic()};
+  MetricResult result;
+  result.details["plots"] = nlohmann::json::array();
+  for (const auto& scenario : sdc::scenarios(partition)) {
+    std::vector<std::string> keys;
+    std::vector<std::size_t> key_columns;
+    {
+      auto codes = keydisc::code_scenario(tables, scenario, options);
+      keys = std::move(codes.key_names);
+      key_columns = std::move(codes.key_columns);
+    }
+    const auto owned =
+        sdc::exchange_to_owners(keydisc::count_flat_combinations(tables, key_columns, options),
+                                key_columns.size(), communicator);
+    auto plot = make_plot("bars", "Share of records in classes smaller than k",
+                          "k (class size threshold)", "share of records", sdc::keys_scope(keys));
+    for (std::size_t data = 0; data < 2; ++data) {
+      const auto sizes =
+          sdc::owned_class_frequencies(owned, data, false, rule, communicator).sample;
+      // This rank's classes, records, uniques, smallest class and records below each k.
+      double n = 0, uniques = 0, smallest = std::nan("");
+      std::vector<double> below(ks.size(), 0.0);
+      std::size_t c = 0;
+      for (std::size_t i = 0; i < owned.size(); ++i) {
+        if (owned.count(i, data) == 0) continue;
+        const auto records = static_cast<double>(owned.count(i, data));
+        n += records;
+        if (sizes[c] == 1.0) uniques += records;
+        if (!(smallest <= sizes[c])) smallest = sizes[c];
+        for (std::size_t k = 0; k < ks.size(); ++k)
+          if (sizes[c] < static_cast<double>(ks[k])) below[k] += records;
+        ++c;
+      }
+      StateWriter mine;
+      mine.u64(sizes.size());
+      for (double v : {n, uniques, smallest}) mine.f64(v);
+      mine.f64s(below);
+      double classes = 0;
+      n = uniques = 0;
+      smallest = std::nan("");
+      std::fill(below.begin(), below.end(), 0.0);
+      for (const auto& bytes : communicator.gather(mine.take())) {
+        StateReader in(bytes);
+        const std::uint64_t rank_classes = in.u64();
+        classes += static_cast<double>(rank_classes);
+        n += in.f64();
+        uniques += in.f64();
+        const double rank_smallest = in.f64();
+        // A rank that owns no class of this data set has no smallest one.
+        if (rank_classes > 0 && !(smallest <= rank_smallest)) smallest = rank_smallest;
+        add_into(below, in.f64s());
+        in.expect_end();
+      }
+      if (!communicator.is_root()) continue;
+      result.add("classes", sdc::scope(keys, "", data), classes);
+      result.add("sample_uniques", sdc::scope(keys, "", data), uniques);
+      result.add("smallest_class", sdc::scope(keys, "", data), smallest);
+      for (std::size_t k = 0; k < ks.size(); ++k) {
+        const std::string qualifier = "k=" + std::to_string(ks[k]);
+        result.add("records_below_k", sdc::scope(keys, qualifier, data), below[k]);
+        sdc::add_share_of_records(result, "share_below_k", sdc::scope(keys, qualifier, data),
+                                  below[k], n, data);
+        sdc::add_share_bar(plot, qualifier, data, below[k], n);
+      }
+    }
+    result.details["plots"].push_back(plot);
+  }
+  return result;
+}
+
+bool k_anonymity_collective_applies(const MetricInput&, const Params& params) {
+  return !params.get_bool("record_level") && keydisc::combinations_mergeable(params);
+}
+
 }  // namespace
 
 MetricSpec k_anonymity_metric() {
@@ -169,14 +255,18 @@ MetricSpec k_anonymity_metric() {
                  "2- and 3-anonymity); sample_uniques = #{f_k = 1}; smallest_class = min f_k; "
                  "classes = the number of distinct key patterns (missing a value of its own). ") +
              sdc::kSideBySideDoc +
-             " A partitioned run merges the records per key combination; with record_level = "
-             "true or numeric = quantile | equal_width it gathers every row on one process.",
+             " A partitioned run merges the records per key combination; without whole tables "
+             "the ranks do it together, each key combination sent to the rank that owns it (by "
+             "a hash of its values), which finds its class size; with record_level = true or "
+             "numeric = quantile | equal_width it gathers every row on one process.",
       .params = params,
       .granularity = MetricGranularity::kPerReplicate,
       .needs_scenarios = true,
       .compute = compute_k_anonymity,
       .mergeable =
           MergeableForm{.partial_state = k_anonymity_state, .finalize = finalize_k_anonymity},
+      .collective =
+          CollectiveForm{.applies = k_anonymity_collective_applies, .run = collective_k_anonymity},
       .statistics = {{"classes",
                       "number of distinct key patterns",
                       std::nullopt,

@@ -12,6 +12,7 @@
 #include "metrics/gathered_state.hpp"
 #include "metrics/key_disclosure/key_combinations.hpp"
 #include "metrics/references.hpp"
+#include "metrics/sdc_risk/owned_combinations.hpp"
 #include "metrics/sdc_risk/sdc_scenarios.hpp"
 
 namespace synthaudit {
@@ -191,11 +192,17 @@ std::string l_diversity_state(const MetricInput& in, const Params& params) {
   return out.take();
 }
 
-ClassSummary summarise_classes(const keydisc::CombinationCounts& combinations, std::size_t data,
-                               double l, double c) {
+// Summarises whole classes one at a time: the value counts of a class (its combinations'
+// records of one data set), then close_class.
+struct ClassSummariser {
+  double l, c;
   ClassSummary summary;
   std::vector<double> counts;
-  auto close_class = [&] {
+
+  void add(std::uint64_t records) {
+    if (records > 0) counts.push_back(static_cast<double>(records));
+  }
+  void close_class() {
     if (counts.empty()) return;
     double n = 0, h = 0;
     for (double k : counts) n += k;
@@ -212,18 +219,39 @@ ClassSummary summarise_classes(const keydisc::CombinationCounts& combinations, s
     summary.min_recursive = std::min(summary.min_recursive, recursive);
     summary.empty = false;
     counts.clear();
-  };
+  }
+};
+
+ClassSummary summarise_classes(const keydisc::CombinationCounts& combinations, std::size_t data,
+                               double l, double c) {
+  ClassSummariser classes{l, c, {}, {}};
   const keydisc::KeyCombination* previous = nullptr;
   for (const auto& [combination, per_table] : combinations.counts) {
     const bool same_class =
         previous != nullptr &&
         std::equal(combination.begin(), combination.end() - 1, previous->begin());
-    if (!same_class) close_class();
+    if (!same_class) classes.close_class();
     previous = &combination;
-    if (per_table[data] > 0) counts.push_back(static_cast<double>(per_table[data]));
+    classes.add(per_table[data]);
   }
-  close_class();
-  return summary;
+  classes.close_class();
+  return classes.summary;
+}
+
+// The same over flat counts (a class is the key values without the target, which comes last).
+ClassSummary summarise_classes(const keydisc::FlatCombinations& combinations, std::size_t data,
+                               double l, double c) {
+  ClassSummariser classes{l, c, {}, {}};
+  const std::size_t class_keys = combinations.keys - 1;
+  for (std::size_t i = 0; i < combinations.size(); ++i) {
+    const bool same_class =
+        i > 0 &&
+        std::equal(combinations.key(i), combinations.key(i) + class_keys, combinations.key(i - 1));
+    if (!same_class) classes.close_class();
+    classes.add(combinations.count(i, data));
+  }
+  classes.close_class();
+  return classes.summary;
 }
 
 // The scenario's keys and one target: what each set of statistics is about.
@@ -265,16 +293,6 @@ MetricResult finalize_l_diversity(const std::vector<std::string>& states, const 
   return result;
 }
 
-// The rank that owns a class: a hash of its key values (the combination without the target).
-int class_owner(const keydisc::KeyCombination& combination, int ranks) {
-  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
-  for (std::size_t k = 0; k + 1 < combination.size(); ++k) {
-    h ^= combination[k] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    h *= 0xbf58476d1ce4e5b9ULL;
-  }
-  return static_cast<int>(h % static_cast<std::uint64_t>(ranks));
-}
-
 // The collective form: per scenario target, each rank counts its records per combination, sends
 // each combination to the rank that owns its class (all_to_all), and summarises the whole classes
 // it owns; the root adds the ranks' summaries. No rank holds more than about its share of the
@@ -286,33 +304,12 @@ MetricResult collective_l_diversity(const MetricInput& partition, const Params& 
   const auto options = keydisc::coding_options(params);
   const auto parts = target_parts(partition, options);
   const std::vector<const Table*> tables = {&partition.confidential, &partition.first_synthetic()};
-  const int ranks = communicator.size();
   MetricResult result;
   for (const auto& part : parts) {
-    std::vector<std::string> outgoing(static_cast<std::size_t>(ranks));
-    {
-      keydisc::CombinationCounts local = keydisc::count_combinations(tables, part.columns, options);
-      std::vector<keydisc::CombinationCounts> shares(static_cast<std::size_t>(ranks));
-      for (auto& share : shares) share.tables = local.tables;
-      // Moved node by node, so the combinations are never held twice.
-      while (!local.counts.empty()) {
-        auto node = local.counts.extract(local.counts.begin());
-        auto& share = shares[static_cast<std::size_t>(class_owner(node.key(), ranks))];
-        share.counts.insert(share.counts.end(), std::move(node));
-      }
-      for (std::size_t r = 0; r < shares.size(); ++r) {
-        StateWriter out;
-        shares[r].write(out);
-        outgoing[r] = out.take();
-        shares[r] = {};
-      }
-    }
-    keydisc::CombinationCounts owned;
-    for (const auto& bytes : communicator.all_to_all(std::move(outgoing))) {
-      StateReader in(bytes);
-      owned.add(keydisc::CombinationCounts::read(in));
-      in.expect_end();
-    }
+    // A class is its key values: the combination without the target, which comes last.
+    keydisc::FlatCombinations owned =
+        sdc::exchange_to_owners(keydisc::count_flat_combinations(tables, part.columns, options),
+                                part.columns.size() - 1, communicator);
     StateWriter mine;
     for (std::size_t data = 0; data < 2; ++data) summarise_classes(owned, data, l, c).write(mine);
     owned = {};

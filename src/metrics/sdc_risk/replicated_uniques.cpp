@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/communicator.hpp"
 #include "core/error.hpp"
 #include "metrics/gathered_state.hpp"
 #include "metrics/key_disclosure/key_combinations.hpp"
 #include "metrics/references.hpp"
+#include "metrics/sdc_risk/owned_combinations.hpp"
 #include "metrics/sdc_risk/sdc_scenarios.hpp"
 
 namespace synthaudit {
@@ -104,6 +106,74 @@ MetricResult finalize_replicated_uniques(const std::vector<std::string>& states,
   return result;
 }
 
+// The collective form: per scenario, each key combination's records sent to the rank that owns
+// it (sdc/owned_combinations.hpp); each rank counts the uniques among the combinations it owns and
+// the root adds the ranks' counts, so every number is the single process's bit for bit.
+MetricResult collective_replicated_uniques(const MetricInput& partition, const Params& params,
+                                           Communicator& communicator) {
+  const auto options = keydisc::coding_options(params);
+  const std::vector<const Table*> tables = {&partition.confidential, &partition.first_synthetic()};
+  MetricResult result;
+  double worst = std::nan(""), worst_records = 0;
+  for (const auto& scenario : sdc::scenarios(partition)) {
+    std::vector<std::string> key_names;
+    std::vector<std::size_t> key_columns;
+    {
+      auto codes = keydisc::code_scenario(tables, scenario, options);
+      key_names = std::move(codes.key_names);
+      key_columns = std::move(codes.key_columns);
+    }
+    // original, synthetic, in_original, replicated uniques and synthetic records on this rank
+    std::vector<std::uint64_t> counts(5, 0);
+    {
+      const auto owned =
+          sdc::exchange_to_owners(keydisc::count_flat_combinations(tables, key_columns, options),
+                                  key_columns.size(), communicator);
+      for (std::size_t i = 0; i < owned.size(); ++i) {
+        const std::uint64_t count[2] = {owned.count(i, 0), owned.count(i, 1)};
+        counts[4] += count[1];
+        counts[0] += count[0] == 1;
+        if (count[1] != 1) continue;
+        counts[1] += 1;
+        counts[2] += count[0] >= 1;
+        counts[3] += count[0] == 1;
+      }
+    }
+    StateWriter mine;
+    mine.u64s(counts);
+    std::vector<std::uint64_t> whole;
+    for (const auto& bytes : communicator.gather(mine.take())) {
+      StateReader in(bytes);
+      add_into(whole, in.u64s());
+      in.expect_end();
+    }
+    if (!communicator.is_root()) continue;
+    const auto original = static_cast<double>(whole[0]);
+    const auto synthetic = static_cast<double>(whole[1]);
+    const auto in_original = static_cast<double>(whole[2]);
+    const auto replicated = static_cast<double>(whole[3]);
+    const auto n_syn = static_cast<double>(whole[4]);
+    const std::string scope = sdc::keys_scope(key_names);
+    const double share = n_syn > 0 ? replicated / n_syn : std::nan("");
+    result.add("original_uniques", scope, original);
+    result.add("synthetic_uniques", scope, synthetic);
+    result.add("synthetic_uniques_in_original", scope, in_original);
+    result.add("replicated_uniques", scope, replicated);
+    // A share of the released synthetic rows: it reveals the count of replicated uniques.
+    result.add("replicated_unique_share", scope, share, replicated);
+    if (!(worst >= share)) {
+      worst = share;
+      worst_records = replicated;
+    }
+  }
+  if (!std::isnan(worst)) result.add("replicated_unique_share_max", "all", worst, worst_records);
+  return result;
+}
+
+bool replicated_uniques_collective_applies(const MetricInput&, const Params& params) {
+  return keydisc::combinations_mergeable(params);
+}
+
 }  // namespace
 
 MetricSpec replicated_uniques_metric() {
@@ -129,8 +199,10 @@ MetricSpec replicated_uniques_metric() {
           "missing key is never unique there). Numeric keys are coded as `numeric` says "
           "(each distinct value by default, as synthpop). Computed per replicate; the "
           "holdout baseline gives what real records from outside the confidential data "
-          "would replicate. A partitioned run merges the records per key combination; with "
-          "numeric = quantile | equal_width it gathers every row on one process.",
+          "would replicate. A partitioned run merges the records per key combination; "
+          "without whole tables the ranks do it together, each key combination sent to the "
+          "rank that owns it (by a hash of its values); with numeric = quantile | equal_width "
+          "it gathers every row on one process.",
       .params = keydisc::coding_params("exact", 5),
       .granularity = MetricGranularity::kPerReplicate,
       .needs_scenarios = true,
@@ -145,6 +217,8 @@ MetricSpec replicated_uniques_metric() {
       .compute = compute_replicated_uniques,
       .mergeable = MergeableForm{.partial_state = replicated_uniques_state,
                                  .finalize = finalize_replicated_uniques},
+      .collective = CollectiveForm{.applies = replicated_uniques_collective_applies,
+                                   .run = collective_replicated_uniques},
       .statistics = {{"original_uniques",
                       "key patterns that occur once in the confidential data",
                       std::nullopt,
