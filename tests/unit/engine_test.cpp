@@ -179,8 +179,8 @@ TEST(Engine, MetricNotApplicableOnEveryRunIsSkippedWithItsReason) {
   const auto dir = temp_dir("engine_not_applicable");
   std::string rows = "x,y,c\n";
   for (int i = 0; i < 60; ++i)
-    rows += std::to_string(i % 7) + "," + std::to_string((i * 3) % 5) + "," +
-            (i % 2 ? "a" : "b") + "\n";
+    rows += std::to_string(i % 7) + "," + std::to_string((i * 3) % 5) + "," + (i % 2 ? "a" : "b") +
+            "\n";
   write(dir / "conf.csv", rows);
   write(dir / "syn.csv", rows);
   write(dir / "holdout.csv", rows);
