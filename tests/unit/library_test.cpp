@@ -199,6 +199,7 @@ TEST(Library, InMemoryTablesGiveTheValuesOfTheSameDataReadFromFiles) {
                            parse_analysis("mean: age", 1, "--analysis")};
   spec.context.seed = 7;
   spec.parameters["propensity_boosted_trees"] = {{"rounds", 10}, {"xgboost_threads", 1}};
+  spec.parameters["train_synthetic_test_real"] = {{"target", "depressed"}};
   const auto from_files = result_rows(evaluate(spec, load_evaluation_data(spec)));
   const auto from_memory = result_rows(evaluate(audit_of_simulated_data()));
   ASSERT_EQ(from_files.size(), from_memory.size());
