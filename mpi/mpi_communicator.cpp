@@ -5,41 +5,23 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/communicator.hpp"
+#include "core/mpi_round_bytes.hpp"
 
 namespace synthaudit {
 namespace {
 
 // MPI counts are int: a message over 2 GiB is refused with a clear error rather than truncated.
-// The most bytes one rank sends (or receives) in one round of all_to_all. Small, because each
-// round's bytes are copied into a send and a receive buffer beside the messages themselves: 4 MiB
-// keeps that copy negligible next to the messages (rounds cost a few microseconds each).
-constexpr std::uint64_t kRoundBytes = std::uint64_t{4} << 20;
-
-// SYNTHAUDIT_MPI_ROUND_BYTES lowers the round size, so that the tests run all_to_all's rounds
-// with messages of a few kilobytes instead of needing megabytes (docs/mpi.md). Only smaller
-// values than the default are taken: a larger one could reach MPI's int counts.
-std::uint64_t round_bytes() {
-  const char* text = std::getenv("SYNTHAUDIT_MPI_ROUND_BYTES");
-  if (text == nullptr || *text == '\0') return kRoundBytes;
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long value = std::strtoull(text, &end, 10);
-  if (errno != 0 || *end != '\0' || value == 0 || value > kRoundBytes || text[0] == '-')
-    throw std::runtime_error(
-        "SYNTHAUDIT_MPI_ROUND_BYTES must be a whole number of bytes from 1 to " +
-        std::to_string(kRoundBytes) + ", not '" + text + "'");
-  return value;
-}
+// all_to_all goes in rounds of core/mpi_round_bytes.hpp's size; the program has already stopped,
+// on every rank, when the setting is bad, so the fallback here is never used for a run.
+std::uint64_t round_bytes() { return all_to_all_round_bytes().value_or(kAllToAllRoundBytes); }
 
 int checked_count(std::uint64_t bytes) {
   if (bytes > static_cast<std::uint64_t>(INT_MAX))

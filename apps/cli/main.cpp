@@ -13,6 +13,7 @@
 
 #include "core/launcher.hpp"
 #include "core/limits.hpp"
+#include "core/mpi_round_bytes.hpp"
 #include "core/progress.hpp"
 #include "core/text.hpp"
 #include "engine/partitioned_evaluate.hpp"
@@ -293,6 +294,11 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
   names.push_back(kRecordsFileName);
   names.push_back(kOutputCheckFileName);
   run_agreed(communicator, [&] {
+    if (communicator.size() > 1 && !all_to_all_round_bytes())
+      throw InputError(std::string(kAllToAllRoundBytesVariable) +
+                       " must be a whole number of bytes from 1 to " +
+                       std::to_string(kAllToAllRoundBytes) + ", not '" +
+                       std::getenv(kAllToAllRoundBytesVariable) + "' (docs/mpi.md)");
     if (root) check_output_folder(spec.output_dir, names, input_files(spec, other_inputs));
   });
   ProgressFn progress;
