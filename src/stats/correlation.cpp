@@ -208,6 +208,22 @@ double spearman_from_codes(const RankCodes& x, const RankCodes& y) {
   return spearman_from_sums(sxy, sxx, syy);
 }
 
+// Calls visit(j, x_i, y_j_i) for each row i < rows and column j < M where neither is missing,
+// row by row and, within a row, column by column.
+template <std::size_t M, typename Visit>
+void for_each_complete(std::span<const double> x, const std::array<const double*, M>& y,
+                       std::size_t rows, Visit visit) {
+  for (std::size_t i = 0; i < rows; ++i) {
+    const double xi = x[i];
+    if (std::isnan(xi)) continue;
+    for (std::size_t j = 0; j < M; ++j) {
+      const double yi = y[j][i];
+      if (std::isnan(yi)) continue;
+      visit(j, xi, yi);
+    }
+  }
+}
+
 // pearson_pairwise(x, ys[j]) for the M columns ys, written to out[j]: the same sums in the same
 // row order as pairwise_covariance, so the same bits, but one pass over x serves M pairs and
 // their M independent sums keep the adder busy where one pair waits on the latency of each add.
@@ -219,34 +235,22 @@ void pearson_batch(std::span<const double> x, const std::span<const double>* ys,
   for (std::size_t j = 0; j < M; ++j) y[j] = ys[j].data();
   std::array<std::size_t, M> n{};
   std::array<double, M> sx{}, sy{};
-  for (std::size_t i = 0; i < rows; ++i) {
-    const double xi = x[i];
-    if (std::isnan(xi)) continue;
-    for (std::size_t j = 0; j < M; ++j) {
-      const double yi = y[j][i];
-      if (std::isnan(yi)) continue;
-      ++n[j];
-      sx[j] += xi;
-      sy[j] += yi;
-    }
-  }
+  for_each_complete(x, y, rows, [&](std::size_t j, double xi, double yi) {
+    ++n[j];
+    sx[j] += xi;
+    sy[j] += yi;
+  });
   std::array<double, M> mx{}, my{}, sxy{}, sxx{}, syy{};
   for (std::size_t j = 0; j < M; ++j) {
     mx[j] = sx[j] / static_cast<double>(n[j]);
     my[j] = sy[j] / static_cast<double>(n[j]);
   }
-  for (std::size_t i = 0; i < rows; ++i) {
-    const double xi = x[i];
-    if (std::isnan(xi)) continue;
-    for (std::size_t j = 0; j < M; ++j) {
-      const double yi = y[j][i];
-      if (std::isnan(yi)) continue;
-      const double dx = xi - mx[j], dy = yi - my[j];
-      sxy[j] += dx * dy;
-      sxx[j] += dx * dx;
-      syy[j] += dy * dy;
-    }
-  }
+  for_each_complete(x, y, rows, [&](std::size_t j, double xi, double yi) {
+    const double dx = xi - mx[j], dy = yi - my[j];
+    sxy[j] += dx * dy;
+    sxx[j] += dx * dx;
+    syy[j] += dy * dy;
+  });
   for (std::size_t j = 0; j < M; ++j)
     out[j] = n[j] < 2 || !(sxx[j] > 0 && syy[j] > 0)
                  ? kNaN
