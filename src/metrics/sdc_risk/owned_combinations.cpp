@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "metrics/key_disclosure/key_scenarios.hpp"
 #include "metrics/partial_state.hpp"
 
 namespace synthaudit::sdc {
@@ -105,6 +106,13 @@ std::uint64_t total_over_ranks(std::uint64_t value, Communicator& communicator) 
 }
 
 }  // namespace
+
+ScenarioKeys scenario_keys(const std::vector<const Table*>& tables,
+                           const DisclosureScenario& scenario,
+                           const stats::CodingOptions& options) {
+  auto codes = keydisc::code_scenario(tables, scenario, options);
+  return {std::move(codes.key_names), std::move(codes.key_columns)};
+}
 
 int combination_owner(const std::uint64_t* combination, std::size_t class_keys, int ranks) {
   std::uint64_t h = 0x9e3779b97f4a7c15ULL;
