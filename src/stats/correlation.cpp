@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "core/threads.hpp"
+#include "stats/dense_ids.hpp"
 #include "stats/summary.hpp"
 
 namespace synthaudit::stats {
@@ -63,53 +64,6 @@ std::vector<double> ranks_from_order(std::span<const double> x,
 constexpr std::size_t kMaxRowsForRankArray = std::size_t{1} << 31;
 constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
 
-// Finds the dense id of a value's bit pattern, adding it if new: open addressing with linear
-// probing over a power-of-two table. A column of a million rows typically holds a few hundred
-// distinct values, so this replaces a sort of the rows by a lookup per row in a table that stays
-// in cache.
-class ValueIds {
- public:
-  // The id of `bits` if present, else `next` (which the caller then assigns to it).
-  std::uint32_t find_or_add(std::uint64_t bits, std::uint32_t next) {
-    if (2 * (static_cast<std::size_t>(next) + 1) > keys_.size()) grow();
-    for (std::size_t slot = spread(bits) & mask_;; slot = (slot + 1) & mask_) {
-      if (keys_[slot] == bits) return ids_[slot];
-      if (keys_[slot] == kEmpty) {
-        keys_[slot] = bits;
-        ids_[slot] = next;
-        return next;
-      }
-    }
-  }
-
- private:
-  // A NaN pattern: never the bits of a value that is looked up.
-  static constexpr std::uint64_t kEmpty = 0x7ff8000000000000ULL;
-  static std::size_t spread(std::uint64_t bits) {
-    bits ^= bits >> 29;
-    bits *= 0xbf58476d1ce4e5b9ULL;
-    return static_cast<std::size_t>(bits ^ (bits >> 32));
-  }
-  void grow() {
-    std::vector<std::uint64_t> keys(std::max<std::size_t>(64, keys_.size() * 2), kEmpty);
-    std::vector<std::uint32_t> ids(keys.size());
-    const std::size_t mask = keys.size() - 1;
-    for (std::size_t i = 0; i < keys_.size(); ++i) {
-      if (keys_[i] == kEmpty) continue;
-      std::size_t slot = spread(keys_[i]) & mask;
-      while (keys[slot] != kEmpty) slot = (slot + 1) & mask;
-      keys[slot] = keys_[i];
-      ids[slot] = ids_[i];
-    }
-    keys_.swap(keys);
-    ids_.swap(ids);
-    mask_ = mask;
-  }
-  std::vector<std::uint64_t> keys_;
-  std::vector<std::uint32_t> ids_;
-  std::size_t mask_ = 0;
-};
-
 // One column prepared for pairwise-complete Spearman: each row's index among the column's
 // distinct values in ascending order (kAbsent when missing) and the rows per distinct value.
 // Mid-ranks among any subset of rows follow from the counts of the codes in that subset, so the
@@ -127,7 +81,7 @@ RankCodes rank_codes(std::span<const double> x) {
   RankCodes c;
   const std::size_t n = x.size();
   c.code.resize(n);
-  ValueIds ids;
+  DenseIds ids;
   std::vector<double> distinct;
   for (std::size_t r = 0; r < n; ++r) {
     if (std::isnan(x[r])) {
@@ -135,9 +89,8 @@ RankCodes rank_codes(std::span<const double> x) {
       continue;
     }
     const double v = x[r] == 0 ? 0.0 : x[r];  // −0 and +0 are one value
-    const auto next = static_cast<std::uint32_t>(distinct.size());
-    const std::uint32_t id = ids.find_or_add(std::bit_cast<std::uint64_t>(v), next);
-    if (id == next) distinct.push_back(v);
+    const std::uint32_t id = ids.id(std::bit_cast<std::uint64_t>(v));
+    if (id == distinct.size()) distinct.push_back(v);
     c.code[r] = id;
   }
   std::vector<std::uint32_t> ascending(distinct.size());
@@ -255,6 +208,22 @@ double spearman_from_codes(const RankCodes& x, const RankCodes& y) {
   return spearman_from_sums(sxy, sxx, syy);
 }
 
+// Calls visit(j, x_i, y_j_i) for each row i < rows and column j < M where neither is missing,
+// row by row and, within a row, column by column.
+template <std::size_t M, typename Visit>
+void for_each_complete(std::span<const double> x, const std::array<const double*, M>& y,
+                       std::size_t rows, Visit visit) {
+  for (std::size_t i = 0; i < rows; ++i) {
+    const double xi = x[i];
+    if (std::isnan(xi)) continue;
+    for (std::size_t j = 0; j < M; ++j) {
+      const double yi = y[j][i];
+      if (std::isnan(yi)) continue;
+      visit(j, xi, yi);
+    }
+  }
+}
+
 // pearson_pairwise(x, ys[j]) for the M columns ys, written to out[j]: the same sums in the same
 // row order as pairwise_covariance, so the same bits, but one pass over x serves M pairs and
 // their M independent sums keep the adder busy where one pair waits on the latency of each add.
@@ -266,34 +235,22 @@ void pearson_batch(std::span<const double> x, const std::span<const double>* ys,
   for (std::size_t j = 0; j < M; ++j) y[j] = ys[j].data();
   std::array<std::size_t, M> n{};
   std::array<double, M> sx{}, sy{};
-  for (std::size_t i = 0; i < rows; ++i) {
-    const double xi = x[i];
-    if (std::isnan(xi)) continue;
-    for (std::size_t j = 0; j < M; ++j) {
-      const double yi = y[j][i];
-      if (std::isnan(yi)) continue;
-      ++n[j];
-      sx[j] += xi;
-      sy[j] += yi;
-    }
-  }
+  for_each_complete(x, y, rows, [&](std::size_t j, double xi, double yi) {
+    ++n[j];
+    sx[j] += xi;
+    sy[j] += yi;
+  });
   std::array<double, M> mx{}, my{}, sxy{}, sxx{}, syy{};
   for (std::size_t j = 0; j < M; ++j) {
     mx[j] = sx[j] / static_cast<double>(n[j]);
     my[j] = sy[j] / static_cast<double>(n[j]);
   }
-  for (std::size_t i = 0; i < rows; ++i) {
-    const double xi = x[i];
-    if (std::isnan(xi)) continue;
-    for (std::size_t j = 0; j < M; ++j) {
-      const double yi = y[j][i];
-      if (std::isnan(yi)) continue;
-      const double dx = xi - mx[j], dy = yi - my[j];
-      sxy[j] += dx * dy;
-      sxx[j] += dx * dx;
-      syy[j] += dy * dy;
-    }
-  }
+  for_each_complete(x, y, rows, [&](std::size_t j, double xi, double yi) {
+    const double dx = xi - mx[j], dy = yi - my[j];
+    sxy[j] += dx * dy;
+    sxx[j] += dx * dx;
+    syy[j] += dy * dy;
+  });
   for (std::size_t j = 0; j < M; ++j)
     out[j] = n[j] < 2 || !(sxx[j] > 0 && syy[j] > 0)
                  ? kNaN

@@ -9,72 +9,10 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "stats/binning.hpp"
+#include "stats/dense_ids.hpp"
 #include "stats/quantile.hpp"
 
 namespace synthaudit::stats {
-
-namespace {
-
-// Open-addressing hash map uint64 -> dense uint32 id in order of first appearance. Hand-written
-// because std::unordered_map allocates one node per key and is 3-5x slower on the 10^6-key
-// densifications this file does; linear probing over a power-of-two table of (key, id) slots.
-class DenseHash {
- public:
-  explicit DenseHash(std::size_t expected) {
-    std::size_t cap = 16;
-    while (cap < 2 * expected + 1) cap <<= 1;
-    keys_.assign(cap, kEmpty);
-    ids_.assign(cap, 0);
-    mask_ = cap - 1;
-  }
-  std::uint32_t id(std::uint64_t key) {
-    if (2 * (static_cast<std::size_t>(next_) + 1) > keys_.size()) grow();
-    std::size_t slot = mix(key) & mask_;
-    while (true) {
-      if (keys_[slot] == key) return ids_[slot];
-      if (keys_[slot] == kEmpty) {
-        keys_[slot] = key;
-        ids_[slot] = next_;
-        return next_++;
-      }
-      slot = (slot + 1) & mask_;
-    }
-  }
-  std::uint32_t size() const { return next_; }
-
- private:
-  void grow() {
-    std::vector<std::uint64_t> keys(keys_.size() * 2, kEmpty);
-    std::vector<std::uint32_t> ids(keys.size(), 0);
-    const std::size_t mask = keys.size() - 1;
-    for (std::size_t i = 0; i < keys_.size(); ++i) {
-      if (keys_[i] == kEmpty) continue;
-      std::size_t slot = mix(keys_[i]) & mask;
-      while (keys[slot] != kEmpty) slot = (slot + 1) & mask;
-      keys[slot] = keys_[i];
-      ids[slot] = ids_[i];
-    }
-    keys_.swap(keys);
-    ids_.swap(ids);
-    mask_ = mask;
-  }
-
-  static constexpr std::uint64_t kEmpty = std::numeric_limits<std::uint64_t>::max();
-  static std::uint64_t mix(std::uint64_t x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-  }
-  std::vector<std::uint64_t> keys_;
-  std::vector<std::uint32_t> ids_;
-  std::size_t mask_ = 0;
-  std::uint32_t next_ = 0;
-};
-
-}  // namespace
 
 CodedColumn code_column(const std::vector<const Table*>& tables, std::size_t column,
                         const CodingOptions& options, std::size_t reference) {
@@ -94,7 +32,7 @@ CodedColumn code_column(const std::vector<const Table*>& tables, std::size_t col
   if (options.numeric == NumericCoding::kExact) {
     // Distinct values through a hash of their bit patterns (O(n), then only the distinct
     // values are sorted); -0.0 is folded into 0.0 so that equal values share a level.
-    DenseHash seen(1024);
+    DenseIds seen(1024);
     for (const Table* table : tables)
       for (double v : table->column(column).numeric) {
         if (is_missing(v)) continue;
@@ -187,7 +125,7 @@ GroupIds combine_codes(const std::vector<const std::vector<std::vector<std::uint
     }
     // Exact densification through a hash map: no collisions are possible, the hashed value is
     // the exact 64-bit cell. Ids in order of first appearance (deterministic).
-    DenseHash hash(std::min<std::uint64_t>(product, total));
+    DenseIds hash(std::min<std::uint64_t>(product, total));
     for (auto& c : cell)
       for (auto& v : c) v = hash.id(v);
     return hash.size();

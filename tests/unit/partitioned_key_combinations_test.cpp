@@ -22,43 +22,21 @@
 #include "metrics/metric.hpp"
 #include "metrics/registry.hpp"
 #include "metrics/sdc_risk/owned_combinations.hpp"
+#include "partitioned_test_support.hpp"
 #include "stats/equivalence_classes.hpp"
 #include "table/table.hpp"
 
 namespace synthaudit {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// cuts, rows_of, run_partitioned, same_bits
+using namespace testing;
 
-bool same_bits(double a, double b) {
-  return (std::isnan(a) && std::isnan(b)) || std::memcmp(&a, &b, sizeof a) == 0;
-}
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 bool within(double a, double b, double relative) {
   return (std::isnan(a) && std::isnan(b)) || a == b ||
          std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
-}
-
-// Row ranges of `rows` for `ranks` ranks: uneven, with an empty range from 3 ranks on.
-std::vector<std::size_t> cuts(std::size_t rows, int ranks) {
-  switch (ranks) {
-    case 1:
-      return {0, rows};
-    case 2:
-      return {0, rows * 3 / 10, rows};
-    case 3:
-      return {0, rows / 2, rows / 2, rows};
-    default:
-      return {0, rows / 10, rows * 6 / 10, rows * 6 / 10, rows};
-  }
-}
-
-Table rows_of(const Table& table, const std::vector<std::size_t>& at, int rank) {
-  std::vector<std::size_t> rows;
-  for (std::size_t r = at[static_cast<std::size_t>(rank)];
-       r < at[static_cast<std::size_t>(rank) + 1]; ++r)
-    rows.push_back(r);
-  return select_rows(table, rows, table.source());
 }
 
 struct Tables {
@@ -181,20 +159,8 @@ TEST_P(KeyCombinationsTogether, EqualOneProcessAndTheMergeableForm) {
                                            "max_individual_risk"};
   for (int ranks : {1, 2, 3, 4}) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
-    const auto conf_cuts = cuts(tables.confidential.rows(), ranks);
-    const auto syn_cuts = cuts(tables.synthetic.rows(), ranks);
-    MetricResult together, merged;
-    run_thread_group(ranks, [&](Communicator& communicator) {
-      const Table conf = rows_of(tables.confidential, conf_cuts, communicator.rank());
-      const Table syn = rows_of(tables.synthetic, syn_cuts, communicator.rank());
-      const MetricInput partition{conf, {&syn}, nullptr, context, "c", 1};
-      MetricResult result = metric->collective->run(partition, params, communicator);
-      const auto states = communicator.gather(metric->mergeable->partial_state(partition, params));
-      if (communicator.is_root()) {
-        together = std::move(result);
-        merged = metric->mergeable->finalize(states, partition, params);
-      }
-    });
+    const auto [together, merged] =
+        run_partitioned(*metric, tables.confidential, tables.synthetic, context, params, ranks);
     expect_same(together, single, summed, 1e-12);
     expect_same(together, merged, summed, 1e-12);
   }

@@ -18,6 +18,7 @@
 #include "engine/partitioned_evaluate.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/registry.hpp"
+#include "partitioned_test_support.hpp"
 #include "sim/simulator.hpp"
 #include "spec/spec.hpp"
 #include "stats/distributed_sort.hpp"
@@ -30,25 +31,10 @@
 namespace synthaudit {
 namespace {
 
+// cuts, rows_of, run_partitioned, same_bits
+using namespace testing;
+
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-bool same_bits(double a, double b) {
-  return (std::isnan(a) && std::isnan(b)) || std::memcmp(&a, &b, sizeof a) == 0;
-}
-
-// Row ranges of `rows` for `ranks` ranks, uneven and with an empty range from 3 ranks on.
-std::vector<std::size_t> cuts(std::size_t rows, int ranks) {
-  switch (ranks) {
-    case 1:
-      return {0, rows};
-    case 2:
-      return {0, rows * 3 / 10, rows};
-    case 3:
-      return {0, rows / 2, rows / 2, rows};
-    default:
-      return {0, rows / 10, rows * 6 / 10, rows * 6 / 10, rows};
-  }
-}
 
 std::vector<double> slice(const std::vector<double>& values, const std::vector<std::size_t>& at,
                           int rank) {
@@ -211,14 +197,6 @@ Tables test_tables() {
   return out;
 }
 
-Table rows_of(const Table& table, const std::vector<std::size_t>& at, int rank) {
-  std::vector<std::size_t> rows;
-  for (std::size_t r = at[static_cast<std::size_t>(rank)];
-       r < at[static_cast<std::size_t>(rank) + 1]; ++r)
-    rows.push_back(r);
-  return select_rows(table, rows, table.source());
-}
-
 void expect_same_result(const MetricResult& together, const MetricResult& single) {
   ASSERT_EQ(together.values.size(), single.values.size());
   for (std::size_t i = 0; i < single.values.size(); ++i) {
@@ -282,20 +260,8 @@ TEST(CollectiveForm, LDiversityFromHashPartitionedClassesEqualsOneProcess) {
   ASSERT_EQ(single.values.size(), 3u * 2u * 6u);
   for (int ranks : {1, 2, 3, 4}) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
-    const auto conf_cuts = cuts(tables.confidential.rows(), ranks);
-    const auto syn_cuts = cuts(tables.synthetic.rows(), ranks);
-    MetricResult together, merged;
-    run_thread_group(ranks, [&](Communicator& communicator) {
-      const Table conf = rows_of(tables.confidential, conf_cuts, communicator.rank());
-      const Table syn = rows_of(tables.synthetic, syn_cuts, communicator.rank());
-      const MetricInput partition{conf, {&syn}, nullptr, context, "c", 1};
-      MetricResult result = metric->collective->run(partition, params, communicator);
-      const auto states = communicator.gather(metric->mergeable->partial_state(partition, params));
-      if (communicator.is_root()) {
-        together = std::move(result);
-        merged = metric->mergeable->finalize(states, partition, params);
-      }
-    });
+    const auto [together, merged] =
+        run_partitioned(*metric, tables.confidential, tables.synthetic, context, params, ranks);
     expect_same_result(together, merged);
     ASSERT_EQ(together.values.size(), single.values.size());
     for (std::size_t i = 0; i < single.values.size(); ++i) {
@@ -325,20 +291,8 @@ TEST(CollectiveForm, CoverageAndValidityEqualsOneProcess) {
   ASSERT_FALSE(single.warnings.empty());  // the column empty in the synthetic data
   for (int ranks : {1, 2, 3, 4}) {
     SCOPED_TRACE(std::to_string(ranks) + " ranks");
-    const auto conf_cuts = cuts(tables.confidential.rows(), ranks);
-    const auto syn_cuts = cuts(tables.synthetic.rows(), ranks);
-    MetricResult together, merged;
-    run_thread_group(ranks, [&](Communicator& communicator) {
-      const Table conf = rows_of(tables.confidential, conf_cuts, communicator.rank());
-      const Table syn = rows_of(tables.synthetic, syn_cuts, communicator.rank());
-      const MetricInput partition{conf, {&syn}, nullptr, context, "c", 1};
-      MetricResult result = metric->collective->run(partition, params, communicator);
-      const auto states = communicator.gather(metric->mergeable->partial_state(partition, params));
-      if (communicator.is_root()) {
-        together = std::move(result);
-        merged = metric->mergeable->finalize(states, partition, params);
-      }
-    });
+    const auto [together, merged] =
+        run_partitioned(*metric, tables.confidential, tables.synthetic, context, params, ranks);
     expect_same_result(together, single);
     expect_same_result(merged, single);
     for (std::size_t i = 0; i < single.values.size(); ++i)

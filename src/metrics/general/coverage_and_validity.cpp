@@ -16,6 +16,33 @@ namespace {
 
 double mean_of(double sum, std::size_t n) { return n == 0 ? std::nan("") : sum / double(n); }
 
+// What both forms send of one column: the row and missing counts of both datasets; for a numeric
+// column the confidential minimum and maximum, then what `write_synthetic_values` writes of the
+// synthetic values; for a categorical one both datasets' level counts.
+template <typename WriteSyntheticValues>
+void write_column(StateWriter& out, const Column& cc, const Column& sc,
+                  WriteSyntheticValues write_synthetic_values) {
+  out.u64(cc.size());
+  out.u64(cc.missing_count());
+  out.u64(sc.size());
+  out.u64(sc.missing_count());
+  if (cc.is_numeric()) {
+    double lo = INFINITY, hi = -INFINITY;
+    for (double v : cc.numeric)
+      if (!std::isnan(v)) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+    out.f64(lo);
+    out.f64(hi);
+    write_synthetic_values(out);
+  } else {
+    const auto nc = stats::level_counts(cc), ns = stats::level_counts(sc);
+    out.u64s({nc.begin(), nc.end()});
+    out.u64s({ns.begin(), ns.end()});
+  }
+}
+
 // The metric's state, also the single process's (compute is finalize over one state, so one
 // process and a partitioned run share every rule). Per column: both datasets' row and missing
 // counts; numeric columns the confidential minimum and maximum and the synthetic values as a sorted
@@ -29,27 +56,9 @@ std::string coverage_state(const MetricInput& in, const Params&) {
   StateWriter out;
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
     if (is_design_column(in, c)) continue;
-    const Column& cc = conf.column(c);
     const Column& sc = syn.column(c);
-    out.u64(cc.size());
-    out.u64(cc.missing_count());
-    out.u64(sc.size());
-    out.u64(sc.missing_count());
-    if (cc.is_numeric()) {
-      double lo = INFINITY, hi = -INFINITY;
-      for (double v : cc.numeric)
-        if (!std::isnan(v)) {
-          lo = std::min(lo, v);
-          hi = std::max(hi, v);
-        }
-      out.f64(lo);
-      out.f64(hi);
-      write_run(out, sorted_run(sc.numeric, nullptr));
-    } else {
-      const auto nc = stats::level_counts(cc), ns = stats::level_counts(sc);
-      out.u64s({nc.begin(), nc.end()});
-      out.u64s({ns.begin(), ns.end()});
-    }
+    write_column(out, conf.column(c), sc,
+                 [&](StateWriter& to) { write_run(to, sorted_run(sc.numeric, nullptr)); });
   }
   return out.take();
 }
@@ -64,6 +73,25 @@ struct ColumnFacts {
   std::uint64_t syn_values = 0, syn_within = 0;
   std::vector<std::uint64_t> conf_levels, syn_levels;
 };
+
+// Adds one column as write_column wrote it into `m`; `read_synthetic_values` reads what the form
+// wrote of a numeric column's synthetic values.
+template <typename ReadSyntheticValues>
+void read_column(StateReader& in, ColumnFacts& m, bool numeric,
+                 ReadSyntheticValues read_synthetic_values) {
+  m.conf_rows += in.u64();
+  m.conf_missing += in.u64();
+  m.syn_rows += in.u64();
+  m.syn_missing += in.u64();
+  if (numeric) {
+    m.lo = std::min(m.lo, in.f64());
+    m.hi = std::max(m.hi, in.f64());
+    read_synthetic_values(in);
+  } else {
+    add_into(m.conf_levels, in.u64s());
+    add_into(m.syn_levels, in.u64s());
+  }
+}
 
 std::vector<std::size_t> compared_columns(const MetricInput& schema) {
   std::vector<std::size_t> columns;
@@ -178,21 +206,9 @@ MetricResult finalize_coverage(const std::vector<std::string>& states, const Met
   std::vector<stats::WeightedSample> syn_sorted(columns.size());
   for (std::size_t p = 0; p < states.size(); ++p) {
     StateReader in(states[p]);
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-      ColumnFacts& m = merged[i];
-      m.conf_rows += in.u64();
-      m.conf_missing += in.u64();
-      m.syn_rows += in.u64();
-      m.syn_missing += in.u64();
-      if (conf.column(columns[i]).is_numeric()) {
-        m.lo = std::min(m.lo, in.f64());
-        m.hi = std::max(m.hi, in.f64());
-        merge_run(syn_sorted[i], read_run(in));
-      } else {
-        add_into(m.conf_levels, in.u64s());
-        add_into(m.syn_levels, in.u64s());
-      }
-    }
+    for (std::size_t i = 0; i < columns.size(); ++i)
+      read_column(in, merged[i], conf.column(columns[i]).is_numeric(),
+                  [&](StateReader& from) { merge_run(syn_sorted[i], read_run(from)); });
     in.expect_end();
   }
   for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -222,52 +238,30 @@ MetricResult collective_coverage(const MetricInput& partition, const Params&,
   {
     StateWriter out;
     for (std::size_t c : columns) {
-      const Column& cc = conf.column(c);
       const Column& sc = syn.column(c);
-      out.u64(cc.size());
-      out.u64(cc.missing_count());
-      out.u64(sc.size());
-      out.u64(sc.missing_count());
-      if (cc.is_numeric()) {
-        double lo = INFINITY, hi = -INFINITY, syn_lo = INFINITY, syn_hi = -INFINITY;
+      write_column(out, conf.column(c), sc, [&](StateWriter& to) {
+        double syn_lo = INFINITY, syn_hi = -INFINITY;
         std::uint64_t syn_values = 0;
-        for (double v : cc.numeric)
-          if (!std::isnan(v)) {
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
-          }
         for (double v : sc.numeric)
           if (!std::isnan(v)) {
             syn_lo = std::min(syn_lo, v);
             syn_hi = std::max(syn_hi, v);
             ++syn_values;
           }
-        for (double v : {lo, hi, syn_lo, syn_hi}) out.f64(v);
-        out.u64(syn_values);
-      } else {
-        const auto nc = stats::level_counts(cc), ns = stats::level_counts(sc);
-        out.u64s({nc.begin(), nc.end()});
-        out.u64s({ns.begin(), ns.end()});
-      }
+        to.f64(syn_lo);
+        to.f64(syn_hi);
+        to.u64(syn_values);
+      });
     }
     for (const auto& bytes : communicator.all_gather(out.take())) {
       StateReader in(bytes);
       for (std::size_t i = 0; i < columns.size(); ++i) {
         ColumnFacts& m = merged[i];
-        m.conf_rows += in.u64();
-        m.conf_missing += in.u64();
-        m.syn_rows += in.u64();
-        m.syn_missing += in.u64();
-        if (conf.column(columns[i]).is_numeric()) {
-          m.lo = std::min(m.lo, in.f64());
-          m.hi = std::max(m.hi, in.f64());
-          m.syn_lo = std::min(m.syn_lo, in.f64());
-          m.syn_hi = std::max(m.syn_hi, in.f64());
-          m.syn_values += in.u64();
-        } else {
-          add_into(m.conf_levels, in.u64s());
-          add_into(m.syn_levels, in.u64s());
-        }
+        read_column(in, m, conf.column(columns[i]).is_numeric(), [&](StateReader& from) {
+          m.syn_lo = std::min(m.syn_lo, from.f64());
+          m.syn_hi = std::max(m.syn_hi, from.f64());
+          m.syn_values += from.u64();
+        });
       }
       in.expect_end();
     }

@@ -33,6 +33,23 @@ double individual_risk(double f, double F) {
   return p / (f - (1.0 - p));
 }
 
+// The statistics of one data set of one scenario from the sum of its records' risks and the
+// largest risk.
+void add_risk_rows(MetricResult& result, const std::vector<std::string>& keys, std::size_t data,
+                   double records, double expected, double worst) {
+  const std::string scope = sdc::scope(keys, "", data);
+  result.add("expected_reidentifications", scope, expected);
+  result.add("global_risk", scope, records > 0 ? expected / records : std::nan(""));
+  result.add("max_individual_risk", scope, worst);
+}
+
+void warn_if_unweighted(MetricResult& result, bool weighted) {
+  if (!weighted)
+    result.warnings.push_back(
+        "no sampling weights declared (--weights or the spec's weights:): individual risk is "
+        "1 / (class size), as sdcMicro without weights");
+}
+
 MetricResult compute_individual_risk(const MetricInput& in, const Params& params) {
   const auto rule = sdc::missing_keys(params);
   const Table* tables[2] = {&in.confidential, &in.first_synthetic()};
@@ -73,10 +90,8 @@ MetricResult compute_individual_risk(const MetricInput& in, const Params& params
         if (!std::isnan(risk[row])) expected += risk[row];
         if (!(worst >= risk[row])) worst = risk[row];
       }
+      add_risk_rows(result, keys, data, static_cast<double>(n), expected, worst);
       const std::string scope = sdc::scope(keys, "", data);
-      result.add("expected_reidentifications", scope, expected);
-      result.add("global_risk", scope, n > 0 ? expected / static_cast<double>(n) : std::nan(""));
-      result.add("max_individual_risk", scope, worst);
       std::vector<std::pair<std::string, std::vector<double>>> per_record = {
           {"class_size", frequencies.sample}};
       if (weighted) per_record.emplace_back("weighted_class_size", frequencies.weighted);
@@ -107,10 +122,7 @@ MetricResult compute_individual_risk(const MetricInput& in, const Params& params
       sdc::add_record_values(result, params, sdc::keys_scope(keys), data, std::move(per_record));
     }
   }
-  if (!weighted)
-    result.warnings.push_back(
-        "no sampling weights declared (--weights or the spec's weights:): individual risk is "
-        "1 / (class size), as sdcMicro without weights");
+  warn_if_unweighted(result, weighted);
   return result;
 }
 
@@ -187,16 +199,10 @@ MetricResult finalize_individual_risk(const std::vector<std::string>& states,
         if (!std::isnan(risk)) expected += records[c] * risk;
         if (!(worst >= risk)) worst = risk;
       }
-      const std::string scope = sdc::scope(keys, "", data);
-      result.add("expected_reidentifications", scope, expected);
-      result.add("global_risk", scope, n > 0 ? expected / n : std::nan(""));
-      result.add("max_individual_risk", scope, worst);
+      add_risk_rows(result, keys, data, n, expected, worst);
     }
   }
-  if (!weighted)
-    result.warnings.push_back(
-        "no sampling weights declared (--weights or the spec's weights:): individual risk is "
-        "1 / (class size), as sdcMicro without weights");
+  warn_if_unweighted(result, weighted);
   return result;
 }
 
@@ -222,13 +228,7 @@ MetricResult collective_individual_risk(const MetricInput& partition, const Para
   }
   MetricResult result;
   for (const auto& scenario : sdc::scenarios(partition)) {
-    std::vector<std::string> keys;
-    std::vector<std::size_t> key_columns;
-    {
-      auto codes = keydisc::code_scenario(tables, scenario, options);
-      keys = std::move(codes.key_names);
-      key_columns = std::move(codes.key_columns);
-    }
+    auto [keys, key_columns] = sdc::scenario_keys(tables, scenario, options);
     const auto owned = sdc::exchange_to_owners(
         keydisc::count_flat_combinations(tables, key_columns, options, weights), key_columns.size(),
         communicator);
@@ -275,16 +275,10 @@ MetricResult collective_individual_risk(const MetricInput& partition, const Para
         in.expect_end();
       }
       if (!communicator.is_root()) continue;
-      const std::string scope = sdc::scope(keys, "", data);
-      result.add("expected_reidentifications", scope, expected);
-      result.add("global_risk", scope, n > 0 ? expected / n : std::nan(""));
-      result.add("max_individual_risk", scope, worst);
+      add_risk_rows(result, keys, data, n, expected, worst);
     }
   }
-  if (!weighted)
-    result.warnings.push_back(
-        "no sampling weights declared (--weights or the spec's weights:): individual risk is "
-        "1 / (class size), as sdcMicro without weights");
+  warn_if_unweighted(result, weighted);
   return result;
 }
 

@@ -158,13 +158,7 @@ MetricResult collective_k_anonymity(const MetricInput& partition, const Params& 
   MetricResult result;
   result.details["plots"] = nlohmann::json::array();
   for (const auto& scenario : sdc::scenarios(partition)) {
-    std::vector<std::string> keys;
-    std::vector<std::size_t> key_columns;
-    {
-      auto codes = keydisc::code_scenario(tables, scenario, options);
-      keys = std::move(codes.key_names);
-      key_columns = std::move(codes.key_columns);
-    }
+    auto [keys, key_columns] = sdc::scenario_keys(tables, scenario, options);
     const auto owned =
         sdc::exchange_to_owners(keydisc::count_flat_combinations(tables, key_columns, options),
                                 key_columns.size(), communicator);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "metrics/key_disclosure/key_scenarios.hpp"
 #include "metrics/partial_state.hpp"
 
 namespace synthaudit::sdc {
@@ -41,6 +42,29 @@ struct Total {
   double weight = 0;
 };
 using Totals = std::unordered_map<Projection, Total, ProjectionHash>;
+
+// A projection's total as the exchanges of owned_class_frequencies send it.
+void write_total(StateWriter& out, const Projection& values, std::uint64_t records, double weight) {
+  for (auto v : values) out.u64(v);
+  out.u64(records);
+  out.f64(weight);
+}
+
+// Calls use(values, records, weight) for each total that write_total wrote into `bytes`, for
+// projections on `width` keys.
+template <typename Use>
+void for_each_total(const std::string& bytes, std::size_t width, Use use) {
+  StateReader in(bytes);
+  const std::size_t entries = bytes.size() / ((width + 2) * sizeof(std::uint64_t));
+  Projection values(width);
+  for (std::size_t e = 0; e < entries; ++e) {
+    for (auto& v : values) v = in.u64();
+    const std::uint64_t records = in.u64();
+    const double weight = in.f64();
+    use(values, records, weight);
+  }
+  in.expect_end();
+}
 
 Projection project(const std::uint64_t* combination, std::size_t keys, std::uint64_t shared) {
   Projection values;
@@ -82,6 +106,13 @@ std::uint64_t total_over_ranks(std::uint64_t value, Communicator& communicator) 
 }
 
 }  // namespace
+
+ScenarioKeys scenario_keys(const std::vector<const Table*>& tables,
+                           const DisclosureScenario& scenario,
+                           const stats::CodingOptions& options) {
+  auto codes = keydisc::code_scenario(tables, scenario, options);
+  return {std::move(codes.key_names), std::move(codes.key_columns)};
+}
 
 int combination_owner(const std::uint64_t* combination, std::size_t class_keys, int ranks) {
   std::uint64_t h = 0x9e3779b97f4a7c15ULL;
@@ -259,25 +290,18 @@ OwnedFrequencies owned_class_frequencies(const keydisc::FlatCombinations& owned,
         std::vector<StateWriter> to(rank_count);
         for (auto m : with_mask[j]) {
           const Projection values = project(members[m], keys, shared);
-          auto& out_to = to[static_cast<std::size_t>(projection_owner(values, shared, ranks))];
-          for (auto v : values) out_to.u64(v);
-          out_to.u64(static_cast<std::uint64_t>(own.sample[m]));
-          out_to.f64(own.weighted[m]);
+          write_total(to[static_cast<std::size_t>(projection_owner(values, shared, ranks))], values,
+                      static_cast<std::uint64_t>(own.sample[m]), own.weighted[m]);
         }
         std::vector<std::string> outgoing(rank_count);
         for (std::size_t r = 0; r < rank_count; ++r) outgoing[r] = to[r].take();
-        for (const auto& bytes : communicator.all_to_all(std::move(outgoing))) {
-          StateReader in(bytes);
-          const std::size_t entries = bytes.size() / ((width + 2) * sizeof(std::uint64_t));
-          Projection values(width);
-          for (std::size_t e = 0; e < entries; ++e) {
-            for (auto& v : values) v = in.u64();
-            Total& total = totals[values];
-            total.records += in.u64();
-            total.weight += in.f64();
-          }
-          in.expect_end();
-        }
+        for (const auto& bytes : communicator.all_to_all(std::move(outgoing)))
+          for_each_total(bytes, width,
+                         [&](const Projection& values, std::uint64_t records, double weight) {
+                           Total& total = totals[values];
+                           total.records += records;
+                           total.weight += weight;
+                         });
       }
 
       // Send the totals to every rank when they are fewer than the requests would be (always for
@@ -294,24 +318,14 @@ OwnedFrequencies owned_class_frequencies(const keydisc::FlatCombinations& owned,
       }
       if (width == 0 || all_totals * rank_count <= all_requests) {
         StateWriter mine;
-        for (const auto& [values, total] : totals) {
-          for (auto v : values) mine.u64(v);
-          mine.u64(total.records);
-          mine.f64(total.weight);
-        }
+        for (const auto& [values, total] : totals)
+          write_total(mine, values, total.records, total.weight);
         totals.clear();
-        for (const auto& bytes : communicator.all_gather(mine.take())) {
-          StateReader in(bytes);
-          const std::size_t entries = bytes.size() / ((width + 2) * sizeof(std::uint64_t));
-          Projection values(width);
-          for (std::size_t e = 0; e < entries; ++e) {
-            for (auto& v : values) v = in.u64();
-            Total& total = totals[values];
-            total.records = in.u64();
-            total.weight = in.f64();
-          }
-          in.expect_end();
-        }
+        for (const auto& bytes : communicator.all_gather(mine.take()))
+          for_each_total(bytes, width,
+                         [&](const Projection& values, std::uint64_t records, double weight) {
+                           totals[values] = Total{records, weight};
+                         });
         for (auto m : with_mask[i]) {
           const auto found = totals.find(project(members[m], keys, shared));
           if (found != totals.end()) add(m, found->second);

@@ -14,6 +14,7 @@
 // here by the owners together, pair of missingness masks by pair, without gathering the
 // combinations (owned_class_frequencies).
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/communicator.hpp"
@@ -21,6 +22,16 @@
 #include "stats/equivalence_classes.hpp"
 
 namespace synthaudit::sdc {
+
+// The key names and columns of `scenario` as keydisc::code_scenario resolves and checks them on
+// `tables`, without keeping its codes: the collective forms count key combinations from the
+// columns and need not hold the coded keys meanwhile.
+struct ScenarioKeys {
+  std::vector<std::string> names;
+  std::vector<std::size_t> columns;
+};
+ScenarioKeys scenario_keys(const std::vector<const Table*>& tables,
+                           const DisclosureScenario& scenario, const stats::CodingOptions& options);
 
 // The rank that owns `combination`: a hash of its first `class_keys` values modulo `ranks`, so
 // that the combinations that agree on those (l_diversity's class: the keys without the target)

@@ -15,38 +15,65 @@ namespace synthaudit {
 
 namespace {
 
+// One scenario's key patterns tallied from each pattern's records in the confidential and the
+// synthetic data.
+struct UniqueCounts {
+  std::uint64_t original = 0, synthetic = 0, in_original = 0, replicated = 0;
+
+  void add_pattern(std::uint64_t confidential_records, std::uint64_t synthetic_records) {
+    original += confidential_records == 1;
+    if (synthetic_records != 1) return;
+    synthetic += 1;
+    in_original += confidential_records >= 1;
+    replicated += confidential_records == 1;
+  }
+};
+
+// The statistics of each scenario in turn, and of the scenario with the largest share.
+class ReplicatedUniquesRows {
+ public:
+  void add_scenario(const std::vector<std::string>& key_names, const UniqueCounts& counts,
+                    double synthetic_records) {
+    const auto replicated = static_cast<double>(counts.replicated);
+    const std::string scope = sdc::keys_scope(key_names);
+    const double share = synthetic_records > 0 ? replicated / synthetic_records : std::nan("");
+    result_.add("original_uniques", scope, static_cast<double>(counts.original));
+    result_.add("synthetic_uniques", scope, static_cast<double>(counts.synthetic));
+    result_.add("synthetic_uniques_in_original", scope, static_cast<double>(counts.in_original));
+    result_.add("replicated_uniques", scope, replicated);
+    // A share of the released synthetic rows: it reveals the count of replicated uniques.
+    result_.add("replicated_unique_share", scope, share, replicated);
+    if (!(worst_ >= share)) {
+      worst_ = share;
+      worst_records_ = replicated;
+    }
+  }
+
+  MetricResult finish() && {
+    if (!std::isnan(worst_))
+      result_.add("replicated_unique_share_max", "all", worst_, worst_records_);
+    return std::move(result_);
+  }
+
+ private:
+  MetricResult result_;
+  double worst_ = std::nan("");
+  double worst_records_ = 0;
+};
+
 MetricResult compute_replicated_uniques(const MetricInput& in, const Params& params) {
-  MetricResult result;
-  double worst = std::nan(""), worst_records = 0;
+  ReplicatedUniquesRows rows;
   for (const auto& scenario : sdc::scenarios(in)) {
     const auto codes = keydisc::code_scenario({&in.confidential, &in.first_synthetic()}, scenario,
                                               keydisc::coding_options(params));
     const auto conf_count = stats::count_ids(codes.keys.ids[0], codes.keys.groups);
     const auto syn_count = stats::count_ids(codes.keys.ids[1], codes.keys.groups);
-    double original = 0, synthetic = 0, in_original = 0, replicated = 0;
-    for (std::uint32_t g = 0; g < codes.keys.groups; ++g) {
-      original += conf_count[g] == 1;
-      if (syn_count[g] != 1) continue;
-      synthetic += 1;
-      in_original += conf_count[g] >= 1;
-      replicated += conf_count[g] == 1;
-    }
-    const double n_syn = static_cast<double>(in.first_synthetic().rows());
-    const std::string scope = sdc::keys_scope(codes.key_names);
-    const double share = n_syn > 0 ? replicated / n_syn : std::nan("");
-    result.add("original_uniques", scope, original);
-    result.add("synthetic_uniques", scope, synthetic);
-    result.add("synthetic_uniques_in_original", scope, in_original);
-    result.add("replicated_uniques", scope, replicated);
-    // A share of the released synthetic rows: it reveals the count of replicated uniques.
-    result.add("replicated_unique_share", scope, share, replicated);
-    if (!(worst >= share)) {
-      worst = share;
-      worst_records = replicated;
-    }
+    UniqueCounts counts;
+    for (std::uint32_t g = 0; g < codes.keys.groups; ++g)
+      counts.add_pattern(conf_count[g], syn_count[g]);
+    rows.add_scenario(codes.key_names, counts, static_cast<double>(in.first_synthetic().rows()));
   }
-  if (!std::isnan(worst)) result.add("replicated_unique_share_max", "all", worst, worst_records);
-  return result;
+  return std::move(rows).finish();
 }
 
 // The mergeable form: per scenario, the records of each key combination in both data sets.
@@ -74,36 +101,17 @@ MetricResult finalize_replicated_uniques(const std::vector<std::string>& states,
     for (auto& counts : merged) counts.add(keydisc::CombinationCounts::read(in));
     in.expect_end();
   }
-  MetricResult result;
-  double worst = std::nan(""), worst_records = 0;
+  ReplicatedUniquesRows rows;
   for (std::size_t s = 0; s < scenarios.size(); ++s) {
     const auto key_names = keydisc::code_scenario({&schema.confidential, &schema.first_synthetic()},
                                                   scenarios[s], options)
                                .key_names;
-    double original = 0, synthetic = 0, in_original = 0, replicated = 0;
-    for (const auto& [combination, count] : merged[s].counts) {
-      original += count[0] == 1;
-      if (count[1] != 1) continue;
-      synthetic += 1;
-      in_original += count[0] >= 1;
-      replicated += count[0] == 1;
-    }
-    const double n_syn = static_cast<double>(merged[s].records(1));
-    const std::string scope = sdc::keys_scope(key_names);
-    const double share = n_syn > 0 ? replicated / n_syn : std::nan("");
-    result.add("original_uniques", scope, original);
-    result.add("synthetic_uniques", scope, synthetic);
-    result.add("synthetic_uniques_in_original", scope, in_original);
-    result.add("replicated_uniques", scope, replicated);
-    // A share of the released synthetic rows: it reveals the count of replicated uniques.
-    result.add("replicated_unique_share", scope, share, replicated);
-    if (!(worst >= share)) {
-      worst = share;
-      worst_records = replicated;
-    }
+    UniqueCounts counts;
+    for (const auto& [combination, count] : merged[s].counts)
+      counts.add_pattern(count[0], count[1]);
+    rows.add_scenario(key_names, counts, static_cast<double>(merged[s].records(1)));
   }
-  if (!std::isnan(worst)) result.add("replicated_unique_share_max", "all", worst, worst_records);
-  return result;
+  return std::move(rows).finish();
 }
 
 // The collective form: per scenario, each key combination's records sent to the rank that owns
@@ -113,61 +121,36 @@ MetricResult collective_replicated_uniques(const MetricInput& partition, const P
                                            Communicator& communicator) {
   const auto options = keydisc::coding_options(params);
   const std::vector<const Table*> tables = {&partition.confidential, &partition.first_synthetic()};
-  MetricResult result;
-  double worst = std::nan(""), worst_records = 0;
+  ReplicatedUniquesRows rows;
   for (const auto& scenario : sdc::scenarios(partition)) {
-    std::vector<std::string> key_names;
-    std::vector<std::size_t> key_columns;
-    {
-      auto codes = keydisc::code_scenario(tables, scenario, options);
-      key_names = std::move(codes.key_names);
-      key_columns = std::move(codes.key_columns);
-    }
-    // original, synthetic, in_original, replicated uniques and synthetic records on this rank
-    std::vector<std::uint64_t> counts(5, 0);
+    auto [key_names, key_columns] = sdc::scenario_keys(tables, scenario, options);
+    UniqueCounts mine;
+    std::uint64_t synthetic_records = 0;
     {
       const auto owned =
           sdc::exchange_to_owners(keydisc::count_flat_combinations(tables, key_columns, options),
                                   key_columns.size(), communicator);
       for (std::size_t i = 0; i < owned.size(); ++i) {
-        const std::uint64_t count[2] = {owned.count(i, 0), owned.count(i, 1)};
-        counts[4] += count[1];
-        counts[0] += count[0] == 1;
-        if (count[1] != 1) continue;
-        counts[1] += 1;
-        counts[2] += count[0] >= 1;
-        counts[3] += count[0] == 1;
+        synthetic_records += owned.count(i, 1);
+        mine.add_pattern(owned.count(i, 0), owned.count(i, 1));
       }
     }
-    StateWriter mine;
-    mine.u64s(counts);
+    StateWriter out;
+    out.u64s({mine.original, mine.synthetic, mine.in_original, mine.replicated, synthetic_records});
     std::vector<std::uint64_t> whole;
-    for (const auto& bytes : communicator.gather(mine.take())) {
+    for (const auto& bytes : communicator.gather(out.take())) {
       StateReader in(bytes);
       add_into(whole, in.u64s());
       in.expect_end();
     }
     if (!communicator.is_root()) continue;
-    const auto original = static_cast<double>(whole[0]);
-    const auto synthetic = static_cast<double>(whole[1]);
-    const auto in_original = static_cast<double>(whole[2]);
-    const auto replicated = static_cast<double>(whole[3]);
-    const auto n_syn = static_cast<double>(whole[4]);
-    const std::string scope = sdc::keys_scope(key_names);
-    const double share = n_syn > 0 ? replicated / n_syn : std::nan("");
-    result.add("original_uniques", scope, original);
-    result.add("synthetic_uniques", scope, synthetic);
-    result.add("synthetic_uniques_in_original", scope, in_original);
-    result.add("replicated_uniques", scope, replicated);
-    // A share of the released synthetic rows: it reveals the count of replicated uniques.
-    result.add("replicated_unique_share", scope, share, replicated);
-    if (!(worst >= share)) {
-      worst = share;
-      worst_records = replicated;
-    }
+    const UniqueCounts counts{.original = whole[0],
+                              .synthetic = whole[1],
+                              .in_original = whole[2],
+                              .replicated = whole[3]};
+    rows.add_scenario(key_names, counts, static_cast<double>(whole[4]));
   }
-  if (!std::isnan(worst)) result.add("replicated_unique_share_max", "all", worst, worst_records);
-  return result;
+  return std::move(rows).finish();
 }
 
 bool replicated_uniques_collective_applies(const MetricInput&, const Params& params) {
