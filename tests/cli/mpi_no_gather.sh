@@ -63,6 +63,26 @@ else
   fail "bad round size" "exit $rc: $(head -c 1000 "$WORK/ranks-bad-rounds.err")"
 fi
 
+# Missing key values: the key measures' class sizes under both missing-key rules (docs/mpi.md,
+# "Key measures"): with the wildcard rule the owners of the key combinations count the records
+# that a missing key matches together, so a partition that holds none of the missing keys, or only
+# them, must still give one process's numbers.
+cp -r "$WORK/data" "$WORK/blank"
+/usr/bin/python3 "$(dirname "$0")/blank_keys.py" "$WORK/blank" 0.05 7 region age marital occupation
+KEYS=k_anonymity,replicated_uniques,individual_risk,l_diversity
+for rule in wildcard value; do
+  BLANK=(evaluate --spec "$WORK/blank/spec.yaml" --metrics "$KEYS" --threads 1
+    --param "k_anonymity.missing_keys=$rule" --param "individual_risk.missing_keys=$rule")
+  "$BIN" "${BLANK[@]}" --quiet --out "$WORK/single-$rule" >/dev/null 2>&1
+  "${MPIRUN[@]}" "$BIN" "${BLANK[@]}" --quiet --out "$WORK/ranks-$rule" >/dev/null \
+    2>"$WORK/ranks-$rule.err"
+  if compare "$WORK/single-$rule" "$WORK/ranks-$rule"; then
+    pass "missing key values ($rule rule): results.tsv on $NP ranks equals one process's"
+  else
+    fail "missing key values ($rule rule)" "$(head -c 1000 "$WORK/ranks-$rule.err")"
+  fi
+done
+
 # One metric without a mergeable form: the root gathers the tables, as before.
 GATHER=(evaluate --spec "$WORK/data/spec.yaml" --metrics total_variation,distance_to_closest_record --threads 1)
 "$BIN" "${GATHER[@]}" --quiet --out "$WORK/single-g" >/dev/null 2>&1
