@@ -12,6 +12,13 @@
 # SelectTypeParameters=CR_Core_Memory, StateSaveLocation and SlurmdSpoolDir under /var/spool,
 # `NodeName=$(hostname) CPUs=<cores> RealMemory=<MiB>` and `PartitionName=debug Nodes=$(hostname)
 # Default=YES State=UP`; then start munged (as user munge), slurmctld and slurmd, and check `sinfo`.
+# Two nodes on one machine (how the two-node jobs were tried): two NodeName lines with
+# NodeHostname=$(hostname), NodeAddr=127.0.0.1 and their own Port, SlurmdSpoolDir, SlurmdPidFile and
+# SlurmdLogFile ending in %n, Nodes=node[1-2] in the partition; start `slurmd -N node1` and, in a
+# mount namespace with its own /tmp (PMIx's per-step directories would collide),
+# `unshare -m --propagation private sh -c 'mount --bind /var/tmp/node2-tmp /tmp && exec slurmd -N node2'`;
+# export OMPI_MCA_btl=self,tcp before running this script (the emulated nodes share a host name,
+# so Open MPI would otherwise pair their ranks over shared memory it cannot map).
 set -eu
 BUILD=$(realpath "${1:?give the build directory}")
 WORK=$(realpath -m "${2:?give a work directory}")
@@ -54,10 +61,31 @@ srun --mpi=pmix "$BIN" evaluate --spec "$WORK/data_merge/spec.yaml" --metrics "$
 mpirun "$BIN" evaluate --spec "$WORK/data_merge/spec.yaml" --metrics "$MERGEABLE" --quiet \\
   --out "$WORK/mpirun4" --threads 1
 JOB
+# With two or more nodes in the default partition: the Slurm example's own form, 2 nodes × 2 tasks
+# on the metrics that merge, and 2 nodes × 1 task with every metric (tables gathered on rank 0).
+NODES=$(sinfo -h -o %D | head -n 1)
+if [ "${NODES:-1}" -ge 2 ]; then
+  cat >"$WORK/jobnodes.sh" <<JOB
+#!/bin/bash
+#SBATCH --job-name=synthaudit
+#SBATCH --nodes=2
+#SBATCH --ntasks-per-node=2
+#SBATCH --overcommit
+#SBATCH --cpus-per-task=1
+#SBATCH --mem=4G
+#SBATCH --time=00:30:00
+srun --mpi=pmix "$BIN" evaluate --spec "$WORK/data_merge/spec.yaml" --metrics "$MERGEABLE" --quiet \\
+  --out "$WORK/nodes2x2" --threads 1
+srun --mpi=pmix --ntasks-per-node=1 --ntasks=2 "$BIN" evaluate --spec "$WORK/data/spec.yaml" \\
+  --metrics all --quiet --out "$WORK/nodes2x1" --threads 1
+srun --ntasks-per-node=2 sh -c 'echo "\$SLURMD_NODENAME task \$SLURM_PROCID"' | sort
+JOB
+fi
 # Open MPI refuses root without these; harmless for other users.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 sbatch --wait -o "$WORK/job2.out" "$WORK/job2.sh" >/dev/null || true
 sbatch --wait -o "$WORK/job4.out" "$WORK/job4.sh" >/dev/null || true
+[ -f "$WORK/jobnodes.sh" ] && { sbatch --wait -o "$WORK/jobnodes.out" "$WORK/jobnodes.sh" >/dev/null || true; }
 
 status=0
 check() {  # single, ranks, N, extra options
@@ -70,4 +98,9 @@ check() {  # single, ranks, N, extra options
 check "$WORK/single_all" "$WORK/srun2" 2
 check "$WORK/single_merge" "$WORK/srun4" 4 --same inputs,data_checks,warnings,baselines
 check "$WORK/single_merge" "$WORK/mpirun4" 4 --same inputs,data_checks,warnings,baselines
+if [ -f "$WORK/jobnodes.sh" ]; then
+  check "$WORK/single_merge" "$WORK/nodes2x2" 4 --same inputs,data_checks,warnings,baselines
+  check "$WORK/single_all" "$WORK/nodes2x1" 2
+  echo "tasks by node:"; grep " task " "$WORK/jobnodes.out"
+fi
 exit $status
