@@ -9,33 +9,10 @@
 
 namespace synthaudit::stats {
 
+using exact_sum_detail::kDigitMask;
+using exact_sum_detail::u128;
+
 namespace {
-
-using u128 = unsigned __int128;
-
-constexpr std::uint64_t kDigitMask = 0xffffffffu;
-
-// A finite double is mantissa · 2^exponent with an integer mantissa below 2^53.
-struct Parts {
-  std::uint64_t mantissa;
-  int exponent;
-  bool negative;
-  bool finite;
-};
-
-Parts parts_of(double value) {
-  const auto bits = std::bit_cast<std::uint64_t>(value);
-  const int biased = static_cast<int>((bits >> 52) & 0x7ff);
-  const std::uint64_t fraction = bits & ((std::uint64_t{1} << 52) - 1);
-  Parts p{};
-  p.negative = (bits >> 63) != 0;
-  p.finite = biased != 0x7ff;
-  // Subnormals (and zero) share the exponent of the smallest normal numbers, without the
-  // hidden bit.
-  p.mantissa = biased == 0 ? fraction : fraction | (std::uint64_t{1} << 52);
-  p.exponent = (biased == 0 ? 1 : biased) - 1075;
-  return p;
-}
 
 // Floor division and remainder by 32 for negative exponents too.
 std::int64_t floor_div32(std::int64_t v) { return v >= 0 ? v / 32 : -((-v + 31) / 32); }
@@ -45,7 +22,7 @@ std::int64_t floor_div32(std::int64_t v) { return v >= 0 ? v / 32 : -((-v + 31) 
 // ---- ExactNumber -----------------------------------------------------------------------------
 
 ExactNumber::ExactNumber(double value) {
-  const Parts p = parts_of(value);
+  const exact_sum_detail::Parts p = exact_sum_detail::parts_of(value);
   if (!p.finite) throw std::domain_error("ExactNumber of a non-finite value");
   negative_ = p.negative;
   limb_exponent_ = floor_div32(p.exponent);
@@ -189,74 +166,6 @@ double ExactNumber::to_double() const {
 }
 
 // ---- ExactSum --------------------------------------------------------------------------------
-
-// Adds (w2·2^128 + w1·2^64 + w0) · 2^lowest_bit, a value of at most 32·Digits − 31 bits: shifted
-// to the chunk grid it spans `Digits` 32-bit digits, each added to (or subtracted from) its chunk.
-template <int Digits>
-void ExactSum::add_shifted(std::uint64_t w0, std::uint64_t w1, std::uint64_t w2, int lowest_bit,
-                           bool negative) {
-  const int position = lowest_bit - kLowestBit;
-  assert(position >= 0);
-  const int chunk = position / kChunkBits;
-  const int r = position % kChunkBits;
-  assert(chunk + Digits <= kChunks);
-  // (w >> 1) >> (63 − r) is w >> (64 − r) for r ≥ 1 and 0 for r = 0, without a branch.
-  const std::uint64_t s0 = w0 << r;
-  const std::uint64_t s1 = (w1 << r) | ((w0 >> 1) >> (63 - r));
-  const std::uint64_t s2 = (w2 << r) | ((w1 >> 1) >> (63 - r));
-  const std::uint64_t digits[6] = {s0 & kDigitMask, s0 >> 32,        s1 & kDigitMask,
-                                   s1 >> 32,        s2 & kDigitMask, s2 >> 32};
-  // Two's-complement negation by mask, so a random sign costs no mispredicted branch.
-  const std::int64_t mask = -static_cast<std::int64_t>(negative);
-  std::int64_t* target = chunks_.data() + chunk;
-  for (int k = 0; k < Digits; ++k)
-    target[k] += (static_cast<std::int64_t>(digits[k]) ^ mask) - mask;
-  if (++chunk_bound_ >= kCarryDue) propagate_carries();
-}
-
-void ExactSum::add(double a) {
-  const Parts p = parts_of(a);
-  if (!p.finite) [[unlikely]] {
-    assert(false && "ExactSum: non-finite term");
-    finite_ = false;
-    return;
-  }
-  // 53 bits shifted by up to 31: 84 bits, three digits.
-  add_shifted<3>(p.mantissa, 0, 0, p.exponent, p.negative);
-}
-
-void ExactSum::add_product(double a, double b) {
-  const Parts pa = parts_of(a), pb = parts_of(b);
-  if (!(pa.finite && pb.finite)) [[unlikely]] {
-    assert(false && "ExactSum: non-finite term");
-    finite_ = false;
-    return;
-  }
-  // 106 bits shifted by up to 31: 137 bits, five digits.
-  const u128 product = static_cast<u128>(pa.mantissa) * pb.mantissa;
-  add_shifted<5>(static_cast<std::uint64_t>(product), static_cast<std::uint64_t>(product >> 64), 0,
-                 pa.exponent + pb.exponent, pa.negative != pb.negative);
-}
-
-void ExactSum::add_product(double a, double b, double c) {
-  const Parts pa = parts_of(a), pb = parts_of(b), pc = parts_of(c);
-  if (!(pa.finite && pb.finite && pc.finite)) [[unlikely]] {
-    assert(false && "ExactSum: non-finite term");
-    finite_ = false;
-    return;
-  }
-  // (a·b) is 106 bits in two words; times c's 53 bits, each word gives a 128-bit partial
-  // product, the high one 64 bits up: 159 bits in all, six digits once shifted.
-  const u128 ab = static_cast<u128>(pa.mantissa) * pb.mantissa;
-  const u128 low = static_cast<u128>(static_cast<std::uint64_t>(ab)) * pc.mantissa;
-  const u128 high = static_cast<u128>(static_cast<std::uint64_t>(ab >> 64)) * pc.mantissa;
-  const u128 middle =
-      static_cast<u128>(static_cast<std::uint64_t>(low >> 64)) + static_cast<std::uint64_t>(high);
-  add_shifted<6>(static_cast<std::uint64_t>(low), static_cast<std::uint64_t>(middle),
-                 static_cast<std::uint64_t>(high >> 64) + static_cast<std::uint64_t>(middle >> 64),
-                 pa.exponent + pb.exponent + pc.exponent,
-                 (pa.negative != pb.negative) != pc.negative);
-}
 
 void ExactSum::propagate_carries() {
   for (int k = 0; k + 1 < kChunks; ++k) {

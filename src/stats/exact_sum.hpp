@@ -17,6 +17,8 @@
 // determinant-like quantities W·Σwxy − Σwx·Σwy from exact sums and to read them as floating-point
 // numbers deterministically.
 #include <array>
+#include <bit>
+#include <cassert>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -106,5 +108,107 @@ class ExactSum {
   std::uint32_t chunk_bound_ = 0;
   bool finite_ = true;
 };
+
+// The adds are inline: they run once per row and pair.
+namespace exact_sum_detail {
+
+using u128 = unsigned __int128;
+inline constexpr std::uint64_t kDigitMask = 0xffffffffu;
+
+// A finite double is mantissa · 2^exponent with an integer mantissa below 2^53.
+struct Parts {
+  std::uint64_t mantissa;
+  int exponent;
+  bool negative;
+  bool finite;
+};
+
+inline Parts parts_of(double value) {
+  const auto bits = std::bit_cast<std::uint64_t>(value);
+  const int biased = static_cast<int>((bits >> 52) & 0x7ff);
+  const std::uint64_t fraction = bits & ((std::uint64_t{1} << 52) - 1);
+  Parts p{};
+  p.negative = (bits >> 63) != 0;
+  p.finite = biased != 0x7ff;
+  // Subnormals (and zero) share the exponent of the smallest normal numbers, without the
+  // hidden bit.
+  p.mantissa = biased == 0 ? fraction : fraction | (std::uint64_t{1} << 52);
+  p.exponent = (biased == 0 ? 1 : biased) - 1075;
+  return p;
+}
+
+}  // namespace exact_sum_detail
+
+// Adds (w2·2^128 + w1·2^64 + w0) · 2^lowest_bit, a value of at most 32·Digits − 31 bits: shifted
+// to the chunk grid it spans `Digits` 32-bit digits, each added to (or subtracted from) its chunk.
+template <int Digits>
+inline void ExactSum::add_shifted(std::uint64_t w0, std::uint64_t w1, std::uint64_t w2,
+                                  int lowest_bit, bool negative) {
+  using namespace exact_sum_detail;
+  const int position = lowest_bit - kLowestBit;
+  assert(position >= 0);
+  const int chunk = position / kChunkBits;
+  const int r = position % kChunkBits;
+  assert(chunk + Digits <= kChunks);
+  // (w >> 1) >> (63 − r) is w >> (64 − r) for r ≥ 1 and 0 for r = 0, without a branch.
+  const std::uint64_t s0 = w0 << r;
+  const std::uint64_t s1 = (w1 << r) | ((w0 >> 1) >> (63 - r));
+  const std::uint64_t s2 = (w2 << r) | ((w1 >> 1) >> (63 - r));
+  const std::uint64_t digits[6] = {s0 & kDigitMask, s0 >> 32,        s1 & kDigitMask,
+                                   s1 >> 32,        s2 & kDigitMask, s2 >> 32};
+  // Two's-complement negation by mask, so a random sign costs no mispredicted branch.
+  const std::int64_t mask = -static_cast<std::int64_t>(negative);
+  std::int64_t* target = chunks_.data() + chunk;
+  for (int k = 0; k < Digits; ++k)
+    target[k] += (static_cast<std::int64_t>(digits[k]) ^ mask) - mask;
+  if (++chunk_bound_ >= kCarryDue) propagate_carries();
+}
+
+inline void ExactSum::add(double a) {
+  using namespace exact_sum_detail;
+  const Parts p = parts_of(a);
+  if (!p.finite) [[unlikely]] {
+    assert(false && "ExactSum: non-finite term");
+    finite_ = false;
+    return;
+  }
+  // 53 bits shifted by up to 31: 84 bits, three digits.
+  add_shifted<3>(p.mantissa, 0, 0, p.exponent, p.negative);
+}
+
+inline void ExactSum::add_product(double a, double b) {
+  using namespace exact_sum_detail;
+  const Parts pa = parts_of(a), pb = parts_of(b);
+  if (!(pa.finite && pb.finite)) [[unlikely]] {
+    assert(false && "ExactSum: non-finite term");
+    finite_ = false;
+    return;
+  }
+  // 106 bits shifted by up to 31: 137 bits, five digits.
+  const u128 product = static_cast<u128>(pa.mantissa) * pb.mantissa;
+  add_shifted<5>(static_cast<std::uint64_t>(product), static_cast<std::uint64_t>(product >> 64), 0,
+                 pa.exponent + pb.exponent, pa.negative != pb.negative);
+}
+
+inline void ExactSum::add_product(double a, double b, double c) {
+  using namespace exact_sum_detail;
+  const Parts pa = parts_of(a), pb = parts_of(b), pc = parts_of(c);
+  if (!(pa.finite && pb.finite && pc.finite)) [[unlikely]] {
+    assert(false && "ExactSum: non-finite term");
+    finite_ = false;
+    return;
+  }
+  // (a·b) is 106 bits in two words; times c's 53 bits, each word gives a 128-bit partial
+  // product, the high one 64 bits up: 159 bits in all, six digits once shifted.
+  const u128 ab = static_cast<u128>(pa.mantissa) * pb.mantissa;
+  const u128 low = static_cast<u128>(static_cast<std::uint64_t>(ab)) * pc.mantissa;
+  const u128 high = static_cast<u128>(static_cast<std::uint64_t>(ab >> 64)) * pc.mantissa;
+  const u128 middle =
+      static_cast<u128>(static_cast<std::uint64_t>(low >> 64)) + static_cast<std::uint64_t>(high);
+  add_shifted<6>(static_cast<std::uint64_t>(low), static_cast<std::uint64_t>(middle),
+                 static_cast<std::uint64_t>(high >> 64) + static_cast<std::uint64_t>(middle >> 64),
+                 pa.exponent + pb.exponent + pc.exponent,
+                 (pa.negative != pb.negative) != pc.negative);
+}
 
 }  // namespace synthaudit::stats

@@ -84,9 +84,11 @@ struct PairSums {
 
 // The weight of row i in a sum: s += w·x or w·x·y (a minus sign goes on x: negation is exact).
 // Unweighted rows count 1 and the products drop the weight (one multiplication fewer per term).
+// The weight sum of `rows` rows (negative: rows taken off) is added once at the end.
 struct Unweighted {
   static bool used(std::size_t) { return true; }
-  static void add_weight(stats::ExactSum& s, std::size_t, double sign) { s.add(sign); }
+  static void add_weight(stats::ExactSum&, std::size_t, double) {}
+  static void add_rows(stats::ExactSum& s, std::int64_t rows) { s.add(static_cast<double>(rows)); }
   static void add_times(stats::ExactSum& s, std::size_t, double x) { s.add(x); }
   static void add_times(stats::ExactSum& s, std::size_t, double x, double y) {
     s.add_product(x, y);
@@ -96,6 +98,7 @@ struct Weighted {
   const std::vector<double>& w;
   bool used(std::size_t i) const { return w[i] > 0; }  // NaN and negative weights drop the row
   void add_weight(stats::ExactSum& s, std::size_t i, double sign) const { s.add(sign * w[i]); }
+  static void add_rows(stats::ExactSum&, std::int64_t) {}
   void add_times(stats::ExactSum& s, std::size_t i, double x) const { s.add_product(w[i], x); }
   void add_times(stats::ExactSum& s, std::size_t i, double x, double y) const {
     s.add_product(w[i], x, y);
@@ -112,6 +115,7 @@ ColumnSums column_sums(const std::vector<double>& x, const Weights& weights) {
     weights.add_times(c.sum, i, x[i]);
     weights.add_times(c.sum_of_squares, i, x[i], x[i]);
   }
+  weights.add_rows(c.weight, static_cast<std::int64_t>(c.rows));
   return c;
 }
 
@@ -143,6 +147,7 @@ PairSums pair_sums(const std::vector<double>& x, const std::vector<double>& y, c
       weights.add_times(p.sum_yy, i, -y[i], y[i]);
     }
   }
+  weights.add_rows(p.weight, -static_cast<std::int64_t>(cx.rows - p.rows));
   return p;
 }
 
