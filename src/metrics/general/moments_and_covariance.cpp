@@ -55,30 +55,30 @@ struct PairSums {
   std::uint64_t rows = 0;
   stats::ExactSum weight, sum_x, sum_y, sum_xx, sum_yy, sum_xy;
 
-  void merge(const PairSums& b) {
-    rows += b.rows;
-    for (auto [mine, theirs] : sums_with(b)) mine->merge(*theirs);
+  // A pair's sums as their compact words (ExactSum::words): a partition keeps every pair's
+  // sums in this form, a few words per nonzero digit span instead of six whole accumulators,
+  // so memory follows the number of pairs times the digits in use.
+  struct Image {
+    std::uint64_t rows = 0;
+    std::array<std::vector<std::uint64_t>, 6> words;
+  };
+  Image image() const {
+    Image out;
+    out.rows = rows;
+    std::size_t i = 0;
+    for (const auto* s : {&weight, &sum_x, &sum_y, &sum_xx, &sum_yy, &sum_xy})
+      out.words[i++] = s->words();
+    return out;
   }
-  void write(StateWriter& out) const {
-    out.u64(rows);
-    for (const auto* s : {&weight, &sum_x, &sum_y, &sum_xx, &sum_yy, &sum_xy}) out.u64s(s->words());
+  static void write(StateWriter& out, const Image& image) {
+    out.u64(image.rows);
+    for (const auto& w : image.words) out.u64s(w);
   }
-  static PairSums read(StateReader& in) {
-    PairSums p;
-    p.rows = in.u64();
-    for (auto* s : {&p.weight, &p.sum_x, &p.sum_y, &p.sum_xx, &p.sum_yy, &p.sum_xy})
-      *s = stats::ExactSum::from_words(in.u64s());
-    return p;
-  }
-
- private:
-  std::array<std::pair<stats::ExactSum*, const stats::ExactSum*>, 6> sums_with(const PairSums& b) {
-    return {{{&weight, &b.weight},
-             {&sum_x, &b.sum_x},
-             {&sum_y, &b.sum_y},
-             {&sum_xx, &b.sum_xx},
-             {&sum_yy, &b.sum_yy},
-             {&sum_xy, &b.sum_xy}}};
+  // Adds a partition's pair, as written, to these sums.
+  void merge_read(StateReader& in) {
+    rows += in.u64();
+    for (auto* s : {&weight, &sum_x, &sum_y, &sum_xx, &sum_yy, &sum_xy})
+      s->merge(stats::ExactSum::from_words(in.u64s()));
   }
 };
 
@@ -229,9 +229,9 @@ struct Flavour {
   const std::vector<double>* weights;  // nullptr: unweighted
 };
 
-// A partition's sufficient statistics: the number of flavours, per flavour the ColumnSums of
-// every numeric column and then the PairSums of every pair i < j, and the synthetic weight
-// column's facts.
+// A partition's sufficient statistics: the number of flavours, the synthetic weight column's
+// facts, per flavour the ColumnSums of every numeric column, and per flavour the PairSums of
+// every pair i < j.
 std::string moments_state(const MetricInput& in, const Params& params) {
   const Table& conf = in.confidential;
   const Table& syn = in.first_synthetic();
@@ -243,7 +243,7 @@ std::string moments_state(const MetricInput& in, const Params& params) {
   const auto pairs = column_pairs(k);
   const std::size_t off_diagonal = pairs.size() - k;
   std::vector<ColumnSums> columns(flavours.size() * k);
-  std::vector<PairSums> pair(flavours.size() * off_diagonal);
+  std::vector<PairSums::Image> pair(flavours.size() * off_diagonal);
   const bool parallel = std::max(conf.rows(), syn.rows()) > 10000;
   // The tasks are independent and each sum is exact, so no thread count changes a bit.
 #pragma omp parallel for schedule(dynamic) if (parallel && columns.size() > 1) \
@@ -264,14 +264,15 @@ std::string moments_state(const MetricInput& in, const Params& params) {
     const auto& y = flavour.table->column(cols[j]).numeric;
     const ColumnSums& cx = columns[f * k + i];
     const ColumnSums& cy = columns[f * k + j];
-    pair[t] = flavour.weights != nullptr ? pair_sums(x, y, cx, cy, Weighted{*flavour.weights})
-                                         : pair_sums(x, y, cx, cy, Unweighted{});
+    pair[t] = (flavour.weights != nullptr ? pair_sums(x, y, cx, cy, Weighted{*flavour.weights})
+                                          : pair_sums(x, y, cx, cy, Unweighted{}))
+                  .image();
   }
   StateWriter out;
   out.u64(flavours.size());
-  for (const auto& c : columns) c.write(out);
-  for (const auto& p : pair) p.write(out);
   weights.write_facts(out);
+  for (const auto& c : columns) c.write(out);
+  for (const auto& p : pair) PairSums::write(out, p);
   return out.take();
 }
 
@@ -284,35 +285,37 @@ MetricResult finalize_moments_and_covariance(const std::vector<std::string>& sta
   const auto all_pairs = column_pairs(cols.size());
   const std::size_t k = cols.size();
   const std::size_t off_diagonal = all_pairs.size() - k;
-  std::vector<ColumnSums> columns;
-  std::vector<PairSums> pair;
+  std::vector<StateReader> readers;
+  readers.reserve(states.size());
   std::size_t flavours = 0;
   WeightColumnFacts facts;
-  for (std::size_t s = 0; s < states.size(); ++s) {
-    StateReader in(states[s]);
+  for (const auto& state : states) {
+    StateReader& in = readers.emplace_back(state);
     flavours = in.u64();
-    if (s == 0) {
-      columns.resize(flavours * k);
-      pair.resize(flavours * off_diagonal);
-    }
-    for (auto& c : columns) c.merge(ColumnSums::read(in));
-    for (auto& p : pair) p.merge(PairSums::read(in));
     facts.merge_after(read_facts(in));
-    in.expect_end();
   }
   const bool own =
       use_own_weights(schema, schema.first_synthetic(), facts, params, result.warnings);
   const std::size_t syn_flavour = own ? 2 : 1;
-  // Per pair (the diagonal first, as all_pairs) the confidential and synthetic moments.
+  // Per pair (the diagonal first, as all_pairs) the confidential and synthetic moments. The
+  // states are read side by side, one pair at a time, so merging holds one pair's accumulators.
   std::vector<ExactMoments> conf_moments, syn_moments;
+  std::vector<ColumnSums> columns(flavours * k);
+  for (auto& in : readers)
+    for (auto& c : columns) c.merge(ColumnSums::read(in));
   for (std::size_t i = 0; i < k; ++i) {
     conf_moments.push_back(ExactMoments::of(columns[i]));
     syn_moments.push_back(ExactMoments::of(columns[syn_flavour * k + i]));
   }
-  for (std::size_t t = 0; t < off_diagonal; ++t) {
-    conf_moments.push_back(ExactMoments::of(pair[t]));
-    syn_moments.push_back(ExactMoments::of(pair[syn_flavour * off_diagonal + t]));
+  for (std::size_t f = 0; f < flavours; ++f) {
+    for (std::size_t t = 0; t < off_diagonal; ++t) {
+      PairSums merged;
+      for (auto& in : readers) merged.merge_read(in);
+      if (f == 0) conf_moments.push_back(ExactMoments::of(merged));
+      if (f == syn_flavour) syn_moments.push_back(ExactMoments::of(merged));
+    }
   }
+  for (const auto& in : readers) in.expect_end();
   auto conf_of = [&](std::size_t p) -> const ExactMoments& { return conf_moments[p]; };
   auto syn_of = [&](std::size_t p) -> const ExactMoments& { return syn_moments[p]; };
 
