@@ -194,6 +194,26 @@ TEST(ExactSum, SumsOfManyTermsEqualBigIntegerSums) {
   }
 }
 
+// Chunks hold up to 2^32 per term and are carried lazily; doubling a sum by merging it with a
+// copy doubles every chunk, so without the carry passes the merge schedules, 31 doublings would
+// overflow them. Negative and positive digits both (carries of either sign).
+TEST(ExactSum, RepeatedMergesCarryBeforeChunksOverflow) {
+  for (const double sign : {1.0, -1.0}) {
+    ExactSum s;
+    s.add(sign * 0x1.fffffffffffffp+40);  // every mantissa bit set: full digits
+    s.add_product(-sign * 0x1.fffffffffffffp-3, 0x1.fffffffffffffp+7);
+    s.add_product(0x1.fffffffffffffp+0, -0x1.fffffffffffffp-600, 0x1.8p-200);
+    ExactNumber expected = s.value();
+    for (int i = 0; i < 70; ++i) {
+      const ExactSum copy = s;
+      s.merge(copy);
+      expected = expected + expected;
+    }
+    EXPECT_EQ(s.value(), expected);
+    EXPECT_EQ(ExactSum::from_words(s.words()).value(), expected);
+  }
+}
+
 TEST(ExactNumber, DoublesRoundTripAndArithmeticIsExact) {
   std::mt19937_64 rng(5);
   for (int i = 0; i < 20000; ++i) {
