@@ -711,4 +711,22 @@ Reference conover_1999() {
           .venue = "Wiley, New York, ISBN 978-0-471-16068-7"};
 }
 
+Reference kulisch_2013() {
+  return {.authors = "Kulisch, U.",
+          .year = 2013,
+          .title =
+              "Computer Arithmetic and Validity: Theory, Implementation, and Applications, 2nd "
+              "edition (the exact dot product in a long fixed-point accumulator)",
+          .venue = "De Gruyter Studies in Mathematics 33, De Gruyter, Berlin",
+          .doi = "10.1515/9783110301793"};
+}
+
+Reference neal_2015() {
+  return {.authors = "Neal, R. M.",
+          .year = 2015,
+          .title = "Fast exact summation using small and large superaccumulators",
+          .venue = "arXiv preprint 1505.05571",
+          .doi = "10.48550/arXiv.1505.05571"};
+}
+
 }  // namespace synthaudit::references

@@ -103,5 +103,8 @@ Reference esteban_hyland_raetsch_2017();
 Reference bailey_emad_wcorr();
 // Distribution-free confidence intervals for a quantile from order statistics.
 Reference conover_1999();
+// Exact (order-independent) summation of floating-point numbers.
+Reference kulisch_2013();
+Reference neal_2015();
 
 }  // namespace synthaudit::references

@@ -1,4 +1,6 @@
 // Means, variances, covariance and correlation matrices, confidential vs synthetic.
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "core/error.hpp"
@@ -7,6 +9,7 @@
 #include "metrics/general/level_tally.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
+#include "stats/exact_sum.hpp"
 #include "stats/summary.hpp"
 #include "stats/survey.hpp"
 
@@ -18,94 +21,187 @@ nlohmann::json num(double v) {
   return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
-// Weighted co-moments of two columns over the rows where both are present and the weight is
-// positive (every row has weight 1 when unweighted): rows, weight, means and centred sums of
-// products. Two consecutive row ranges combine exactly up to rounding (Chan, Golub & LeVeque
-// 1983, the pairwise update), so a partitioned run merges them. The sums are kept in extended
-// precision (and a state carries them as two doubles each) because the statistics reported from
-// them are differences (syn − conf, the covariance difference norm) that cancel most digits: in
-// double precision the order of the sums alone moved those by 1e-12 relative.
-struct CoMoments {
-  using Wide = long double;
-  std::uint64_t n = 0;
-  Wide weight = 0, mean_x = 0, mean_y = 0, cxx = 0, cyy = 0, cxy = 0;
+// The moments are computed from exact sums (stats/exact_sum.hpp): per column and flavour the rows
+// m, weight W = Σw, Σwx and Σwx² over the rows where the value is present and the weight positive
+// (w = 1 unweighted), and per pair the same over the rows where both are present plus Σwxy. The
+// reported statistics are differences (syn − conf, the covariance difference norm) of nearly equal
+// numbers, which any rounding in the sums turns into visible changes once rows are split over
+// ranks or threads; exact sums merge by exact addition, so every partitioning gives the same sums
+// and, through the fixed arithmetic of ExactMoments below, the same numbers bit for bit.
+struct ColumnSums {
+  std::uint64_t rows = 0;
+  stats::ExactSum weight, sum, sum_of_squares;
 
-  static CoMoments of(const std::vector<double>& x, const std::vector<double>& y,
-                      const std::vector<double>* w) {
-    CoMoments m;
-    Wide sx = 0, sy = 0;
-    auto weight_of = [w](std::size_t i) { return w == nullptr ? 1.0 : (*w)[i]; };
-    auto used = [&](std::size_t i) {
-      return !std::isnan(x[i]) && !std::isnan(y[i]) && weight_of(i) > 0;
-    };
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      if (!used(i)) continue;
-      ++m.n;
-      m.weight += weight_of(i);
-      sx += static_cast<Wide>(weight_of(i)) * x[i];
-      sy += static_cast<Wide>(weight_of(i)) * y[i];
-    }
-    if (m.n == 0) return m;
-    m.mean_x = sx / m.weight;
-    m.mean_y = sy / m.weight;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      if (!used(i)) continue;
-      const Wide dx = x[i] - m.mean_x, dy = y[i] - m.mean_y;
-      m.cxx += weight_of(i) * dx * dx;
-      m.cyy += weight_of(i) * dy * dy;
-      m.cxy += weight_of(i) * dx * dy;
-    }
-    return m;
-  }
-  // These rows followed by `b`'s.
-  void merge(const CoMoments& b) {
-    if (b.n == 0) return;
-    if (n == 0) {
-      *this = b;
-      return;
-    }
-    const Wide total = weight + b.weight;
-    const Wide dx = b.mean_x - mean_x, dy = b.mean_y - mean_y;
-    const Wide share = b.weight / total;
-    cxx += b.cxx + dx * dx * weight * share;
-    cyy += b.cyy + dy * dy * weight * share;
-    cxy += b.cxy + dx * dy * weight * share;
-    mean_x += dx * share;
-    mean_y += dy * share;
-    weight = total;
-    n += b.n;
-  }
-  // An extended value as two doubles, high part and the exact remainder.
-  static void write_wide(StateWriter& out, Wide v) {
-    const double high = static_cast<double>(v);
-    out.f64(high);
-    out.f64(static_cast<double>(v - high));
-  }
-  static Wide read_wide(StateReader& in) {
-    const Wide high = in.f64();
-    return high + in.f64();
+  void merge(const ColumnSums& b) {
+    rows += b.rows;
+    weight.merge(b.weight);
+    sum.merge(b.sum);
+    sum_of_squares.merge(b.sum_of_squares);
   }
   void write(StateWriter& out) const {
-    out.u64(n);
-    for (Wide v : {weight, mean_x, mean_y, cxx, cyy, cxy}) write_wide(out, v);
+    out.u64(rows);
+    for (const auto* s : {&weight, &sum, &sum_of_squares}) out.u64s(s->words());
   }
-  static CoMoments read(StateReader& in) {
-    CoMoments m;
-    m.n = in.u64();
-    for (Wide* v : {&m.weight, &m.mean_x, &m.mean_y, &m.cxx, &m.cyy, &m.cxy}) *v = read_wide(in);
-    return m;
+  static ColumnSums read(StateReader& in) {
+    ColumnSums c;
+    c.rows = in.u64();
+    for (auto* s : {&c.weight, &c.sum, &c.sum_of_squares})
+      *s = stats::ExactSum::from_words(in.u64s());
+    return c;
   }
-  // The sample (or svyvar) statistics: NaN where fewer than 2 rows (the mean: none).
-  double mean() const { return n == 0 ? std::nan("") : static_cast<double>(mean_x); }
-  double scaled(Wide sum) const {
-    if (n < 2) return std::nan("");
-    return static_cast<double>(static_cast<Wide>(n) / static_cast<Wide>(n - 1) * sum / weight);
+};
+
+struct PairSums {
+  std::uint64_t rows = 0;
+  stats::ExactSum weight, sum_x, sum_y, sum_xx, sum_yy, sum_xy;
+
+  // A pair's sums as their compact words (ExactSum::words): a partition keeps every pair's
+  // sums in this form, a few words per nonzero digit span instead of six whole accumulators,
+  // so memory follows the number of pairs times the digits in use.
+  struct Image {
+    std::uint64_t rows = 0;
+    std::array<std::vector<std::uint64_t>, 6> words;
+  };
+  Image image() const {
+    Image out;
+    out.rows = rows;
+    std::size_t i = 0;
+    for (const auto* s : {&weight, &sum_x, &sum_y, &sum_xx, &sum_yy, &sum_xy})
+      out.words[i++] = s->words();
+    return out;
   }
-  double variance() const { return scaled(cxx); }
-  double covariance() const { return scaled(cxy); }
+  static void write(StateWriter& out, const Image& image) {
+    out.u64(image.rows);
+    for (const auto& w : image.words) out.u64s(w);
+  }
+  // Adds a partition's pair, as written, to these sums.
+  void merge_read(StateReader& in) {
+    rows += in.u64();
+    for (auto* s : {&weight, &sum_x, &sum_y, &sum_xx, &sum_yy, &sum_xy})
+      s->merge(stats::ExactSum::from_words(in.u64s()));
+  }
+};
+
+// The weight of row i in a sum: s += w·x or w·x·y (a minus sign goes on x: negation is exact).
+// Unweighted rows count 1 and the products drop the weight (one multiplication fewer per term).
+// The weight sum of `rows` rows (negative: rows taken off) is added once at the end.
+struct Unweighted {
+  static bool used(std::size_t) { return true; }
+  static void add_weight(stats::ExactSum&, std::size_t, double) {}
+  static void add_rows(stats::ExactSum& s, std::int64_t rows) { s.add(static_cast<double>(rows)); }
+  static void add_times(stats::ExactSum& s, std::size_t, double x) { s.add(x); }
+  static void add_times(stats::ExactSum& s, std::size_t, double x, double y) {
+    s.add_product(x, y);
+  }
+};
+struct Weighted {
+  const std::vector<double>& w;
+  bool used(std::size_t i) const { return w[i] > 0; }  // NaN and negative weights drop the row
+  void add_weight(stats::ExactSum& s, std::size_t i, double sign) const { s.add(sign * w[i]); }
+  static void add_rows(stats::ExactSum&, std::int64_t) {}
+  void add_times(stats::ExactSum& s, std::size_t i, double x) const { s.add_product(w[i], x); }
+  void add_times(stats::ExactSum& s, std::size_t i, double x, double y) const {
+    s.add_product(w[i], x, y);
+  }
+};
+
+template <class Weights>
+ColumnSums column_sums(const std::vector<double>& x, const Weights& weights) {
+  ColumnSums c;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(x[i]) || !weights.used(i)) continue;
+    ++c.rows;
+    weights.add_weight(c.weight, i, 1.0);
+    weights.add_times(c.sum, i, x[i]);
+    weights.add_times(c.sum_of_squares, i, x[i], x[i]);
+  }
+  weights.add_rows(c.weight, static_cast<std::int64_t>(c.rows));
+  return c;
+}
+
+// A pair's sums are its columns' sums less the rows where only one of the two is present
+// (subtraction is exact too), so a pass over the rows adds Σwxy and touches the other sums only
+// at missing values.
+template <class Weights>
+PairSums pair_sums(const std::vector<double>& x, const std::vector<double>& y, const ColumnSums& cx,
+                   const ColumnSums& cy, const Weights& weights) {
+  PairSums p;
+  p.rows = cx.rows;
+  p.weight = cx.weight;
+  p.sum_x = cx.sum;
+  p.sum_xx = cx.sum_of_squares;
+  p.sum_y = cy.sum;
+  p.sum_yy = cy.sum_of_squares;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!weights.used(i)) continue;
+    const bool has_x = !std::isnan(x[i]), has_y = !std::isnan(y[i]);
+    if (has_x && has_y) [[likely]] {
+      weights.add_times(p.sum_xy, i, x[i], y[i]);
+    } else if (has_x) {
+      --p.rows;
+      weights.add_weight(p.weight, i, -1.0);
+      weights.add_times(p.sum_x, i, -x[i]);
+      weights.add_times(p.sum_xx, i, -x[i], x[i]);
+    } else if (has_y) {
+      weights.add_times(p.sum_y, i, -y[i]);
+      weights.add_times(p.sum_yy, i, -y[i], y[i]);
+    }
+  }
+  weights.add_rows(p.weight, -static_cast<std::int64_t>(cx.rows - p.rows));
+  return p;
+}
+
+// The statistics of one pair (or one column, x = y) as fixed functions of the exact sums:
+// D_xy = W·Σwxy − Σwx·Σwy = W·Σw(x − x̄)(y − ȳ) exactly, so the svyvar covariance
+// m/(m − 1)·Σw(x − x̄)(y − ȳ)/W is m/(m − 1)·D_xy/W² and the correlation D_xy/√(D_xx·D_yy).
+// Each exact number is read to a 64-bit fraction with a sticky bit (ExactNumber::scaled) and the
+// few remaining operations are in long double: within a few units of 2^-64 relative before the
+// final rounding to double, and the same on every run of the same build.
+struct ExactMoments {
+  std::uint64_t rows = 0;
+  stats::ExactNumber weight, sum_x, d_xx, d_yy, d_xy;
+
+  static ExactMoments of(const ColumnSums& c) {
+    const stats::ExactNumber w = c.weight.value(), s = c.sum.value();
+    const stats::ExactNumber d = w * c.sum_of_squares.value() - s * s;
+    return {c.rows, w, s, d, d, d};
+  }
+  static ExactMoments of(const PairSums& p) {
+    const stats::ExactNumber w = p.weight.value(), sx = p.sum_x.value(), sy = p.sum_y.value();
+    return {p.rows,
+            w,
+            sx,
+            w * p.sum_xx.value() - sx * sx,
+            w * p.sum_yy.value() - sy * sy,
+            w * p.sum_xy.value() - sx * sy};
+  }
+
+  // a / b (b nonzero), the exponents apart until the end so no intermediate overflows.
+  static long double ratio(const stats::ExactNumber& a, const stats::ExactNumber& b) {
+    const auto sa = a.scaled(), sb = b.scaled();
+    return std::ldexp(sa.fraction / sb.fraction, static_cast<int>(std::clamp<std::int64_t>(
+                                                     sa.exponent - sb.exponent, -40000, 40000)));
+  }
+  double mean() const { return rows == 0 ? std::nan("") : double(ratio(sum_x, weight)); }
+  double scaled(const stats::ExactNumber& d) const {
+    if (rows < 2) return std::nan("");
+    const long double m = static_cast<long double>(rows);
+    return static_cast<double>(m / (m - 1) * ratio(d, weight * weight));
+  }
+  double variance() const { return scaled(d_xx); }
+  double covariance() const { return scaled(d_xy); }
   double correlation() const {
-    return n >= 2 && cxx > 0 && cyy > 0 ? static_cast<double>(cxy / std::sqrt(cxx * cyy))
-                                        : std::nan("");
+    if (rows < 2 || d_xx.sign() <= 0 || d_yy.sign() <= 0) return std::nan("");
+    auto product = (d_xx * d_yy).scaled();
+    if (product.exponent % 2 != 0) {
+      product.fraction *= 2;
+      --product.exponent;
+    }
+    const auto numerator = d_xy.scaled();
+    return static_cast<double>(
+        std::ldexp(numerator.fraction / std::sqrt(product.fraction),
+                   static_cast<int>(std::clamp<std::int64_t>(
+                       numerator.exponent - product.exponent / 2, -40000, 40000))));
   }
 };
 
@@ -126,34 +222,57 @@ std::vector<std::pair<std::size_t, std::size_t>> column_pairs(std::size_t k) {
   return pairs;
 }
 
-// A partition's sufficient statistics: per pair the co-moments of the confidential data
-// (weighted when weights are declared), of the synthetic data unweighted and, when its own
-// weights are possible, weighted by them; then the synthetic weight column's facts.
+// A table's numeric columns under one weighting: the confidential data (weighted when weights
+// are declared), the synthetic data unweighted and, when possible, by its own weights.
+struct Flavour {
+  const Table* table;
+  const std::vector<double>* weights;  // nullptr: unweighted
+};
+
+// A partition's sufficient statistics: the number of flavours, the synthetic weight column's
+// facts, per flavour the ColumnSums of every numeric column, and per flavour the PairSums of
+// every pair i < j.
 std::string moments_state(const MetricInput& in, const Params& params) {
   const Table& conf = in.confidential;
   const Table& syn = in.first_synthetic();
   const auto cols = numeric_columns(in);
   const PartitionWeightColumns weights = partition_weight_columns(in, syn, params);
-  const auto pairs = column_pairs(cols.size());
-  const std::size_t flavours = weights.synthetic_own != nullptr ? 3 : 2;
-  std::vector<CoMoments> m(pairs.size() * flavours);
-  // Pairs are independent, so the parallel loop is deterministic.
-#pragma omp parallel for schedule(dynamic) if (pairs.size() > 1 && conf.rows() > 10000) \
+  std::vector<Flavour> flavours{{&conf, weights.confidential}, {&syn, nullptr}};
+  if (weights.synthetic_own != nullptr) flavours.push_back({&syn, weights.synthetic_own});
+  const std::size_t k = cols.size();
+  const auto pairs = column_pairs(k);
+  const std::size_t off_diagonal = pairs.size() - k;
+  std::vector<ColumnSums> columns(flavours.size() * k);
+  std::vector<PairSums::Image> pair(flavours.size() * off_diagonal);
+  const bool parallel = std::max(conf.rows(), syn.rows()) > 10000;
+  // The tasks are independent and each sum is exact, so no thread count changes a bit.
+#pragma omp parallel for schedule(dynamic) if (parallel && columns.size() > 1) \
     num_threads(parallel_threads())
-  for (std::size_t p = 0; p < pairs.size(); ++p) {
-    const auto [i, j] = pairs[p];
-    m[p * flavours] = CoMoments::of(conf.column(cols[i]).numeric, conf.column(cols[j]).numeric,
-                                    weights.confidential);
-    m[p * flavours + 1] =
-        CoMoments::of(syn.column(cols[i]).numeric, syn.column(cols[j]).numeric, nullptr);
-    if (flavours == 3)
-      m[p * flavours + 2] = CoMoments::of(syn.column(cols[i]).numeric, syn.column(cols[j]).numeric,
-                                          weights.synthetic_own);
+  for (std::size_t t = 0; t < columns.size(); ++t) {
+    const Flavour& f = flavours[t / k];
+    const auto& x = f.table->column(cols[t % k]).numeric;
+    columns[t] =
+        f.weights != nullptr ? column_sums(x, Weighted{*f.weights}) : column_sums(x, Unweighted{});
+  }
+#pragma omp parallel for schedule(dynamic) if (parallel && pair.size() > 1) \
+    num_threads(parallel_threads())
+  for (std::size_t t = 0; t < pair.size(); ++t) {
+    const std::size_t f = t / off_diagonal;
+    const auto [i, j] = pairs[k + t % off_diagonal];
+    const Flavour& flavour = flavours[f];
+    const auto& x = flavour.table->column(cols[i]).numeric;
+    const auto& y = flavour.table->column(cols[j]).numeric;
+    const ColumnSums& cx = columns[f * k + i];
+    const ColumnSums& cy = columns[f * k + j];
+    pair[t] = (flavour.weights != nullptr ? pair_sums(x, y, cx, cy, Weighted{*flavour.weights})
+                                          : pair_sums(x, y, cx, cy, Unweighted{}))
+                  .image();
   }
   StateWriter out;
-  out.u64(flavours);
-  for (const auto& moments : m) moments.write(out);
+  out.u64(flavours.size());
   weights.write_facts(out);
+  for (const auto& c : columns) c.write(out);
+  for (const auto& p : pair) PairSums::write(out, p);
   return out.take();
 }
 
@@ -164,31 +283,47 @@ MetricResult finalize_moments_and_covariance(const std::vector<std::string>& sta
   const bool with_plots = params.get_bool("plots");
   const auto cols = numeric_columns(schema);
   const auto all_pairs = column_pairs(cols.size());
-  std::vector<CoMoments> merged;
+  const std::size_t k = cols.size();
+  const std::size_t off_diagonal = all_pairs.size() - k;
+  std::vector<StateReader> readers;
+  readers.reserve(states.size());
   std::size_t flavours = 0;
   WeightColumnFacts facts;
-  for (std::size_t s = 0; s < states.size(); ++s) {
-    StateReader in(states[s]);
+  for (const auto& state : states) {
+    StateReader& in = readers.emplace_back(state);
     flavours = in.u64();
-    if (s == 0) merged.resize(all_pairs.size() * flavours);
-    for (auto& m : merged) m.merge(CoMoments::read(in));
     facts.merge_after(read_facts(in));
-    in.expect_end();
   }
   const bool own =
       use_own_weights(schema, schema.first_synthetic(), facts, params, result.warnings);
   const std::size_t syn_flavour = own ? 2 : 1;
-  const std::size_t k = cols.size();
-  auto conf_of = [&](std::size_t p) -> const CoMoments& { return merged[p * flavours]; };
-  auto syn_of = [&](std::size_t p) -> const CoMoments& {
-    return merged[p * flavours + syn_flavour];
-  };
+  // Per pair (the diagonal first, as all_pairs) the confidential and synthetic moments. The
+  // states are read side by side, one pair at a time, so merging holds one pair's accumulators.
+  std::vector<ExactMoments> conf_moments, syn_moments;
+  std::vector<ColumnSums> columns(flavours * k);
+  for (auto& in : readers)
+    for (auto& c : columns) c.merge(ColumnSums::read(in));
+  for (std::size_t i = 0; i < k; ++i) {
+    conf_moments.push_back(ExactMoments::of(columns[i]));
+    syn_moments.push_back(ExactMoments::of(columns[syn_flavour * k + i]));
+  }
+  for (std::size_t f = 0; f < flavours; ++f) {
+    for (std::size_t t = 0; t < off_diagonal; ++t) {
+      PairSums merged;
+      for (auto& in : readers) merged.merge_read(in);
+      if (f == 0) conf_moments.push_back(ExactMoments::of(merged));
+      if (f == syn_flavour) syn_moments.push_back(ExactMoments::of(merged));
+    }
+  }
+  for (const auto& in : readers) in.expect_end();
+  auto conf_of = [&](std::size_t p) -> const ExactMoments& { return conf_moments[p]; };
+  auto syn_of = [&](std::size_t p) -> const ExactMoments& { return syn_moments[p]; };
 
   std::vector<std::string> names;
   for (auto c : cols) names.push_back(conf.column(c).name);
   for (std::size_t i = 0; i < k; ++i) {
-    const CoMoments& mc = conf_of(i);
-    const CoMoments& ms = syn_of(i);
+    const ExactMoments& mc = conf_of(i);
+    const ExactMoments& ms = syn_of(i);
     const double vc = mc.variance(), vs = ms.variance();
     result.add("conf_mean", names[i], mc.mean());
     result.add("syn_mean", names[i], ms.mean());
@@ -221,9 +356,10 @@ MetricResult finalize_moments_and_covariance(const std::vector<std::string>& sta
   for (std::size_t p = k; p < all_pairs.size(); ++p) {
     const auto [i, j] = all_pairs[p];
     const std::string scope = names[i] + ":" + names[j];
-    const stats::PairwiseCovariance c{conf_of(p).n, conf_of(p).covariance(),
+    const stats::PairwiseCovariance c{conf_of(p).rows, conf_of(p).covariance(),
                                       conf_of(p).correlation()};
-    const stats::PairwiseCovariance s{syn_of(p).n, syn_of(p).covariance(), syn_of(p).correlation()};
+    const stats::PairwiseCovariance s{syn_of(p).rows, syn_of(p).covariance(),
+                                      syn_of(p).correlation()};
     result.add("conf_covariance", scope, c.covariance);
     result.add("syn_covariance", scope, s.covariance);
     result.add("diff_covariance", scope, s.covariance - c.covariance);
@@ -296,7 +432,13 @@ MetricSpec moments_and_covariance_metric() {
           "difference. With weights: declared the means are svymean, the variances and "
           "covariances svyvar on the rows where the values are present (m/(m − 1)·Σw(x − x̄)"
           "(y − ȳ)/Σw, m those rows of positive weight; equal weights give the unweighted "
-          "values) and the correlations cov/√(var·var) over the same rows." +
+          "values) and the correlations cov/√(var·var) over the same rows. Every sum behind "
+          "these statistics (Σw, Σwx, Σwx², Σwxy per column and pair) is exact, kept in a "
+          "fixed-point accumulator as wide as the double range (Kulisch 2013; Neal 2015), and "
+          "each statistic is a fixed function of the exact sums (W·Σwxy − Σwx·Σwy formed "
+          "exactly, then rounded): a run split over MPI ranks or threads gives the same "
+          "numbers bit for bit, and a difference of two nearly equal statistics is not "
+          "rounding noise of the summation order." +
           std::string(kWeightsDoc),
       .params = {{.name = "plots",
                   .type = ParamType::kBool,
@@ -350,7 +492,9 @@ MetricSpec moments_and_covariance_metric() {
                           "means, variances and the variance–covariance matrix as general utility"),
                      cite(kulik_lecture_notes(),
                           "basic statistics; noise keeps covariances and shrinks correlations"),
-                     cite(lumley_2004(), "svymean and svyvar with survey weights")},
+                     cite(lumley_2004(), "svymean and svyvar with survey weights"),
+                     cite(kulisch_2013(), "exact sums in a long fixed-point accumulator"),
+                     cite(neal_2015(), "the superaccumulator with lazy carry propagation")},
       // Covariance and correlation matrices over the whole data.
       .aggregate_details = {"pairs"},
   };
