@@ -163,6 +163,12 @@ int resolve_reader_threads(int requested) {
   return requested > 0 ? std::min(requested, kMaxThreadsPerCall) : hardware_threads();
 }
 
+void DataFile::visit_row_batches(const BatchVisitor& visit) const {
+  visit_rows([&](int t, std::size_t row, const std::vector<std::string_view>& fields) {
+    visit(t, RowBatch{row, 1, fields.data(), fields.size(), 0});
+  });
+}
+
 // Well-formed UTF-8 as defined by Unicode (table 3-7): no overlong forms, no surrogates, nothing
 // above U+10FFFF, no truncated sequence.
 bool valid_utf8(std::string_view s) {
@@ -440,15 +446,25 @@ void CsvFile::detect_decimal_mark() {
 
 std::size_t CsvFile::tokenize(std::size_t offset, std::vector<std::string_view>& fields,
                               std::string& scratch) const {
-  // Quoted fields containing "" are unescaped into `scratch`. Their views are patched in only
-  // when the row is complete, because appending to scratch may move its buffer.
   fields.clear();
   scratch.clear();
-  struct Unescaped {
-    std::size_t field, start, length;
-  };
   thread_local std::vector<Unescaped> unescaped;
   unescaped.clear();
+  const std::size_t next = append_fields(offset, fields, scratch, unescaped);
+  patch_unescaped(fields, scratch, unescaped);
+  return next;
+}
+
+void CsvFile::patch_unescaped(std::vector<std::string_view>& fields, const std::string& scratch,
+                              const std::vector<Unescaped>& unescaped) {
+  for (const auto& u : unescaped)
+    fields[u.field] = std::string_view(scratch.data() + u.start, u.length);
+}
+
+std::size_t CsvFile::append_fields(std::size_t offset, std::vector<std::string_view>& fields,
+                                   std::string& scratch, std::vector<Unescaped>& unescaped) const {
+  // Quoted fields containing "" are unescaped into `scratch`. Their views are patched in only
+  // when the caller is done appending, because appending to scratch may move its buffer.
   const std::size_t size = size_;
   const char* data = data_;
   std::size_t pos = offset;
@@ -538,8 +554,6 @@ std::size_t CsvFile::tokenize(std::size_t offset, std::vector<std::string_view>&
     }
     if (at_row_end) break;
   }
-  for (const auto& u : unescaped)
-    fields[u.field] = std::string_view(scratch.data() + u.start, u.length);
   return next;
 }
 
@@ -834,6 +848,35 @@ void CsvFile::visit_rows(const RowVisitor& visit) const {
       tokenize(row_starts_[r], fields, scratch);
       if (row_names_) fields.erase(fields.begin());
       visit(static_cast<int>(t), r, fields);
+    }
+  });
+}
+
+void CsvFile::visit_row_batches(const BatchVisitor& visit) const {
+  // A batch's views and unescaped text take a few tens of KiB at survey widths: they stay in
+  // the core's caches while the decoder goes over them column by column.
+  const std::size_t n = row_starts_.size();
+  const std::size_t stride = header_.size() + (row_names_ ? 1 : 0);
+  const std::size_t kBatchRows = std::clamp<std::size_t>(4096 / std::max<std::size_t>(stride, 1), 1, 128);
+  const std::size_t workers = std::max<std::size_t>(
+      1, std::min<std::size_t>(static_cast<std::size_t>(threads_), n / 4096 + 1));
+  run_on_threads(workers, [&](std::size_t t) {
+    const std::size_t begin = n * t / workers;
+    const std::size_t end = n * (t + 1) / workers;
+    std::vector<std::string_view> fields;
+    fields.reserve(kBatchRows * stride);
+    std::string scratch;
+    std::vector<Unescaped> unescaped;
+    for (std::size_t first = begin; first < end; first += kBatchRows) {
+      const std::size_t rows = std::min(kBatchRows, end - first);
+      fields.clear();
+      scratch.clear();
+      unescaped.clear();
+      // Every row has `stride` fields: the structure check counted them.
+      for (std::size_t r = first; r < first + rows; ++r)
+        append_fields(row_starts_[r], fields, scratch, unescaped);
+      patch_unescaped(fields, scratch, unescaped);
+      visit(static_cast<int>(t), RowBatch{first, rows, fields.data(), stride, row_names_ ? 1u : 0u});
     }
   });
 }

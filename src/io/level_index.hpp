@@ -73,13 +73,18 @@ class BasicLevelIndex {
     bool ready = false;
   };
   Probe probe(std::string_view level) const {
-    Probe p{Hash()(level, LevelWords::of(level)), true};
-    if (!slots_.empty()) {
-      const std::size_t i = static_cast<std::size_t>(p.hash) & mask_;
-      __builtin_prefetch(&slots_[i]);
-      __builtin_prefetch(&keys_[i]);
-    }
+    const Probe p = hash(level);
+    prefetch(p);
     return p;
+  }
+  // The hash alone, and the fetch of its slot and key on its own, for a caller that takes many
+  // hashes first and fetches each a few lookups ahead.
+  static Probe hash(std::string_view level) { return {Hash()(level, LevelWords::of(level)), true}; }
+  void prefetch(const Probe& p) const {
+    if (slots_.empty() || !p.ready) return;
+    const std::size_t i = static_cast<std::size_t>(p.hash) & mask_;
+    __builtin_prefetch(&slots_[i]);
+    __builtin_prefetch(&keys_[i]);
   }
   // The level's code, and whether it was new.
   std::uint32_t intern(std::string_view level, bool& added) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -30,24 +31,29 @@ namespace synthaudit {
 
 namespace {
 
-// The missing-value spellings, checked once per field: masks of their lengths and of their
-// first bytes reject nearly every field before any comparison (numbers of 2 to 4 digits have the
-// lengths of NA, NaN and null, but not their first letters).
+// The missing-value spellings, checked once per field: a mask per first byte of the lengths of
+// the spellings that start with it rejects nearly every field with one load ("no" has the length
+// of "NA" and the first byte of "null", but no spelling starts with 'n' and has two bytes).
 class MissingSpellings {
  public:
   explicit MissingSpellings(const std::vector<std::string>& spellings) : spellings_(spellings) {
     for (const auto& s : spellings_) {
-      if (s.size() < 64)
-        lengths_ |= std::uint64_t{1} << s.size();
+      if (s.empty())
+        has_empty_ = true;
+      else if (s.size() < 64)
+        lengths_by_first_byte_[static_cast<unsigned char>(s[0])] |= std::uint64_t{1} << s.size();
       else
         has_long_ = true;
-      if (!s.empty()) first_bytes_[static_cast<unsigned char>(s[0])] = 1;
     }
   }
   bool contains(std::string_view field) const {
-    if (field.size() < 64 ? ((lengths_ >> field.size()) & 1) == 0 : !has_long_) return false;
-    if (field.empty()) return true;  // the length mask says "" is a spelling
-    if (!first_bytes_[static_cast<unsigned char>(field[0])]) return false;
+    if (field.empty()) return has_empty_;
+    if (field.size() < 64) {
+      if (((lengths_by_first_byte_[static_cast<unsigned char>(field[0])] >> field.size()) & 1) == 0)
+        return false;
+    } else if (!has_long_) {
+      return false;
+    }
     for (const auto& s : spellings_)
       if (field == s) return true;
     return false;
@@ -55,9 +61,8 @@ class MissingSpellings {
 
  private:
   std::vector<std::string> spellings_;
-  std::uint64_t lengths_ = 0;
-  bool has_long_ = false;
-  std::array<char, 256> first_bytes_{};
+  std::array<std::uint64_t, 256> lengths_by_first_byte_{};
+  bool has_empty_ = false, has_long_ = false;
 };
 
 // The same, for a number written with a decimal comma ("3,14"): a field with a '.' is not one.
@@ -223,16 +228,17 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
     std::uint8_t* code_index = nullptr;
     std::uint32_t* codes = nullptr;
     LevelIndex levels;
-    LevelIndex::Probe probe;  // this row's field, taken at the row's start (large columns)
     std::vector<std::uint64_t> hits;
   };
   struct ThreadState {
     std::size_t first_row = kNoRow;
     std::vector<ColumnState> columns;
-    std::vector<std::size_t> large;  // columns with at least kLargeLevels levels in this thread
+    std::vector<LevelIndex::Probe> probes;  // a batch's hashes of one categorical column
   };
-  // From this many levels (a table of 16 KiB and more) a column's slot is fetched ahead.
+  // From this many levels (a table of 16 KiB and more) a column's slot and key are fetched
+  // kAhead rows before its lookup.
   constexpr std::size_t kLargeLevels = 1024;
+  constexpr std::size_t kAhead = 8;
   std::vector<ThreadState> state(threads);
   for (auto& s : state) {
     s.columns.resize(ncol);
@@ -254,11 +260,11 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
   // column has or, when inferred, of the kind of this row's field (none when it is missing), so
   // that the threads fill the columns side by side instead of one waiting on the other's
   // allocation. Only where storage goes depends on this, never a value.
-  auto allocate_share = [&](std::size_t t, const std::vector<std::string_view>& fields) {
+  auto allocate_share = [&](std::size_t t, const DataFile::RowBatch& batch) {
     for (std::size_t c = t; c < ncol; c += threads) {
       Decoding kind = decoding[c];
       if (kind == Decoding::kInferred) {
-        const std::string_view field = fields[plans[c].field];
+        const std::string_view field = batch.field(0, plans[c].field);
         if (is_absent(field) || missing.contains(field)) continue;
         double value;
         kind =
@@ -271,82 +277,115 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
     }
   };
 
-  auto visit = [&](const std::vector<std::size_t>& visited) {
-    file.visit_rows([&](int t, std::size_t row, const std::vector<std::string_view>& fields) {
-      ThreadState& s = state[static_cast<std::size_t>(t)];
-      if (s.first_row > row) {
-        if (s.first_row == kNoRow) allocate_share(static_cast<std::size_t>(t), fields);
-        s.first_row = row;
+  // Column c of a batch's rows, in row order. `row` is the row being decoded, so that a caller
+  // catching what this throws knows where it came from.
+  auto decode_batch_column = [&](ThreadState& s, std::size_t c, const DataFile::RowBatch& batch,
+                                 std::size_t& row) {
+    const ColumnPlan& plan = plans[c];
+    ColumnState& cs = s.columns[c];
+    const auto& codes = *plan.missing_codes;
+    const auto& text_codes = *plan.text_codes;
+    const std::size_t n = batch.rows;
+    // A categorical column's hashes first, in a loop of their own: no lookup waits on its hash,
+    // and a large table's slots are fetched a few rows ahead of their lookups.
+    const bool hashed = cs.decoding == Decoding::kCategorical;
+    if (hashed) {
+      if (s.probes.size() < n) s.probes.resize(n);
+      for (std::size_t r = 0; r < n; ++r) {
+        const std::string_view field = batch.field(r, plan.field);
+        s.probes[r] = is_absent(field) ? LevelIndex::Probe() : LevelIndex::hash(field);
       }
-      for (const std::size_t c : s.large) {
-        const std::string_view field = fields[plans[c].field];
-        if (!is_absent(field)) s.columns[c].probe = s.columns[c].levels.probe(field);
-      }
-      for (const std::size_t c : visited) {
-        const ColumnPlan& plan = plans[c];
-        const std::string_view field = fields[plan.field];
-        if (is_absent(field) || missing.contains(field)) continue;
-        ColumnState& cs = s.columns[c];
-        const auto& codes = *plan.missing_codes;
-        if (const auto& text_codes = *plan.text_codes; !text_codes.empty()) {
-          if (auto it = std::find(text_codes.begin(), text_codes.end(), field);
-              it != text_codes.end()) {
-            ++cs.hits[codes.size() + static_cast<std::size_t>(it - text_codes.begin())];
-            continue;
-          }
+    }
+    const bool ahead = hashed && cs.levels.size() >= kLargeLevels;
+    if (ahead)
+      for (std::size_t r = 0; r < std::min(n, kAhead); ++r) cs.levels.prefetch(s.probes[r]);
+    for (std::size_t r = 0; r < n; ++r) {
+      row = batch.first_row + r;
+      if (ahead && r + kAhead < n) cs.levels.prefetch(s.probes[r + kAhead]);
+      const std::string_view field = batch.field(r, plan.field);
+      if (is_absent(field) || missing.contains(field)) continue;
+      if (!text_codes.empty()) {
+        if (auto it = std::find(text_codes.begin(), text_codes.end(), field);
+            it != text_codes.end()) {
+          ++cs.hits[codes.size() + static_cast<std::size_t>(it - text_codes.begin())];
+          continue;
         }
-        if (cs.decoding != Decoding::kCategorical) {
-          double value;
-          if (parse_number(field, value, decimal_comma)) {
-            if (cs.numbers == nullptr) numbers_of(c, cs);
-            if (!codes.empty()) {
-              if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
-                const auto k = static_cast<std::size_t>(it - codes.begin());
-                cs.code_index[row] = static_cast<std::uint8_t>(k + 1);
-                ++cs.hits[k];
-                continue;
-              }
-            }
-            cs.numbers[row] = value;
-            cs.stored_number = true;
-            continue;
-          }
-          if (cs.decoding == Decoding::kNumeric)
-            throw InputError(
-                file.path() + ": row " + std::to_string(row + 1) + ", column '" + columns[c].name +
-                "': '" + std::string(field.substr(0, 60)) +
-                "' is not a number (the column is numeric" +
-                (!decimal_comma && looks_like_decimal_comma_number(field)
-                     ? "; if the file writes decimals with a comma, give --decimal , or read: "
-                       "decimal: \",\" in the spec)"
-                     : ")"));
-          // Not a number in an inferred column: categorical from here on; not a missing code
-          // either, since it did not parse.
-          cs.decoding = Decoding::kCategorical;
-        } else if (!codes.empty()) {
-          double value;
-          if (parse_number(field, value, decimal_comma)) {
+      }
+      if (cs.decoding != Decoding::kCategorical) {
+        double value;
+        if (parse_number(field, value, decimal_comma)) {
+          if (cs.numbers == nullptr) numbers_of(c, cs);
+          if (!codes.empty()) {
             if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
-              ++cs.hits[static_cast<std::size_t>(it - codes.begin())];
+              const auto k = static_cast<std::size_t>(it - codes.begin());
+              cs.code_index[row] = static_cast<std::uint8_t>(k + 1);
+              ++cs.hits[k];
               continue;
             }
           }
+          cs.numbers[row] = value;
+          cs.stored_number = true;
+          continue;
         }
-        if (cs.codes == nullptr) codes_of(c, cs);
-        bool added = false;
-        cs.codes[row] = cs.levels.intern(field, added, cs.probe);
-        cs.probe.ready = false;
-        if (added) {
-          // Each new level is checked once: results.json and the report need UTF-8 text.
-          if (!valid_utf8(field))
-            throw InputError(file.path() + ": row " + std::to_string(row + 1) + ", column '" +
-                             columns[c].name +
-                             "': the value is not valid UTF-8 (if the file is Latin-1 or "
-                             "Windows-1252, give --encoding latin1, or read: encoding: latin1 "
-                             "in the spec)");
-          if (cs.levels.size() == kLargeLevels) s.large.push_back(c);
+        if (cs.decoding == Decoding::kNumeric)
+          throw InputError(
+              file.path() + ": row " + std::to_string(row + 1) + ", column '" + columns[c].name +
+              "': '" + std::string(field.substr(0, 60)) +
+              "' is not a number (the column is numeric" +
+              (!decimal_comma && looks_like_decimal_comma_number(field)
+                   ? "; if the file writes decimals with a comma, give --decimal , or read: "
+                     "decimal: \",\" in the spec)"
+                   : ")"));
+        // Not a number in an inferred column: categorical from here on; not a missing code
+        // either, since it did not parse.
+        cs.decoding = Decoding::kCategorical;
+      } else if (!codes.empty()) {
+        double value;
+        if (parse_number(field, value, decimal_comma)) {
+          if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
+            ++cs.hits[static_cast<std::size_t>(it - codes.begin())];
+            continue;
+          }
         }
       }
+      if (cs.codes == nullptr) codes_of(c, cs);
+      bool added = false;
+      cs.codes[row] = hashed ? cs.levels.intern(field, added, s.probes[r])
+                             : cs.levels.intern(field, added);
+      // Each new level is checked once: results.json and the report need UTF-8 text.
+      if (added && !valid_utf8(field))
+        throw InputError(file.path() + ": row " + std::to_string(row + 1) + ", column '" +
+                         columns[c].name +
+                         "': the value is not valid UTF-8 (if the file is Latin-1 or "
+                         "Windows-1252, give --encoding latin1, or read: encoding: latin1 "
+                         "in the spec)");
+    }
+  };
+
+  auto visit = [&](const std::vector<std::size_t>& visited) {
+    file.visit_row_batches([&](int t, const DataFile::RowBatch& batch) {
+      ThreadState& s = state[static_cast<std::size_t>(t)];
+      if (s.first_row > batch.first_row) {
+        if (s.first_row == kNoRow) allocate_share(static_cast<std::size_t>(t), batch);
+        s.first_row = batch.first_row;
+      }
+      // Column by column over the batch; what is thrown is what row by row would have thrown
+      // first: the failure of the lowest row, of the first column visited in that row. Columns
+      // do not depend on each other, so each column's own first failure is the same either way.
+      std::exception_ptr failure;
+      std::size_t failed_row = kNoRow;
+      for (const std::size_t c : visited) {
+        std::size_t row = batch.first_row;
+        try {
+          decode_batch_column(s, c, batch, row);
+        } catch (...) {
+          if (row < failed_row) {
+            failure = std::current_exception();
+            failed_row = row;
+          }
+        }
+      }
+      if (failure) std::rethrow_exception(failure);
     });
   };
   std::vector<std::size_t> all(ncol);
@@ -382,10 +421,8 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
     again.push_back(c);
     std::fill(columns[c].codes.begin(), columns[c].codes.end(), kMissingCode);
     for (auto& s : state) {
-      s.large.erase(std::remove(s.large.begin(), s.large.end(), c), s.large.end());
       ColumnState& cs = s.columns[c];
       cs.levels = LevelIndex();
-      cs.probe = {};
       std::fill(cs.hits.begin(), cs.hits.end(), 0);
       cs.decoding = Decoding::kCategorical;
       cs.numbers = nullptr;
