@@ -857,7 +857,8 @@ void CsvFile::visit_row_batches(const BatchVisitor& visit) const {
   // the core's caches while the decoder goes over them column by column.
   const std::size_t n = row_starts_.size();
   const std::size_t stride = header_.size() + (row_names_ ? 1 : 0);
-  const std::size_t kBatchRows = std::clamp<std::size_t>(4096 / std::max<std::size_t>(stride, 1), 1, 128);
+  const std::size_t kBatchRows =
+      std::clamp<std::size_t>(4096 / std::max<std::size_t>(stride, 1), 1, 128);
   const std::size_t workers = std::max<std::size_t>(
       1, std::min<std::size_t>(static_cast<std::size_t>(threads_), n / 4096 + 1));
   run_on_threads(workers, [&](std::size_t t) {
@@ -876,7 +877,8 @@ void CsvFile::visit_row_batches(const BatchVisitor& visit) const {
       for (std::size_t r = first; r < first + rows; ++r)
         append_fields(row_starts_[r], fields, scratch, unescaped);
       patch_unescaped(fields, scratch, unescaped);
-      visit(static_cast<int>(t), RowBatch{first, rows, fields.data(), stride, row_names_ ? 1u : 0u});
+      visit(static_cast<int>(t),
+            RowBatch{first, rows, fields.data(), stride, row_names_ ? 1u : 0u});
     }
   });
 }

@@ -109,6 +109,18 @@ class BasicLevelIndex {
       }
       i = (i + 1) & mask_;
     }
+    return insert(level, words, tag, i, added);
+  }
+  std::size_t size() const { return ends_.size(); }
+  std::string_view level(std::uint32_t code) const {
+    return std::string_view(bytes_.data() + begins_[code], ends_[code] - begins_[code]);
+  }
+
+ private:
+  // A new level in the empty slot i: out of line, so that the lookup above, run once per field,
+  // stays small enough to be inlined into the decoder's loop.
+  [[gnu::noinline]] std::uint32_t insert(std::string_view level, const LevelWords& words,
+                                         std::uint32_t tag, std::size_t i, bool& added) {
     const auto code = static_cast<std::uint32_t>(ends_.size());
     begins_.push_back(bytes_.size());
     bytes_.append(level);
@@ -119,12 +131,6 @@ class BasicLevelIndex {
     added = true;
     return code;
   }
-  std::size_t size() const { return ends_.size(); }
-  std::string_view level(std::uint32_t code) const {
-    return std::string_view(bytes_.data() + begins_[code], ends_[code] - begins_[code]);
-  }
-
- private:
   struct Key {
     LevelWords words;
     std::size_t length = 0;

@@ -278,68 +278,90 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
   };
 
   // Column c of a batch's rows, in row order. `row` is the row being decoded, so that a caller
-  // catching what this throws knows where it came from.
+  // catching what this throws knows where it came from. Two loops: one while the column is
+  // numeric in this thread, one once it is categorical (from the row that made it so), each
+  // with what it needs in registers.
   auto decode_batch_column = [&](ThreadState& s, std::size_t c, const DataFile::RowBatch& batch,
                                  std::size_t& row) {
     const ColumnPlan& plan = plans[c];
     ColumnState& cs = s.columns[c];
-    const auto& codes = *plan.missing_codes;
-    const auto& text_codes = *plan.text_codes;
-    const std::size_t n = batch.rows;
-    // A categorical column's hashes first, in a loop of their own: no lookup waits on its hash,
-    // and a large table's slots are fetched a few rows ahead of their lookups.
-    const bool hashed = cs.decoding == Decoding::kCategorical;
-    if (hashed) {
-      if (s.probes.size() < n) s.probes.resize(n);
-      for (std::size_t r = 0; r < n; ++r) {
-        const std::string_view field = batch.field(r, plan.field);
-        s.probes[r] = is_absent(field) ? LevelIndex::Probe() : LevelIndex::hash(field);
-      }
-    }
-    const bool ahead = hashed && cs.levels.size() >= kLargeLevels;
-    if (ahead)
-      for (std::size_t r = 0; r < std::min(n, kAhead); ++r) cs.levels.prefetch(s.probes[r]);
-    for (std::size_t r = 0; r < n; ++r) {
-      row = batch.first_row + r;
-      if (ahead && r + kAhead < n) cs.levels.prefetch(s.probes[r + kAhead]);
-      const std::string_view field = batch.field(r, plan.field);
-      if (is_absent(field) || missing.contains(field)) continue;
-      if (!text_codes.empty()) {
+    const std::vector<double>& codes = *plan.missing_codes;
+    const std::vector<std::string>& text_codes = *plan.text_codes;
+    const bool has_codes = !codes.empty(), has_text_codes = !text_codes.empty();
+    const std::size_t n = batch.rows, field_index = plan.field;
+    // Missing by spelling or by a text code (counted): nothing to store.
+    auto skipped = [&](std::string_view field) {
+      if (is_absent(field) || missing.contains(field)) return true;
+      if (has_text_codes) {
         if (auto it = std::find(text_codes.begin(), text_codes.end(), field);
             it != text_codes.end()) {
           ++cs.hits[codes.size() + static_cast<std::size_t>(it - text_codes.begin())];
-          continue;
+          return true;
         }
       }
-      if (cs.decoding != Decoding::kCategorical) {
+      return false;
+    };
+    std::size_t r = 0;
+    if (cs.decoding != Decoding::kCategorical) {
+      double* numbers = cs.numbers;
+      bool stored = false;
+      for (; r < n; ++r) {
+        const std::string_view field = batch.field(r, field_index);
+        if (skipped(field)) continue;
         double value;
-        if (parse_number(field, value, decimal_comma)) {
-          if (cs.numbers == nullptr) numbers_of(c, cs);
-          if (!codes.empty()) {
-            if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
-              const auto k = static_cast<std::size_t>(it - codes.begin());
-              cs.code_index[row] = static_cast<std::uint8_t>(k + 1);
-              ++cs.hits[k];
-              continue;
-            }
-          }
-          cs.numbers[row] = value;
-          cs.stored_number = true;
-          continue;
+        if (!parse_number(field, value, decimal_comma)) {
+          row = batch.first_row + r;
+          if (cs.decoding == Decoding::kNumeric)
+            throw InputError(
+                file.path() + ": row " + std::to_string(row + 1) + ", column '" + columns[c].name +
+                "': '" + std::string(field.substr(0, 60)) +
+                "' is not a number (the column is numeric" +
+                (!decimal_comma && looks_like_decimal_comma_number(field)
+                     ? "; if the file writes decimals with a comma, give --decimal , or read: "
+                       "decimal: \",\" in the spec)"
+                     : ")"));
+          // Not a number in an inferred column: categorical from this row on.
+          cs.decoding = Decoding::kCategorical;
+          break;
         }
-        if (cs.decoding == Decoding::kNumeric)
-          throw InputError(
-              file.path() + ": row " + std::to_string(row + 1) + ", column '" + columns[c].name +
-              "': '" + std::string(field.substr(0, 60)) +
-              "' is not a number (the column is numeric" +
-              (!decimal_comma && looks_like_decimal_comma_number(field)
-                   ? "; if the file writes decimals with a comma, give --decimal , or read: "
-                     "decimal: \",\" in the spec)"
-                   : ")"));
-        // Not a number in an inferred column: categorical from here on; not a missing code
-        // either, since it did not parse.
-        cs.decoding = Decoding::kCategorical;
-      } else if (!codes.empty()) {
+        if (numbers == nullptr) {
+          numbers_of(c, cs);
+          numbers = cs.numbers;
+        }
+        if (has_codes) {
+          if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
+            const auto k = static_cast<std::size_t>(it - codes.begin());
+            cs.code_index[batch.first_row + r] = static_cast<std::uint8_t>(k + 1);
+            ++cs.hits[k];
+            continue;
+          }
+        }
+        numbers[batch.first_row + r] = value;
+        stored = true;
+      }
+      cs.stored_number = cs.stored_number || stored;
+      if (r == n) return;
+    }
+    // The hashes of the rest of the batch first, in a loop of their own: no lookup waits on its
+    // hash, and a large table's slots are fetched a few rows ahead of their lookups.
+    if (s.probes.size() < n) s.probes.resize(n);
+    LevelIndex::Probe* probes = s.probes.data();
+    for (std::size_t k = r; k < n; ++k) {
+      const std::string_view field = batch.field(k, field_index);
+      probes[k] = is_absent(field) ? LevelIndex::Probe() : LevelIndex::hash(field);
+    }
+    LevelIndex& levels = cs.levels;
+    const bool ahead = levels.size() >= kLargeLevels;
+    if (ahead)
+      for (std::size_t k = r; k < std::min(n, r + kAhead); ++k) levels.prefetch(probes[k]);
+    if (cs.codes == nullptr) codes_of(c, cs);
+    std::uint32_t* out = cs.codes;
+    for (; r < n; ++r) {
+      if (ahead && r + kAhead < n) levels.prefetch(probes[r + kAhead]);
+      const std::string_view field = batch.field(r, field_index);
+      if (skipped(field)) continue;
+      if (has_codes) {
+        // A number that is a missing code is missing in a categorical column too.
         double value;
         if (parse_number(field, value, decimal_comma)) {
           if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
@@ -348,17 +370,17 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
           }
         }
       }
-      if (cs.codes == nullptr) codes_of(c, cs);
       bool added = false;
-      cs.codes[row] = hashed ? cs.levels.intern(field, added, s.probes[r])
-                             : cs.levels.intern(field, added);
+      out[batch.first_row + r] = levels.intern(field, added, probes[r]);
       // Each new level is checked once: results.json and the report need UTF-8 text.
-      if (added && !valid_utf8(field))
+      if (added && !valid_utf8(field)) {
+        row = batch.first_row + r;
         throw InputError(file.path() + ": row " + std::to_string(row + 1) + ", column '" +
                          columns[c].name +
                          "': the value is not valid UTF-8 (if the file is Latin-1 or "
                          "Windows-1252, give --encoding latin1, or read: encoding: latin1 "
                          "in the spec)");
+      }
     }
   };
 
