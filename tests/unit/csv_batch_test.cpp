@@ -42,7 +42,9 @@ std::vector<VisitedRow> by_batches(const DataFile& file, std::size_t& largest_ba
   file.visit_row_batches([&](int t, const DataFile::RowBatch& batch) {
     auto& expected = next[static_cast<std::size_t>(t)];
     EXPECT_GT(batch.rows, 0u);
-    if (expected != kNone) EXPECT_EQ(batch.first_row, expected);
+    if (expected != kNone) {
+      EXPECT_EQ(batch.first_row, expected);
+    }
     expected = batch.first_row + batch.rows;
     auto& most = largest[static_cast<std::size_t>(t)];
     most = std::max(most, batch.rows);
@@ -110,7 +112,9 @@ void expect_same_tables(const Table& a, const Table& b) {
     EXPECT_EQ(x.missing_code_index, y.missing_code_index) << x.name;
     EXPECT_EQ(x.codes, y.codes) << x.name;
     ASSERT_EQ(x.dictionary == nullptr, y.dictionary == nullptr) << x.name;
-    if (x.dictionary) EXPECT_EQ(x.dictionary->levels(), y.dictionary->levels()) << x.name;
+    if (x.dictionary) {
+      EXPECT_EQ(x.dictionary->levels(), y.dictionary->levels()) << x.name;
+    }
   }
 }
 
@@ -144,7 +148,9 @@ TEST(RowBatches, HoldTheRowsFieldsAndThreadsOfVisitRows) {
               << rows << " rows, " << threads << " threads, row names " << row_names;
           EXPECT_EQ(expected[0].fields[1], rows > 0 ? "say \"\" twice \"x\"" : "");
           EXPECT_LE(largest, 128u);
-          if (rows >= 300 && threads == 1) EXPECT_GT(largest, 1u);
+          if (rows >= 300 && threads == 1) {
+            EXPECT_GT(largest, 1u);
+          }
           // The default: one row per batch, the same rows.
           const RowByRow one_by_one(file);
           EXPECT_TRUE(by_batches(one_by_one, largest) == expected);
