@@ -3,13 +3,14 @@
 #include <openssl/evp.h>
 #include <zlib.h>
 
-#if defined(__AVX2__)
+#if defined(__AVX2__) || defined(__AVX512BW__)
 #include <immintrin.h>
 #elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -111,14 +112,27 @@ inline std::size_t field_end(const char* data, std::size_t pos, std::size_t size
   return pos;
 }
 
-// Bit i of each mask: byte i of a 32-byte block is a delimiter, a line break ('\n' or '\r'),
-// a quote.
+// Bit i of each mask: byte i of a block is a delimiter, a line break ('\n' or '\r'), a quote.
+// Blocks are 64 bytes where the target has AVX-512BW (one compare into a mask register each;
+// -march=native on such a machine), else 32.
+#if defined(__AVX512BW__)
+using BlockMask = std::uint64_t;
+#else
+using BlockMask = std::uint32_t;
+#endif
+constexpr std::size_t kBlockBytes = sizeof(BlockMask) * 8;
 struct BlockMasks {
-  std::uint32_t delimiters, line_breaks, quotes;
+  BlockMask delimiters, line_breaks, quotes;
 };
 
 inline BlockMasks block_masks(const char* block, char delimiter) {
-#if defined(__AVX2__)
+#if defined(__AVX512BW__)
+  const __m512i chunk = _mm512_loadu_si512(block);
+  return {_mm512_cmpeq_epi8_mask(chunk, _mm512_set1_epi8(delimiter)),
+          _mm512_cmpeq_epi8_mask(chunk, _mm512_set1_epi8('\n')) |
+              _mm512_cmpeq_epi8_mask(chunk, _mm512_set1_epi8('\r')),
+          _mm512_cmpeq_epi8_mask(chunk, _mm512_set1_epi8('"'))};
+#elif defined(__AVX2__)
   // One 32-byte load and three compares where the target has AVX2 (-march=native on x86-64).
   const __m256i chunk = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block));
   const auto mask = [&](__m256i hits) {
@@ -161,6 +175,12 @@ inline BlockMasks block_masks(const char* block, char delimiter) {
 
 int resolve_reader_threads(int requested) {
   return requested > 0 ? std::min(requested, kMaxThreadsPerCall) : hardware_threads();
+}
+
+void DataFile::visit_row_batches(const BatchVisitor& visit) const {
+  visit_rows([&](int t, std::size_t row, const std::vector<std::string_view>& fields) {
+    visit(t, RowBatch{row, 1, fields.data(), fields.size(), 0});
+  });
 }
 
 // Well-formed UTF-8 as defined by Unicode (table 3-7): no overlong forms, no surrogates, nothing
@@ -440,15 +460,25 @@ void CsvFile::detect_decimal_mark() {
 
 std::size_t CsvFile::tokenize(std::size_t offset, std::vector<std::string_view>& fields,
                               std::string& scratch) const {
-  // Quoted fields containing "" are unescaped into `scratch`. Their views are patched in only
-  // when the row is complete, because appending to scratch may move its buffer.
   fields.clear();
   scratch.clear();
-  struct Unescaped {
-    std::size_t field, start, length;
-  };
   thread_local std::vector<Unescaped> unescaped;
   unescaped.clear();
+  const std::size_t next = append_fields(offset, fields, scratch, unescaped);
+  patch_unescaped(fields, scratch, unescaped);
+  return next;
+}
+
+void CsvFile::patch_unescaped(std::vector<std::string_view>& fields, const std::string& scratch,
+                              const std::vector<Unescaped>& unescaped) {
+  for (const auto& u : unescaped)
+    fields[u.field] = std::string_view(scratch.data() + u.start, u.length);
+}
+
+std::size_t CsvFile::append_fields(std::size_t offset, std::vector<std::string_view>& fields,
+                                   std::string& scratch, std::vector<Unescaped>& unescaped) const {
+  // Quoted fields containing "" are unescaped into `scratch`. Their views are patched in only
+  // when the caller is done appending, because appending to scratch may move its buffer.
   const std::size_t size = size_;
   const char* data = data_;
   std::size_t pos = offset;
@@ -483,30 +513,30 @@ std::size_t CsvFile::tokenize(std::size_t offset, std::vector<std::string_view>&
         return kTextAfterQuote;
     } else {
       // A run of unquoted fields up to the row's end or a quote that opens a field, split at
-      // the delimiters of 32-byte blocks (as scan_row counts them).
+      // the delimiters of 64- or 32-byte blocks (as scan_row counts them).
       const char delimiter = delimiter_;
       const std::size_t run_start = pos;
       std::size_t field_start = pos;
       std::size_t stop = size;
-      while (pos + 32 <= size) {
+      while (pos + kBlockBytes <= size) {
         const BlockMasks m = block_masks(data + pos, delimiter);
-        const std::uint32_t after_delimiter =
+        const BlockMask after_delimiter =
             (m.delimiters << 1) | (pos > run_start && data[pos - 1] == delimiter ? 1u : 0u);
-        const std::uint32_t stops = m.line_breaks | (m.quotes & after_delimiter);
-        std::uint32_t delimiters =
-            stops == 0 ? m.delimiters
-                       : m.delimiters & ((std::uint32_t{1} << __builtin_ctz(stops)) - 1);
+        const BlockMask stops = m.line_breaks | (m.quotes & after_delimiter);
+        BlockMask delimiters = stops == 0
+                                   ? m.delimiters
+                                   : m.delimiters & ((BlockMask{1} << std::countr_zero(stops)) - 1);
         while (delimiters != 0) {
-          const std::size_t at = pos + static_cast<std::size_t>(__builtin_ctz(delimiters));
+          const std::size_t at = pos + static_cast<std::size_t>(std::countr_zero(delimiters));
           fields.emplace_back(data + field_start, at - field_start);
           field_start = at + 1;
           delimiters &= delimiters - 1;
         }
         if (stops != 0) {
-          stop = pos + static_cast<std::size_t>(__builtin_ctz(stops));
+          stop = pos + static_cast<std::size_t>(std::countr_zero(stops));
           break;
         }
-        pos += 32;
+        pos += kBlockBytes;
       }
       if (stop == size) {
         for (; pos < size; ++pos) {
@@ -538,15 +568,13 @@ std::size_t CsvFile::tokenize(std::size_t offset, std::vector<std::string_view>&
     }
     if (at_row_end) break;
   }
-  for (const auto& u : unescaped)
-    fields[u.field] = std::string_view(scratch.data() + u.start, u.length);
   return next;
 }
 
 std::size_t CsvFile::scan_row(std::size_t offset, std::size_t& fields, std::size_t& newlines,
                               std::size_t& longest) const {
   // The same grammar as tokenize, without building fields: the structure check of open() runs
-  // over every byte once. Unquoted text is scanned 32 bytes at a time (delimiters counted from
+  // over every byte once. Unquoted text is scanned a block at a time (delimiters counted from
   // a bit mask), quoted fields with memchr. `longest` is exact for quoted fields; for a run of
   // unquoted fields it is the run's length, a bound that exceeds max_field_bytes_ only when
   // the run is then measured field by field, so it exceeds the limit exactly when a field does.
@@ -588,20 +616,20 @@ std::size_t CsvFile::scan_row(std::size_t offset, std::size_t& fields, std::size
     // inside an unquoted field is text).
     const std::size_t run_start = pos;
     std::size_t stop = size;
-    while (pos + 32 <= size) {
+    while (pos + kBlockBytes <= size) {
       const BlockMasks m = block_masks(data + pos, delimiter);
-      const std::uint32_t after_delimiter =
+      const BlockMask after_delimiter =
           (m.delimiters << 1) | (pos > run_start && data[pos - 1] == delimiter ? 1u : 0u);
-      const std::uint32_t stops = m.line_breaks | (m.quotes & after_delimiter);
+      const BlockMask stops = m.line_breaks | (m.quotes & after_delimiter);
       if (stops != 0) {
-        const int at = __builtin_ctz(stops);
+        const int at = std::countr_zero(stops);
         fields += static_cast<std::size_t>(
-            __builtin_popcount(m.delimiters & ((std::uint32_t{1} << at) - 1)));
+            std::popcount(static_cast<BlockMask>(m.delimiters & ((BlockMask{1} << at) - 1))));
         stop = pos + static_cast<std::size_t>(at);
         break;
       }
-      fields += static_cast<std::size_t>(__builtin_popcount(m.delimiters));
-      pos += 32;
+      fields += static_cast<std::size_t>(std::popcount(m.delimiters));
+      pos += kBlockBytes;
     }
     if (stop == size) {
       for (; pos < size; ++pos) {
@@ -834,6 +862,37 @@ void CsvFile::visit_rows(const RowVisitor& visit) const {
       tokenize(row_starts_[r], fields, scratch);
       if (row_names_) fields.erase(fields.begin());
       visit(static_cast<int>(t), r, fields);
+    }
+  });
+}
+
+void CsvFile::visit_row_batches(const BatchVisitor& visit) const {
+  // A batch's views and unescaped text take a few tens of KiB at survey widths: they stay in
+  // the core's caches while the decoder goes over them column by column.
+  const std::size_t n = row_starts_.size();
+  const std::size_t stride = header_.size() + (row_names_ ? 1 : 0);
+  const std::size_t kBatchRows =
+      std::clamp<std::size_t>(4096 / std::max<std::size_t>(stride, 1), 1, 128);
+  const std::size_t workers = std::max<std::size_t>(
+      1, std::min<std::size_t>(static_cast<std::size_t>(threads_), n / 4096 + 1));
+  run_on_threads(workers, [&](std::size_t t) {
+    const std::size_t begin = n * t / workers;
+    const std::size_t end = n * (t + 1) / workers;
+    std::vector<std::string_view> fields;
+    fields.reserve(kBatchRows * stride);
+    std::string scratch;
+    std::vector<Unescaped> unescaped;
+    for (std::size_t first = begin; first < end; first += kBatchRows) {
+      const std::size_t rows = std::min(kBatchRows, end - first);
+      fields.clear();
+      scratch.clear();
+      unescaped.clear();
+      // Every row has `stride` fields: the structure check counted them.
+      for (std::size_t r = first; r < first + rows; ++r)
+        append_fields(row_starts_[r], fields, scratch, unescaped);
+      patch_unescaped(fields, scratch, unescaped);
+      visit(static_cast<int>(t),
+            RowBatch{first, rows, fields.data(), stride, row_names_ ? 1u : 0u});
     }
   });
 }

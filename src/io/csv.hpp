@@ -105,6 +105,7 @@ class CsvFile : public DataFile {
 
   // Fields are unescaped (quotes removed, "" -> ").
   void visit_rows(const RowVisitor& visit) const override;
+  void visit_row_batches(const BatchVisitor& visit) const override;
 
  private:
   struct Storage;
@@ -134,6 +135,17 @@ class CsvFile : public DataFile {
   // the two error markers above.
   std::size_t tokenize(std::size_t offset, std::vector<std::string_view>& fields,
                        std::string& scratch) const;
+  // A quoted field with "" in it, unescaped into scratch: fields[field] is patched to
+  // scratch[start, start + length) once nothing more is appended to scratch.
+  struct Unescaped {
+    std::size_t field, start, length;
+  };
+  // tokenize's grammar, appending the row's fields to `fields` (and unescaped text to
+  // `scratch`, recorded in `unescaped`) without clearing them or patching the views.
+  std::size_t append_fields(std::size_t offset, std::vector<std::string_view>& fields,
+                            std::string& scratch, std::vector<Unescaped>& unescaped) const;
+  static void patch_unescaped(std::vector<std::string_view>& fields, const std::string& scratch,
+                              const std::vector<Unescaped>& unescaped);
   // Like tokenize, but only counts the fields and the line breaks inside quoted fields.
   // `longest` is the length of its longest field (quotes included).
   std::size_t scan_row(std::size_t offset, std::size_t& fields, std::size_t& newlines,

@@ -62,6 +62,26 @@ class DataFile {
   using RowVisitor =
       std::function<void(int thread_index, std::size_t row, const std::vector<std::string_view>&)>;
   virtual void visit_rows(const RowVisitor& visit) const = 0;
+
+  // Consecutive rows of one thread, their fields side by side: field(r, c) is column c of row
+  // first_row + r. The views stay valid for the call.
+  struct RowBatch {
+    std::size_t first_row = 0;
+    std::size_t rows = 0;
+    const std::string_view* fields = nullptr;
+    std::size_t stride = 0;  // views per row
+    std::size_t skip = 0;    // views before a row's first column (a CSV file's row names)
+    std::string_view field(std::size_t r, std::size_t c) const {
+      return fields[r * stride + skip + c];
+    }
+  };
+  // As visit_rows, a batch of rows at a time, so that a decoder can take one column over many
+  // rows in a loop of its own (one kind of field, one level table) instead of every column of
+  // each row in turn. Each thread visits its rows in order, in batches of up to a few hundred;
+  // the rows and the thread that visits each are those of visit_rows. By default one row per
+  // batch, through visit_rows.
+  using BatchVisitor = std::function<void(int thread_index, const RowBatch&)>;
+  virtual void visit_row_batches(const BatchVisitor& visit) const;
 };
 
 }  // namespace synthaudit

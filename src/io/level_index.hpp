@@ -73,13 +73,18 @@ class BasicLevelIndex {
     bool ready = false;
   };
   Probe probe(std::string_view level) const {
-    Probe p{Hash()(level, LevelWords::of(level)), true};
-    if (!slots_.empty()) {
-      const std::size_t i = static_cast<std::size_t>(p.hash) & mask_;
-      __builtin_prefetch(&slots_[i]);
-      __builtin_prefetch(&keys_[i]);
-    }
+    const Probe p = hash(level);
+    prefetch(p);
     return p;
+  }
+  // The hash alone, and the fetch of its slot and key on its own, for a caller that takes many
+  // hashes first and fetches each a few lookups ahead.
+  static Probe hash(std::string_view level) { return {Hash()(level, LevelWords::of(level)), true}; }
+  void prefetch(const Probe& p) const {
+    if (slots_.empty() || !p.ready) return;
+    const std::size_t i = static_cast<std::size_t>(p.hash) & mask_;
+    __builtin_prefetch(&slots_[i]);
+    __builtin_prefetch(&keys_[i]);
   }
   // The level's code, and whether it was new.
   std::uint32_t intern(std::string_view level, bool& added) {
@@ -104,6 +109,18 @@ class BasicLevelIndex {
       }
       i = (i + 1) & mask_;
     }
+    return insert(level, words, tag, i, added);
+  }
+  std::size_t size() const { return ends_.size(); }
+  std::string_view level(std::uint32_t code) const {
+    return std::string_view(bytes_.data() + begins_[code], ends_[code] - begins_[code]);
+  }
+
+ private:
+  // A new level in the empty slot i: out of line, so that the lookup above, run once per field,
+  // stays small enough to be inlined into the decoder's loop.
+  [[gnu::noinline]] std::uint32_t insert(std::string_view level, const LevelWords& words,
+                                         std::uint32_t tag, std::size_t i, bool& added) {
     const auto code = static_cast<std::uint32_t>(ends_.size());
     begins_.push_back(bytes_.size());
     bytes_.append(level);
@@ -114,12 +131,6 @@ class BasicLevelIndex {
     added = true;
     return code;
   }
-  std::size_t size() const { return ends_.size(); }
-  std::string_view level(std::uint32_t code) const {
-    return std::string_view(bytes_.data() + begins_[code], ends_[code] - begins_[code]);
-  }
-
- private:
   struct Key {
     LevelWords words;
     std::size_t length = 0;

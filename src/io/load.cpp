@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -30,24 +31,29 @@ namespace synthaudit {
 
 namespace {
 
-// The missing-value spellings, checked once per field: masks of their lengths and of their
-// first bytes reject nearly every field before any comparison (numbers of 2 to 4 digits have the
-// lengths of NA, NaN and null, but not their first letters).
+// The missing-value spellings, checked once per field: a mask per first byte of the lengths of
+// the spellings that start with it rejects nearly every field with one load ("no" has the length
+// of "NA" and the first byte of "null", but no spelling starts with 'n' and has two bytes).
 class MissingSpellings {
  public:
   explicit MissingSpellings(const std::vector<std::string>& spellings) : spellings_(spellings) {
     for (const auto& s : spellings_) {
-      if (s.size() < 64)
-        lengths_ |= std::uint64_t{1} << s.size();
+      if (s.empty())
+        has_empty_ = true;
+      else if (s.size() < 64)
+        lengths_by_first_byte_[static_cast<unsigned char>(s[0])] |= std::uint64_t{1} << s.size();
       else
         has_long_ = true;
-      if (!s.empty()) first_bytes_[static_cast<unsigned char>(s[0])] = 1;
     }
   }
   bool contains(std::string_view field) const {
-    if (field.size() < 64 ? ((lengths_ >> field.size()) & 1) == 0 : !has_long_) return false;
-    if (field.empty()) return true;  // the length mask says "" is a spelling
-    if (!first_bytes_[static_cast<unsigned char>(field[0])]) return false;
+    if (field.empty()) return has_empty_;
+    if (field.size() < 64) {
+      if (((lengths_by_first_byte_[static_cast<unsigned char>(field[0])] >> field.size()) & 1) == 0)
+        return false;
+    } else if (!has_long_) {
+      return false;
+    }
     for (const auto& s : spellings_)
       if (field == s) return true;
     return false;
@@ -55,9 +61,8 @@ class MissingSpellings {
 
  private:
   std::vector<std::string> spellings_;
-  std::uint64_t lengths_ = 0;
-  bool has_long_ = false;
-  std::array<char, 256> first_bytes_{};
+  std::array<std::uint64_t, 256> lengths_by_first_byte_{};
+  bool has_empty_ = false, has_long_ = false;
 };
 
 // The same, for a number written with a decimal comma ("3,14"): a field with a '.' is not one.
@@ -75,10 +80,17 @@ bool parse_number_decimal_comma(std::string_view field, double& value) {
 }
 
 // A field as a number in the decimal mark of its file. The mark is fixed per file, so the branch
-// is the same for every field and the '.' path stays what it was.
+// is the same for every field and the '.' path stays what it was. The fast path writes `value`
+// itself, the exact parsers a local of their own: `value` never has its address taken, so the
+// decoder keeps it in a register instead of a stack slot the store of each number waits on.
 inline bool parse_number(std::string_view field, double& value, bool decimal_comma) {
-  return decimal_comma ? parse_number_decimal_comma(field, value)
-                       : parse_number_field(field, value);
+  if (!decimal_comma && parse_plain_decimal(field, value)) return true;
+  double parsed;
+  if (!(decimal_comma ? parse_number_decimal_comma(field, parsed)
+                      : parse_number_exact(field, parsed)))
+    return false;
+  value = parsed;
+  return true;
 }
 
 void check_setting_columns(const DataFile& file, const ReadSettings& settings) {
@@ -223,16 +235,17 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
     std::uint8_t* code_index = nullptr;
     std::uint32_t* codes = nullptr;
     LevelIndex levels;
-    LevelIndex::Probe probe;  // this row's field, taken at the row's start (large columns)
     std::vector<std::uint64_t> hits;
   };
   struct ThreadState {
     std::size_t first_row = kNoRow;
     std::vector<ColumnState> columns;
-    std::vector<std::size_t> large;  // columns with at least kLargeLevels levels in this thread
+    std::vector<LevelIndex::Probe> probes;  // a batch's hashes of one categorical column
   };
-  // From this many levels (a table of 16 KiB and more) a column's slot is fetched ahead.
+  // From this many levels (a table of 16 KiB and more) a column's slot and key are fetched
+  // kAhead rows before its lookup.
   constexpr std::size_t kLargeLevels = 1024;
+  constexpr std::size_t kAhead = 8;
   std::vector<ThreadState> state(threads);
   for (auto& s : state) {
     s.columns.resize(ncol);
@@ -254,11 +267,11 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
   // column has or, when inferred, of the kind of this row's field (none when it is missing), so
   // that the threads fill the columns side by side instead of one waiting on the other's
   // allocation. Only where storage goes depends on this, never a value.
-  auto allocate_share = [&](std::size_t t, const std::vector<std::string_view>& fields) {
+  auto allocate_share = [&](std::size_t t, const DataFile::RowBatch& batch) {
     for (std::size_t c = t; c < ncol; c += threads) {
       Decoding kind = decoding[c];
       if (kind == Decoding::kInferred) {
-        const std::string_view field = fields[plans[c].field];
+        const std::string_view field = batch.field(0, plans[c].field);
         if (is_absent(field) || missing.contains(field)) continue;
         double value;
         kind =
@@ -271,46 +284,40 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
     }
   };
 
-  auto visit = [&](const std::vector<std::size_t>& visited) {
-    file.visit_rows([&](int t, std::size_t row, const std::vector<std::string_view>& fields) {
-      ThreadState& s = state[static_cast<std::size_t>(t)];
-      if (s.first_row > row) {
-        if (s.first_row == kNoRow) allocate_share(static_cast<std::size_t>(t), fields);
-        s.first_row = row;
-      }
-      for (const std::size_t c : s.large) {
-        const std::string_view field = fields[plans[c].field];
-        if (!is_absent(field)) s.columns[c].probe = s.columns[c].levels.probe(field);
-      }
-      for (const std::size_t c : visited) {
-        const ColumnPlan& plan = plans[c];
-        const std::string_view field = fields[plan.field];
-        if (is_absent(field) || missing.contains(field)) continue;
-        ColumnState& cs = s.columns[c];
-        const auto& codes = *plan.missing_codes;
-        if (const auto& text_codes = *plan.text_codes; !text_codes.empty()) {
-          if (auto it = std::find(text_codes.begin(), text_codes.end(), field);
-              it != text_codes.end()) {
-            ++cs.hits[codes.size() + static_cast<std::size_t>(it - text_codes.begin())];
-            continue;
-          }
+  // Column c of a batch's rows, in row order. `row` is the row being decoded, so that a caller
+  // catching what this throws knows where it came from. Two loops: one while the column is
+  // numeric in this thread, one once it is categorical (from the row that made it so), each
+  // with what it needs in registers.
+  auto decode_batch_column = [&](ThreadState& s, std::size_t c, const DataFile::RowBatch& batch,
+                                 std::size_t& row) {
+    const ColumnPlan& plan = plans[c];
+    ColumnState& cs = s.columns[c];
+    const std::vector<double>& codes = *plan.missing_codes;
+    const std::vector<std::string>& text_codes = *plan.text_codes;
+    const bool has_codes = !codes.empty(), has_text_codes = !text_codes.empty();
+    const std::size_t n = batch.rows, field_index = plan.field;
+    // Missing by spelling or by a text code (counted): nothing to store.
+    auto skipped = [&](std::string_view field) {
+      if (is_absent(field) || missing.contains(field)) return true;
+      if (has_text_codes) {
+        if (auto it = std::find(text_codes.begin(), text_codes.end(), field);
+            it != text_codes.end()) {
+          ++cs.hits[codes.size() + static_cast<std::size_t>(it - text_codes.begin())];
+          return true;
         }
-        if (cs.decoding != Decoding::kCategorical) {
-          double value;
-          if (parse_number(field, value, decimal_comma)) {
-            if (cs.numbers == nullptr) numbers_of(c, cs);
-            if (!codes.empty()) {
-              if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
-                const auto k = static_cast<std::size_t>(it - codes.begin());
-                cs.code_index[row] = static_cast<std::uint8_t>(k + 1);
-                ++cs.hits[k];
-                continue;
-              }
-            }
-            cs.numbers[row] = value;
-            cs.stored_number = true;
-            continue;
-          }
+      }
+      return false;
+    };
+    std::size_t r = 0;
+    if (cs.decoding != Decoding::kCategorical) {
+      double* numbers = cs.numbers;
+      bool stored = false;
+      for (; r < n; ++r) {
+        const std::string_view field = batch.field(r, field_index);
+        if (skipped(field)) continue;
+        double value;
+        if (!parse_number(field, value, decimal_comma)) {
+          row = batch.first_row + r;
           if (cs.decoding == Decoding::kNumeric)
             throw InputError(
                 file.path() + ": row " + std::to_string(row + 1) + ", column '" + columns[c].name +
@@ -320,33 +327,94 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
                      ? "; if the file writes decimals with a comma, give --decimal , or read: "
                        "decimal: \",\" in the spec)"
                      : ")"));
-          // Not a number in an inferred column: categorical from here on; not a missing code
-          // either, since it did not parse.
+          // Not a number in an inferred column: categorical from this row on.
           cs.decoding = Decoding::kCategorical;
-        } else if (!codes.empty()) {
-          double value;
-          if (parse_number(field, value, decimal_comma)) {
-            if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
-              ++cs.hits[static_cast<std::size_t>(it - codes.begin())];
-              continue;
-            }
+          break;
+        }
+        if (numbers == nullptr) {
+          numbers_of(c, cs);
+          numbers = cs.numbers;
+        }
+        if (has_codes) {
+          if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
+            const auto k = static_cast<std::size_t>(it - codes.begin());
+            cs.code_index[batch.first_row + r] = static_cast<std::uint8_t>(k + 1);
+            ++cs.hits[k];
+            continue;
           }
         }
-        if (cs.codes == nullptr) codes_of(c, cs);
-        bool added = false;
-        cs.codes[row] = cs.levels.intern(field, added, cs.probe);
-        cs.probe.ready = false;
-        if (added) {
-          // Each new level is checked once: results.json and the report need UTF-8 text.
-          if (!valid_utf8(field))
-            throw InputError(file.path() + ": row " + std::to_string(row + 1) + ", column '" +
-                             columns[c].name +
-                             "': the value is not valid UTF-8 (if the file is Latin-1 or "
-                             "Windows-1252, give --encoding latin1, or read: encoding: latin1 "
-                             "in the spec)");
-          if (cs.levels.size() == kLargeLevels) s.large.push_back(c);
+        numbers[batch.first_row + r] = value;
+        stored = true;
+      }
+      cs.stored_number = cs.stored_number || stored;
+      if (r == n) return;
+    }
+    // The hashes of the rest of the batch first, in a loop of their own: no lookup waits on its
+    // hash, and a large table's slots are fetched a few rows ahead of their lookups.
+    if (s.probes.size() < n) s.probes.resize(n);
+    LevelIndex::Probe* probes = s.probes.data();
+    for (std::size_t k = r; k < n; ++k) {
+      const std::string_view field = batch.field(k, field_index);
+      probes[k] = is_absent(field) ? LevelIndex::Probe() : LevelIndex::hash(field);
+    }
+    LevelIndex& levels = cs.levels;
+    const bool ahead = levels.size() >= kLargeLevels;
+    if (ahead)
+      for (std::size_t k = r; k < std::min(n, r + kAhead); ++k) levels.prefetch(probes[k]);
+    if (cs.codes == nullptr) codes_of(c, cs);
+    std::uint32_t* out = cs.codes;
+    for (; r < n; ++r) {
+      if (ahead && r + kAhead < n) levels.prefetch(probes[r + kAhead]);
+      const std::string_view field = batch.field(r, field_index);
+      if (skipped(field)) continue;
+      if (has_codes) {
+        // A number that is a missing code is missing in a categorical column too.
+        double value;
+        if (parse_number(field, value, decimal_comma)) {
+          if (auto it = std::find(codes.begin(), codes.end(), value); it != codes.end()) {
+            ++cs.hits[static_cast<std::size_t>(it - codes.begin())];
+            continue;
+          }
         }
       }
+      bool added = false;
+      out[batch.first_row + r] = levels.intern(field, added, probes[r]);
+      // Each new level is checked once: results.json and the report need UTF-8 text.
+      if (added && !valid_utf8(field)) {
+        row = batch.first_row + r;
+        throw InputError(file.path() + ": row " + std::to_string(row + 1) + ", column '" +
+                         columns[c].name +
+                         "': the value is not valid UTF-8 (if the file is Latin-1 or "
+                         "Windows-1252, give --encoding latin1, or read: encoding: latin1 "
+                         "in the spec)");
+      }
+    }
+  };
+
+  auto visit = [&](const std::vector<std::size_t>& visited) {
+    file.visit_row_batches([&](int t, const DataFile::RowBatch& batch) {
+      ThreadState& s = state[static_cast<std::size_t>(t)];
+      if (s.first_row > batch.first_row) {
+        if (s.first_row == kNoRow) allocate_share(static_cast<std::size_t>(t), batch);
+        s.first_row = batch.first_row;
+      }
+      // Column by column over the batch; what is thrown is what row by row would have thrown
+      // first: the failure of the lowest row, of the first column visited in that row. Columns
+      // do not depend on each other, so each column's own first failure is the same either way.
+      std::exception_ptr failure;
+      std::size_t failed_row = kNoRow;
+      for (const std::size_t c : visited) {
+        std::size_t row = batch.first_row;
+        try {
+          decode_batch_column(s, c, batch, row);
+        } catch (...) {
+          if (row < failed_row) {
+            failure = std::current_exception();
+            failed_row = row;
+          }
+        }
+      }
+      if (failure) std::rethrow_exception(failure);
     });
   };
   std::vector<std::size_t> all(ncol);
@@ -382,10 +450,8 @@ std::vector<Column> decode_columns(const DataFile& file, Schema& schema,
     again.push_back(c);
     std::fill(columns[c].codes.begin(), columns[c].codes.end(), kMissingCode);
     for (auto& s : state) {
-      s.large.erase(std::remove(s.large.begin(), s.large.end(), c), s.large.end());
       ColumnState& cs = s.columns[c];
       cs.levels = LevelIndex();
-      cs.probe = {};
       std::fill(cs.hits.begin(), cs.hits.end(), 0);
       cs.decoding = Decoding::kCategorical;
       cs.numbers = nullptr;
