@@ -1,5 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "stats/summary.hpp"
 #include "test_support.hpp"
 
 using namespace synthaudit;
@@ -26,4 +33,42 @@ TEST(KsDistance, ReproducesSdmetricsOnSd2011) {
 TEST(KsDistance, TiesStepTogether) {
   const auto t = make_tables("x\n1\n2\n2\n3\n", {"x\n2\n3\n3\n4\n5\n"});
   EXPECT_NEAR(value_of(run_metric("ks_distance", t), "ks_distance", "x"), 0.55, 1e-15);
+}
+
+// The radix sort behind every sorted marginal against a stable comparison sort, bit for bit (the
+// sign of each zero included), above and below its size threshold: integers (few digits vary),
+// continuous values, negatives, infinities, -0 beside 0 and missing values. Below the threshold
+// (a comparison sort, unstable between -0 and 0) the values are compared as numbers.
+TEST(SortedValues, EqualAStableComparisonSortBitForBit) {
+  std::mt19937_64 rng(24);
+  std::normal_distribution<double> normal(0.0, 1e3);
+  for (std::size_t n : {100u, 2100u, 2300u, 5000u, 200000u}) {
+    for (int kind = 0; kind < 3; ++kind) {
+      std::vector<double> x(n);
+      for (auto& v : x) {
+        const auto pick = rng() % 20;
+        v = pick == 0   ? std::nan("")
+            : pick == 1 ? -0.0
+            : pick == 2 ? 0.0
+            : pick == 3 ? (rng() % 2 ? 1.0 : -1.0) * std::numeric_limits<double>::infinity()
+            : kind == 0 ? static_cast<double>(static_cast<int>(rng() % 90) - 10)
+            : kind == 1
+                ? normal(rng)
+                : std::ldexp(static_cast<double>(rng() % 1000), -static_cast<int>(rng() % 80));
+      }
+      std::vector<double> want;
+      for (double v : x)
+        if (!std::isnan(v)) want.push_back(v);
+      std::stable_sort(want.begin(), want.end());
+      const auto got = stats::sorted_values(x);
+      ASSERT_EQ(got.size(), want.size()) << n << " " << kind;
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        if (got.size() < 2048)
+          ASSERT_EQ(got[i], want[i]) << "n " << n << " kind " << kind << " at " << i;
+        else
+          ASSERT_EQ(std::bit_cast<std::uint64_t>(got[i]), std::bit_cast<std::uint64_t>(want[i]))
+              << "n " << n << " kind " << kind << " at " << i;
+      }
+    }
+  }
 }

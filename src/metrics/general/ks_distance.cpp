@@ -43,7 +43,7 @@ MetricResult report_ks_distance(const std::vector<KsColumn>& columns, bool decla
       result.add("ks_pvalue_independent", name,
                  declared ? std::nan("")
                           : stats::ks_pvalue_asymptotic(d, column.conf_size, column.syn_size));
-    if (with_plots) plots.push_back(column.plot);
+    if (with_plots && !column.plot.is_null()) plots.push_back(column.plot);
     if (std::isnan(d)) {
       result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
     } else {
@@ -73,7 +73,8 @@ MetricResult report_ks_distance(MergedNumericRuns merged, const MetricInput& sch
                                 const Params& params) {
   std::vector<std::string> warnings;
   const bool declared = settle_weights(merged, schema, params, warnings);
-  const bool with_plots = params.get_bool("plots");
+  // Plot data the engine drops (schema.plots false) is not drawn; details["plots"] stays.
+  const bool with_plots = params.get_bool("plots") && schema.plots;
   std::vector<KsColumn> columns;
   for (std::size_t i = 0; i < merged.columns.size(); ++i) {
     const auto& conf = merged.confidential[i];
@@ -119,7 +120,7 @@ nlohmann::json co_sorted_ecdf_overlay(const std::string& name, stats::CoSortedSa
 MetricResult collective_ks_distance(const MetricInput& partition, const Params& params,
                                     Communicator& communicator) {
   using Sample = stats::CoSortedSamples::Sample;
-  const bool with_plots = params.get_bool("plots");
+  const bool with_plots = params.get_bool("plots") && partition.plots;
   const auto compared = compared_numeric_columns(partition);
   std::vector<KsColumn> columns;
   for_each_co_sorted_column(
