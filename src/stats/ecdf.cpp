@@ -30,7 +30,7 @@ std::optional<std::vector<std::pair<double, std::size_t>>> value_counts_if_few(
     std::span<const double> x, std::size_t max_distinct) {
   // Open addressing on the value's bits, at most half full; a slot's count 0 means empty.
   std::size_t capacity = 16;
-  while (capacity < 2 * max_distinct) capacity *= 2;
+  while (capacity < 2 * std::min(max_distinct, x.size())) capacity *= 2;
   const std::size_t mask = capacity - 1;
   std::vector<std::uint64_t> bits(capacity);
   std::vector<std::size_t> counts(capacity, 0);

@@ -98,44 +98,62 @@ MetricResult finalize_ks_distance(const std::vector<std::string>& states, const 
   return report_ks_distance(merge_numeric_runs(states, schema), schema, params);
 }
 
-// Columns with at most this many distinct values are counted instead of sorted.
-constexpr std::size_t kCountedValues = 4096;
+// Columns with at most this many distinct values are counted instead of sorted (the count's
+// table then stays within 512 KiB).
+constexpr std::size_t kCountedValues = 16384;
 
-// Without weights and without plot data, D needs only how many rows hold each value: columns of
-// few distinct values (ages, counts, scores) are counted in one pass each instead of sorted;
-// nullopt as soon as one column has more, and every column is then sorted as before.
-std::optional<std::vector<KsColumn>> counted_ks_columns(const MetricInput& in) {
+// Without weights and without plot data, D needs only how many rows hold each value: a column
+// of few distinct values (ages, counts, scores) in both datasets is counted in one pass per
+// dataset; the others are sorted as before.
+std::vector<KsColumn> ks_columns_without_plots(const MetricInput& in) {
   const Table& syn = in.first_synthetic();
   const auto compared = compared_numeric_columns(in);
+  const std::size_t columns = compared.size();
+  auto values = [&](std::size_t k) -> const std::vector<double>& {
+    return (k % 2 == 0 ? in.confidential : syn).column(compared[k / 2]).numeric;
+  };
   using Counts = std::optional<std::vector<std::pair<double, std::size_t>>>;
-  std::vector<Counts> conf(compared.size()), synthetic(compared.size());
-  const auto count = static_cast<std::ptrdiff_t>(2 * compared.size());
+  std::vector<Counts> counts(2 * columns);
+  const auto tasks = static_cast<std::ptrdiff_t>(2 * columns);
 #pragma omp parallel for schedule(dynamic) num_threads(parallel_threads())
-  for (std::ptrdiff_t k = 0; k < count; ++k) {
-    const auto i = static_cast<std::size_t>(k) / 2;
-    const Table& table = k % 2 == 0 ? in.confidential : syn;
-    (k % 2 == 0 ? conf : synthetic)[i] =
-        stats::value_counts_if_few(table.column(compared[i]).numeric, kCountedValues);
+  for (std::ptrdiff_t k = 0; k < tasks; ++k)
+    counts[static_cast<std::size_t>(k)] =
+        stats::value_counts_if_few(values(static_cast<std::size_t>(k)), kCountedValues);
+  std::vector<std::size_t> sorted_tasks;
+  for (std::size_t i = 0; i < columns; ++i)
+    if (!counts[2 * i] || !counts[2 * i + 1]) {
+      sorted_tasks.push_back(2 * i);
+      sorted_tasks.push_back(2 * i + 1);
+    }
+  std::vector<std::vector<double>> sorted(2 * columns);
+  const auto sorts = static_cast<std::ptrdiff_t>(sorted_tasks.size());
+#pragma omp parallel for schedule(dynamic) num_threads(parallel_threads())
+  for (std::ptrdiff_t t = 0; t < sorts; ++t) {
+    const std::size_t k = sorted_tasks[static_cast<std::size_t>(t)];
+    sorted[k] = stats::sorted_values(values(k));
   }
-  std::vector<KsColumn> columns;
-  for (std::size_t i = 0; i < compared.size(); ++i) {
-    if (!conf[i] || !synthetic[i]) return std::nullopt;
-    auto size = [](const Counts& counts) {
-      std::size_t n = 0;
-      for (const auto& [value, rows] : *counts) n += rows;
-      return n;
-    };
-    columns.push_back({in.confidential.column(compared[i]).name,
-                       stats::ks_distance_counted(*conf[i], *synthetic[i]), size(conf[i]),
-                       size(synthetic[i]), nlohmann::json()});
+  std::vector<KsColumn> out;
+  for (std::size_t i = 0; i < columns; ++i) {
+    const std::string& name = in.confidential.column(compared[i]).name;
+    if (counts[2 * i] && counts[2 * i + 1]) {
+      auto size = [](const Counts& c) {
+        std::size_t n = 0;
+        for (const auto& [value, rows] : *c) n += rows;
+        return n;
+      };
+      out.push_back({name, stats::ks_distance_counted(*counts[2 * i], *counts[2 * i + 1]),
+                     size(counts[2 * i]), size(counts[2 * i + 1]), nlohmann::json()});
+    } else {
+      out.push_back({name, stats::ks_distance_sorted(sorted[2 * i], sorted[2 * i + 1]),
+                     sorted[2 * i].size(), sorted[2 * i + 1].size(), nlohmann::json()});
+    }
   }
-  return columns;
+  return out;
 }
 
 MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
   if (in.context.weights.empty() && !(params.get_bool("plots") && in.plots))
-    if (auto columns = counted_ks_columns(in))
-      return report_ks_distance(*columns, false, {}, params);
+    return report_ks_distance(ks_columns_without_plots(in), false, {}, params);
   return report_ks_distance(numeric_runs(in, params), in, params);
 }
 
