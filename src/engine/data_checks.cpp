@@ -5,11 +5,13 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "core/threads.hpp"
 #include "engine/evaluate.hpp"
 #include "metrics/registry.hpp"
 #include "metrics/specific/analysis_models.hpp"
@@ -50,13 +52,135 @@ bool rows_equal(const Table& a, std::size_t row_a, const Table& b, std::size_t r
   return true;
 }
 
-// (hash, row) of every row, sorted: rows that may be equal are neighbours.
-std::vector<std::pair<std::uint64_t, std::size_t>> sorted_row_hashes(const Table& table) {
-  std::vector<std::pair<std::uint64_t, std::size_t>> out(table.rows());
-  for (std::size_t r = 0; r < table.rows(); ++r) out[r] = {row_hash(table, r), r};
-  std::sort(out.begin(), out.end());
+// Row fingerprints for the exact copy checks: a 64-bit hash of the cell keys rows_equal compares,
+// so equal rows share a fingerprint and only rows whose fingerprints match are compared cell by
+// cell. Each key is folded into a rotated state and multiplied (a double's value sits in its high
+// bits; the rotation brings them down to the bits that pick a slot), and the state ends in a full
+// avalanche (MurmurHash3's fmix64 finaliser).
+std::uint64_t fingerprint_step(std::uint64_t h, std::uint64_t key) {
+  return (std::rotl(h, 23) ^ key) * 0x9e3779b97f4a7c15ULL;
+}
+
+std::uint64_t fingerprint_end(std::uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  return h ^ (h >> 33);
+}
+
+// cell_key of a numeric column without declared missing codes.
+std::uint64_t plain_numeric_key(double value) {
+  if (std::isnan(value)) return 0x7ff8'0000'0000'0000ULL + 1;
+  return std::bit_cast<std::uint64_t>(value == 0.0 ? 0.0 : value);
+}
+
+// A block of rows at a time, column by column inside the block: a column's kind is looked at once
+// per block, and the block's states stay in cache while every column is folded in.
+std::vector<std::uint64_t> row_fingerprints(const Table& table) {
+  const std::size_t n = table.rows();
+  std::vector<std::uint64_t> out(n);
+  constexpr std::size_t kBlock = 4096;
+  const auto blocks = static_cast<std::ptrdiff_t>((n + kBlock - 1) / kBlock);
+#pragma omp parallel for schedule(static) num_threads(parallel_threads())
+  for (std::ptrdiff_t b = 0; b < blocks; ++b) {
+    const std::size_t begin = static_cast<std::size_t>(b) * kBlock;
+    const std::size_t end = std::min(n, begin + kBlock);
+    std::uint64_t* h = out.data();
+    std::fill(h + begin, h + end, 0x84222325cbf29ce4ULL);
+    for (const auto& column : table.columns()) {
+      if (column.is_categorical()) {
+        const std::uint32_t* codes = column.codes.data();
+        for (std::size_t r = begin; r < end; ++r) h[r] = fingerprint_step(h[r], codes[r]);
+      } else if (column.missing_code_index.empty()) {
+        const double* values = column.numeric.data();
+        for (std::size_t r = begin; r < end; ++r)
+          h[r] = fingerprint_step(h[r], plain_numeric_key(values[r]));
+      } else {
+        for (std::size_t r = begin; r < end; ++r)
+          h[r] = fingerprint_step(h[r], cell_key(column, r));
+      }
+    }
+    for (std::size_t r = begin; r < end; ++r) h[r] = fingerprint_end(h[r]);
+  }
   return out;
 }
+
+// How far ahead of the row being placed or looked up its slot is fetched: a slot is a random
+// access into a table larger than the cache.
+constexpr std::size_t kPrefetchDistance = 16;
+
+}  // namespace
+
+// Open addressing over the rows' fingerprints, one slot per class of equal rows (its first row
+// and its size), at most half full. Collisions of different rows are resolved by comparing the
+// rows themselves, so every count is exact.
+struct ExactRowIndex::Slot {
+  std::uint64_t fingerprint = 0;
+  std::uint32_t row = kEmpty;  // the class's first row
+  std::uint32_t members = 0;
+  static constexpr std::uint32_t kEmpty = std::numeric_limits<std::uint32_t>::max();
+};
+
+ExactRowIndex::ExactRowIndex(const Table& reference) : reference_(&reference) {
+  const std::size_t n = reference.rows();
+  if (n >= Slot::kEmpty)
+    throw std::length_error("ExactRowIndex: more than 4,294,967,294 rows in " +
+                            reference.source().path);
+  std::size_t capacity = 16;
+  while (capacity < 2 * n) capacity *= 2;
+  mask_ = capacity - 1;
+  slots_.resize(capacity);
+  const auto fingerprints = row_fingerprints(reference);
+  for (std::size_t r = 0; r < n; ++r) {
+    if (r + kPrefetchDistance < n)
+      __builtin_prefetch(&slots_[fingerprints[r + kPrefetchDistance] & mask_], 1);
+    const std::uint64_t f = fingerprints[r];
+    std::size_t s = f & mask_;
+    for (;; s = (s + 1) & mask_) {
+      Slot& slot = slots_[s];
+      if (slot.row == Slot::kEmpty) {
+        slot = {f, static_cast<std::uint32_t>(r), 1};
+        break;
+      }
+      if (slot.fingerprint == f && rows_equal(reference, slot.row, reference, r)) {
+        ++slot.members;
+        break;
+      }
+    }
+  }
+  repeated_.rows = n;
+  for (const Slot& slot : slots_)
+    if (slot.members > 1) repeated_.copies += slot.members;
+}
+
+ExactRowIndex::~ExactRowIndex() = default;
+
+RowCopies ExactRowIndex::copies_in(const Table& table) const {
+  RowCopies out;
+  out.rows = table.rows();
+  const std::size_t n = table.rows();
+  const auto fingerprints = row_fingerprints(table);
+  const Table& reference = *reference_;
+  std::size_t copies = 0;
+  const auto rows = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for schedule(static) reduction(+ : copies) num_threads(parallel_threads())
+  for (std::ptrdiff_t i = 0; i < rows; ++i) {
+    const auto r = static_cast<std::size_t>(i);
+    if (r + kPrefetchDistance < n)
+      __builtin_prefetch(&slots_[fingerprints[r + kPrefetchDistance] & mask_], 0);
+    const std::uint64_t f = fingerprints[r];
+    for (std::size_t s = f & mask_; slots_[s].row != Slot::kEmpty; s = (s + 1) & mask_)
+      if (slots_[s].fingerprint == f && rows_equal(table, r, reference, slots_[s].row)) {
+        ++copies;
+        break;
+      }
+  }
+  out.copies = copies;
+  return out;
+}
+
+namespace {
 
 std::string percent(double share) { return format_short(100.0 * share) + " %"; }
 
@@ -299,48 +423,10 @@ std::vector<std::string> check_partial_synthesis(const EvaluationSpec& spec,
 // --------------------------------------------------------------
 
 RowCopies count_row_copies(const Table& table, const Table& reference) {
-  RowCopies out;
-  out.rows = table.rows();
-  const auto index = sorted_row_hashes(reference);
-  for (std::size_t r = 0; r < table.rows(); ++r) {
-    const std::uint64_t h = row_hash(table, r);
-    auto it = std::lower_bound(index.begin(), index.end(), std::make_pair(h, std::size_t{0}));
-    for (; it != index.end() && it->first == h; ++it)
-      if (rows_equal(table, r, reference, it->second)) {
-        ++out.copies;
-        break;
-      }
-  }
-  return out;
+  return ExactRowIndex(reference).copies_in(table);
 }
 
-RowCopies count_repeated_rows(const Table& table) {
-  RowCopies out;
-  out.rows = table.rows();
-  const auto index = sorted_row_hashes(table);
-  // Within a run of equal hashes, split the rows into classes of equal rows (one class unless
-  // two different rows share a hash); rows of a class of two or more are repeated.
-  for (std::size_t begin = 0; begin < index.size();) {
-    std::size_t end = begin;
-    while (end < index.size() && index[end].first == index[begin].first) ++end;
-    std::vector<std::size_t> rest;
-    for (std::size_t k = begin; k < end; ++k) rest.push_back(index[k].second);
-    while (!rest.empty()) {
-      const std::size_t first = rest.front();
-      std::vector<std::size_t> others;
-      std::size_t members = 1;
-      for (std::size_t k = 1; k < rest.size(); ++k)
-        if (rows_equal(table, rest[k], table, first))
-          ++members;
-        else
-          others.push_back(rest[k]);
-      if (members > 1) out.copies += members;
-      rest = std::move(others);
-    }
-    begin = end;
-  }
-  return out;
-}
+RowCopies count_repeated_rows(const Table& table) { return ExactRowIndex(table).repeated(); }
 
 bool same_content(const Table& a, const Table& b) {
   if (a.rows() != b.rows() || a.column_count() != b.column_count()) return false;
@@ -405,7 +491,18 @@ bool copies_far_above(const RowCopies& candidate, const RowCopies& chance) {
 }
 
 RowComparisons exact_row_comparisons() {
-  return {count_repeated_rows, count_row_copies, same_content};
+  // check_copies compares every table with the confidential data: its index is built once.
+  auto last = std::make_shared<std::unique_ptr<ExactRowIndex>>();
+  auto index_of = [last](const Table& reference) -> const ExactRowIndex& {
+    if (!*last || &(*last)->reference() != &reference)
+      *last = std::make_unique<ExactRowIndex>(reference);
+    return **last;
+  };
+  return {[index_of](const Table& table) { return index_of(table).repeated(); },
+          [index_of](const Table& table, const Table& reference) {
+            return index_of(reference).copies_in(table);
+          },
+          same_content};
 }
 
 std::vector<DataFinding> check_copies(const EvaluationData& data, SynthesisType synthesis) {
@@ -508,25 +605,35 @@ std::vector<DataFinding> check_copies(const EvaluationData& data, SynthesisType 
 
 // --- missing codes -------------------------------------------------------------------------------
 
+// One pass: a new minimum makes the old one the smallest value above it (likewise the maximum).
 ColumnExtremes column_extremes(const Column& column) {
   ColumnExtremes e;
   if (!column.is_numeric()) return e;
   for (double v : column.numeric) {
     if (std::isnan(v)) continue;
-    ++e.values;
-    e.lo = std::min(e.lo, v);
-    e.hi = std::max(e.hi, v);
-  }
-  for (double v : column.numeric) {
-    if (std::isnan(v)) continue;
-    if (v == e.lo)
+    if (e.values++ == 0) {
+      e.lo = e.hi = v;
+      e.at_lo = e.at_hi = 1;
+      continue;
+    }
+    if (v < e.lo) {
+      e.above_lo = e.lo;
+      e.lo = v;
+      e.at_lo = 1;
+    } else if (v == e.lo) {
       ++e.at_lo;
-    else
-      e.above_lo = std::min(e.above_lo, v);
-    if (v == e.hi)
+    } else if (v < e.above_lo) {
+      e.above_lo = v;
+    }
+    if (v > e.hi) {
+      e.below_hi = e.hi;
+      e.hi = v;
+      e.at_hi = 1;
+    } else if (v == e.hi) {
       ++e.at_hi;
-    else
-      e.below_hi = std::max(e.below_hi, v);
+    } else if (v > e.below_hi) {
+      e.below_hi = v;
+    }
   }
   return e;
 }
@@ -588,8 +695,12 @@ std::vector<MissingCodeSpike> missing_code_spikes(const ColumnExtremes& e) {
 }
 
 std::vector<DataFinding> check_missing_code_spikes(const Table& confidential) {
-  std::vector<ColumnExtremes> extremes;
-  for (const auto& column : confidential.columns()) extremes.push_back(column_extremes(column));
+  std::vector<ColumnExtremes> extremes(confidential.column_count());
+  const auto columns = static_cast<std::ptrdiff_t>(confidential.column_count());
+#pragma omp parallel for schedule(dynamic) num_threads(parallel_threads())
+  for (std::ptrdiff_t c = 0; c < columns; ++c)
+    extremes[static_cast<std::size_t>(c)] =
+        column_extremes(confidential.column(static_cast<std::size_t>(c)));
   return check_missing_code_spikes(confidential, extremes);
 }
 

@@ -65,6 +65,30 @@ struct RowCopies {
   double share() const { return rows == 0 ? 0.0 : static_cast<double>(copies) / rows; }
 };
 
+// The classes of equal rows of one reference table, for exact counts of the rows of other tables
+// (of the same schema) that equal one of its rows. Built in one pass over the rows; each count
+// is a pass over the other table's rows, whatever the thread count.
+class ExactRowIndex {
+ public:
+  explicit ExactRowIndex(const Table& reference);
+  ~ExactRowIndex();
+  ExactRowIndex(const ExactRowIndex&) = delete;
+  ExactRowIndex& operator=(const ExactRowIndex&) = delete;
+
+  const Table& reference() const { return *reference_; }
+  // Rows of the reference equal to another of its rows (count_repeated_rows).
+  RowCopies repeated() const { return repeated_; }
+  // Rows of `table` equal to some row of the reference (count_row_copies).
+  RowCopies copies_in(const Table& table) const;
+
+ private:
+  struct Slot;
+  const Table* reference_;
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  RowCopies repeated_;
+};
+
 // Rows of `table` equal to some row of `reference`.
 RowCopies count_row_copies(const Table& table, const Table& reference);
 
@@ -96,6 +120,8 @@ struct RowComparisons {
   std::function<RowCopies(const Table& table, const Table& reference)> copies;
   std::function<bool(const Table&, const Table&)> same_content;
 };
+// The exact comparisons keep the index of the last reference table they were given (by its
+// address): use one object while the tables it saw are alive, as check_copies does.
 RowComparisons exact_row_comparisons();
 std::vector<DataFinding> check_copies(const EvaluationData& data, SynthesisType synthesis,
                                       const RowComparisons& compare);

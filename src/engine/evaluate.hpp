@@ -119,6 +119,11 @@ void check_named_columns_kept(const EvaluationSpec& spec, const EvaluationData& 
 // with 17 significant digits, NA for NaN.
 std::string records_tsv(const std::vector<RecordLevelOutput>& records);
 
+// Sorts the row indices of a baseline draw (each below `pool`) ascending, so that taking the rows
+// reads each column forward: by counting when the pool is at most 4 times the draw, else by a
+// comparison sort (the same sequence either way).
+void sort_drawn_rows(std::vector<std::size_t>& rows, std::size_t pool);
+
 // Runs the metrics and returns the "synthaudit/1" results document. This is the one entry point
 // of every front end (the command line after reading files; the library, include/synthaudit).
 // It runs on spec.context.threads threads (0 = omp_get_max_threads() of the calling thread)

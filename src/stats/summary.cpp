@@ -127,6 +127,12 @@ std::vector<double> sorted_values(std::span<const double> x) {
   }
   const std::size_t n = out.size();
   std::vector<std::uint64_t> keys(n), tmp(n);
+  constexpr int kBits = 11;
+  constexpr std::size_t kBuckets = std::size_t{1} << kBits;
+  constexpr int kDigits = (64 + kBits - 1) / kBits;
+  // Every digit's histogram is counted while the keys are made (a scatter pass leaves the
+  // multiset of keys, and so each histogram, as it was).
+  std::vector<std::array<std::size_t, kBuckets>> counts(kDigits);
   // −0 and +0 get the same key (that of +0), so the sort is stable between them like std::sort's
   // equal elements; their sign is restored from a side note below.
   bool has_negative_zero = false;
@@ -136,13 +142,13 @@ std::vector<double> sorted_values(std::span<const double> x) {
       has_negative_zero = true;
       v = 0.0;
     }
-    keys[i] = order_key(v);
+    const std::uint64_t k = order_key(v);
+    keys[i] = k;
+    for (int d = 0; d < kDigits; ++d) ++counts[d][(k >> (d * kBits)) & (kBuckets - 1)];
   }
-  constexpr int kBits = 11;
-  constexpr std::size_t kBuckets = std::size_t{1} << kBits;
-  for (int shift = 0; shift < 64; shift += kBits) {
-    std::array<std::size_t, kBuckets> count{};
-    for (auto k : keys) ++count[(k >> shift) & (kBuckets - 1)];
+  for (int d = 0; d < kDigits; ++d) {
+    const int shift = d * kBits;
+    auto& count = counts[d];
     if (count[(keys[0] >> shift) & (kBuckets - 1)] == n) continue;  // one digit value: skip
     std::size_t sum = 0;
     for (auto& c : count) {

@@ -5,12 +5,18 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <random>
+#include <set>
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "core/threads.hpp"
 #include "engine/evaluate.hpp"
 #include "test_support.hpp"
 
@@ -270,4 +276,161 @@ TEST(DataChecks, PartialSynthesisKeepsTheOtherColumnsRowByRow) {
             "synthesised_columns, or synthesis: full");
   spec.context.synthesis = SynthesisType::kFull;
   EXPECT_TRUE(check_partial_synthesis(spec, data).empty());
+}
+
+// --- the exact row index against a cell-by-cell comparison --------------------------------------
+
+namespace {
+
+// Each cell as text, independently of the index's fingerprints: the level, "NA", the declared
+// missing code's position, or the number's exact bits written in hexadecimal (-0 as 0).
+std::string cell_text(const Column& column, std::size_t row) {
+  if (column.is_categorical())
+    return column.codes[row] == kMissingCode ? "NA"
+                                             : "L" + column.dictionary->level(column.codes[row]);
+  const double v = column.numeric[row];
+  if (std::isnan(v))
+    return "NA" +
+           std::to_string(column.missing_code_index.empty() ? 0 : column.missing_code_index[row]);
+  char text[64];
+  std::snprintf(text, sizeof text, "%a", v == 0.0 ? 0.0 : v);
+  return text;
+}
+
+std::string row_text(const Table& table, std::size_t row) {
+  std::string out;
+  for (const auto& column : table.columns()) out += cell_text(column, row) + "|";
+  return out;
+}
+
+RowCopies copies_by_text(const Table& table, const Table& reference) {
+  std::set<std::string> rows;
+  for (std::size_t r = 0; r < reference.rows(); ++r) rows.insert(row_text(reference, r));
+  RowCopies out{table.rows(), 0};
+  for (std::size_t r = 0; r < table.rows(); ++r) out.copies += rows.count(row_text(table, r));
+  return out;
+}
+
+RowCopies repeats_by_text(const Table& table) {
+  std::map<std::string, std::size_t> classes;
+  for (std::size_t r = 0; r < table.rows(); ++r) ++classes[row_text(table, r)];
+  RowCopies out{table.rows(), 0};
+  for (const auto& [text, members] : classes)
+    if (members > 1) out.copies += members;
+  return out;
+}
+
+// Few distinct values per column (many equal rows), missing values of both kinds, -0 beside 0,
+// "NaN" text, a value no other row has; `copied` of the rows are lines of `from` when given.
+std::string random_file(std::uint64_t seed, std::size_t rows, const std::vector<std::string>* from,
+                        std::size_t copied, std::vector<std::string>* lines_out = nullptr) {
+  std::mt19937_64 rng(seed);
+  const std::vector<std::string> xs = {"0", "-0", "0.0", "1", "2.5", "", "NaN", "-9", "1e300"};
+  const std::vector<std::string> cs = {"a", "b", "", "c"};
+  std::vector<std::string> lines;
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (from && r < copied) {
+      lines.push_back((*from)[rng() % from->size()]);
+      continue;
+    }
+    lines.push_back(xs[rng() % xs.size()] + "," + cs[rng() % cs.size()] + "," +
+                    std::to_string(rng() % 3) + "," +
+                    (rng() % 50 == 0 ? std::to_string(rng()) : std::string("7")));
+  }
+  std::shuffle(lines.begin(), lines.end(), rng);
+  if (lines_out) *lines_out = lines;
+  std::string text = "x,c,k,u\n";
+  for (const auto& line : lines) text += line + "\n";
+  return text;
+}
+
+}  // namespace
+
+TEST(DataChecks, ExactRowIndexCountsEqualRowsAsACellByCellComparisonDoes) {
+  ReadSettings settings;
+  settings.missing_codes["x"] = {-9};
+  settings.kinds["c"] = ColumnKind::kCategorical;
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    std::vector<std::string> conf_lines;
+    const std::string conf = random_file(seed, 3000, nullptr, 0, &conf_lines);
+    const auto t = make_tables(conf, {random_file(seed + 10, 2500, &conf_lines, 800)},
+                               random_file(seed + 20, 700, &conf_lines, 100), settings);
+    const RowCopies want_syn = copies_by_text(t.synthetic[0], t.confidential);
+    const RowCopies want_holdout = copies_by_text(*t.holdout, t.confidential);
+    const RowCopies want_repeats = repeats_by_text(t.confidential);
+    ASSERT_GT(want_repeats.copies, 0u);
+    ASSERT_LT(want_syn.copies, want_syn.rows);
+    for (int threads : {1, 2, 3}) {
+      const ThreadCountScope scope(threads);
+      const ExactRowIndex index(t.confidential);
+      EXPECT_EQ(index.copies_in(t.synthetic[0]).copies, want_syn.copies) << seed << " " << threads;
+      EXPECT_EQ(index.copies_in(*t.holdout).copies, want_holdout.copies) << seed;
+      EXPECT_EQ(index.repeated().copies, want_repeats.copies) << seed;
+      EXPECT_EQ(index.repeated().rows, 3000u);
+      // Every row of the reference copies itself.
+      EXPECT_EQ(index.copies_in(t.confidential).copies, 3000u);
+      EXPECT_EQ(count_repeated_rows(t.synthetic[0]).copies, repeats_by_text(t.synthetic[0]).copies);
+      EXPECT_EQ(count_row_copies(t.confidential, t.synthetic[0]).copies,
+                copies_by_text(t.confidential, t.synthetic[0]).copies);
+    }
+  }
+}
+
+TEST(DataChecks, ExactRowIndexOnEmptyAndOneColumnTables) {
+  const auto t = make_tables("x\n2\n", {"x\n1\n1\n"});
+  const Table empty({"empty.csv", "", "confidential"}, {numeric_column({})});
+  EXPECT_EQ(ExactRowIndex(empty).repeated().copies, 0u);
+  EXPECT_EQ(ExactRowIndex(empty).copies_in(t.synthetic[0]).copies, 0u);
+  EXPECT_EQ(ExactRowIndex(t.synthetic[0]).repeated().copies, 2u);
+  EXPECT_EQ(ExactRowIndex(t.synthetic[0]).copies_in(empty).rows, 0u);
+  EXPECT_EQ(ExactRowIndex(t.confidential).copies_in(t.synthetic[0]).copies, 0u);
+}
+
+TEST(DataChecks, ExactComparisonsReuseTheReferenceIndexAndGiveTheSameCounts) {
+  std::vector<std::string> conf_lines;
+  const std::string conf = random_file(7, 1000, nullptr, 0, &conf_lines);
+  const auto t = make_tables(conf, {random_file(8, 900, &conf_lines, 300)});
+  const RowComparisons compare = exact_row_comparisons();
+  for (int pass = 0; pass < 2; ++pass) {
+    EXPECT_EQ(compare.repeated(t.confidential).copies, repeats_by_text(t.confidential).copies);
+    EXPECT_EQ(compare.copies(t.synthetic[0], t.confidential).copies,
+              copies_by_text(t.synthetic[0], t.confidential).copies);
+    EXPECT_EQ(compare.copies(t.confidential, t.synthetic[0]).copies,
+              copies_by_text(t.confidential, t.synthetic[0]).copies);
+  }
+}
+
+// The one-pass extremes against the definition (sorted distinct values) on ties at both ends,
+// negatives, -0 and missing values.
+TEST(DataChecks, ColumnExtremesMatchTheSortedDistinctValues) {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<double> values;
+    const std::size_t n = rng() % 40;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto pick = rng() % 8;
+      values.push_back(pick == 0   ? std::nan("")
+                       : pick == 1 ? -0.0
+                                   : static_cast<double>(static_cast<int>(rng() % 7) - 3));
+    }
+    const ColumnExtremes e = column_extremes(numeric_column(values));
+    std::vector<double> present;
+    for (double v : values)
+      if (!std::isnan(v)) present.push_back(v);
+    std::sort(present.begin(), present.end());
+    ASSERT_EQ(e.values, present.size());
+    if (present.empty()) continue;
+    EXPECT_EQ(e.lo, present.front());
+    EXPECT_EQ(e.hi, present.back());
+    EXPECT_EQ(e.at_lo, static_cast<std::size_t>(
+                           std::count(present.begin(), present.end(), present.front())));
+    EXPECT_EQ(e.at_hi,
+              static_cast<std::size_t>(std::count(present.begin(), present.end(), present.back())));
+    const auto above = std::upper_bound(present.begin(), present.end(), present.front());
+    EXPECT_EQ(e.above_lo,
+              above == present.end() ? std::numeric_limits<double>::infinity() : *above);
+    const auto below = std::lower_bound(present.begin(), present.end(), present.back());
+    EXPECT_EQ(e.below_hi,
+              below == present.begin() ? -std::numeric_limits<double>::infinity() : *(below - 1));
+  }
 }

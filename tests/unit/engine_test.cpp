@@ -2,9 +2,11 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include "core/error.hpp"
 #include "engine/evaluate.hpp"
@@ -220,4 +222,21 @@ TEST(Engine, MetricNotApplicableOnEveryRunIsSkippedWithItsReason) {
   ASSERT_FALSE(fitted["candidates"].empty());
   EXPECT_EQ(fitted["candidates"][0]["name"], "cand");
   fs::remove_all(dir);
+}
+
+// The baseline draws' rows sorted by counting give the comparison sort's sequence, on draws with
+// and without repeats, pools larger and smaller than the draw, and the edges of the pool.
+TEST(Engine, DrawnRowsSortedByCountingEqualAComparisonSort) {
+  std::mt19937_64 rng(3);
+  for (std::size_t pool : {1u, 7u, 1000u, 5000u, 100000u}) {
+    for (std::size_t rows : {0u, 1u, 1023u, 1024u, 4000u, 30000u}) {
+      std::vector<std::size_t> draw(rows);
+      for (auto& r : draw) r = rng() % pool;
+      if (rows > 1) draw[0] = pool - 1, draw[1] = 0;
+      auto want = draw;
+      std::sort(want.begin(), want.end());
+      sort_drawn_rows(draw, pool);
+      EXPECT_EQ(draw, want) << "pool " << pool << " rows " << rows;
+    }
+  }
 }

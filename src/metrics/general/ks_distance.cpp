@@ -1,6 +1,9 @@
 // Kolmogorov–Smirnov distance per numeric column.
 #include <cmath>
+#include <optional>
+#include <utility>
 
+#include "core/threads.hpp"
 #include "metrics/design_weights.hpp"
 #include "metrics/general/level_tally.hpp"
 #include "metrics/general/marginal_plots.hpp"
@@ -43,7 +46,7 @@ MetricResult report_ks_distance(const std::vector<KsColumn>& columns, bool decla
       result.add("ks_pvalue_independent", name,
                  declared ? std::nan("")
                           : stats::ks_pvalue_asymptotic(d, column.conf_size, column.syn_size));
-    if (with_plots) plots.push_back(column.plot);
+    if (with_plots && !column.plot.is_null()) plots.push_back(column.plot);
     if (std::isnan(d)) {
       result.warnings.push_back("column '" + name + "' has no non-missing values in one dataset");
     } else {
@@ -73,7 +76,8 @@ MetricResult report_ks_distance(MergedNumericRuns merged, const MetricInput& sch
                                 const Params& params) {
   std::vector<std::string> warnings;
   const bool declared = settle_weights(merged, schema, params, warnings);
-  const bool with_plots = params.get_bool("plots");
+  // Plot data the engine drops (schema.plots false) is not drawn; details["plots"] stays.
+  const bool with_plots = params.get_bool("plots") && schema.plots;
   std::vector<KsColumn> columns;
   for (std::size_t i = 0; i < merged.columns.size(); ++i) {
     const auto& conf = merged.confidential[i];
@@ -94,7 +98,62 @@ MetricResult finalize_ks_distance(const std::vector<std::string>& states, const 
   return report_ks_distance(merge_numeric_runs(states, schema), schema, params);
 }
 
+// Columns with at most this many distinct values are counted instead of sorted (the count's
+// table then stays within 512 KiB).
+constexpr std::size_t kCountedValues = 16384;
+
+// Without weights and without plot data, D needs only how many rows hold each value: a column
+// of few distinct values (ages, counts, scores) in both datasets is counted in one pass per
+// dataset; the others are sorted as before.
+std::vector<KsColumn> ks_columns_without_plots(const MetricInput& in) {
+  const Table& syn = in.first_synthetic();
+  const auto compared = compared_numeric_columns(in);
+  const std::size_t columns = compared.size();
+  auto values = [&](std::size_t k) -> const std::vector<double>& {
+    return (k % 2 == 0 ? in.confidential : syn).column(compared[k / 2]).numeric;
+  };
+  using Counts = std::optional<std::vector<std::pair<double, std::size_t>>>;
+  std::vector<Counts> counts(2 * columns);
+  const auto tasks = static_cast<std::ptrdiff_t>(2 * columns);
+#pragma omp parallel for schedule(dynamic) num_threads(parallel_threads())
+  for (std::ptrdiff_t k = 0; k < tasks; ++k)
+    counts[static_cast<std::size_t>(k)] =
+        stats::value_counts_if_few(values(static_cast<std::size_t>(k)), kCountedValues);
+  std::vector<std::size_t> sorted_tasks;
+  for (std::size_t i = 0; i < columns; ++i)
+    if (!counts[2 * i] || !counts[2 * i + 1]) {
+      sorted_tasks.push_back(2 * i);
+      sorted_tasks.push_back(2 * i + 1);
+    }
+  std::vector<std::vector<double>> sorted(2 * columns);
+  const auto sorts = static_cast<std::ptrdiff_t>(sorted_tasks.size());
+#pragma omp parallel for schedule(dynamic) num_threads(parallel_threads())
+  for (std::ptrdiff_t t = 0; t < sorts; ++t) {
+    const std::size_t k = sorted_tasks[static_cast<std::size_t>(t)];
+    sorted[k] = stats::sorted_values(values(k));
+  }
+  std::vector<KsColumn> out;
+  for (std::size_t i = 0; i < columns; ++i) {
+    const std::string& name = in.confidential.column(compared[i]).name;
+    if (counts[2 * i] && counts[2 * i + 1]) {
+      auto size = [](const Counts& c) {
+        std::size_t n = 0;
+        for (const auto& [value, rows] : *c) n += rows;
+        return n;
+      };
+      out.push_back({name, stats::ks_distance_counted(*counts[2 * i], *counts[2 * i + 1]),
+                     size(counts[2 * i]), size(counts[2 * i + 1]), nlohmann::json()});
+    } else {
+      out.push_back({name, stats::ks_distance_sorted(sorted[2 * i], sorted[2 * i + 1]),
+                     sorted[2 * i].size(), sorted[2 * i + 1].size(), nlohmann::json()});
+    }
+  }
+  return out;
+}
+
 MetricResult compute_ks_distance(const MetricInput& in, const Params& params) {
+  if (in.context.weights.empty() && !(params.get_bool("plots") && in.plots))
+    return report_ks_distance(ks_columns_without_plots(in), false, {}, params);
   return report_ks_distance(numeric_runs(in, params), in, params);
 }
 
@@ -119,7 +178,7 @@ nlohmann::json co_sorted_ecdf_overlay(const std::string& name, stats::CoSortedSa
 MetricResult collective_ks_distance(const MetricInput& partition, const Params& params,
                                     Communicator& communicator) {
   using Sample = stats::CoSortedSamples::Sample;
-  const bool with_plots = params.get_bool("plots");
+  const bool with_plots = params.get_bool("plots") && partition.plots;
   const auto compared = compared_numeric_columns(partition);
   std::vector<KsColumn> columns;
   for_each_co_sorted_column(

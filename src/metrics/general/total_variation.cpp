@@ -87,7 +87,7 @@ MetricResult finalize_total_variation(const std::vector<std::string>& states,
     tv *= 0.5;
     result.add("total_variation", column.name, tv);
     result.add("tv_complement", column.name, 1.0 - tv);
-    if (with_plots)
+    if (with_plots && schema.plots)
       plots.push_back(
           plots::category_bars(column, conf[i].rows_as_doubles(), syn[i].rows_as_doubles()));
     sum += tv;
