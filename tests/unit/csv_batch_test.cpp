@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "input_error_of.hpp"
 #include "io/csv.hpp"
 #include "io/load.hpp"
 
@@ -118,15 +119,7 @@ void expect_same_tables(const Table& a, const Table& b) {
   }
 }
 
-template <typename F>
-std::string error_of(F&& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using synthaudit::testing::error_of;
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "input_error_of.hpp"
 #include "io/csv.hpp"
 
 using namespace synthaudit;
@@ -32,16 +33,7 @@ Rows parse(const std::string& text, CsvOptions options = {}) {
   return read_all(CsvFile::from_bytes(text, "t.csv", options));
 }
 
-// The InputError message of `fn`, or "" when it does not throw InputError.
-template <typename F>
-std::string error_of(F&& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using synthaudit::testing::error_of;
 
 std::string temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() /

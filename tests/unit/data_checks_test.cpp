@@ -18,6 +18,7 @@
 #include "core/text.hpp"
 #include "core/threads.hpp"
 #include "engine/evaluate.hpp"
+#include "input_error_of.hpp"
 #include "test_support.hpp"
 
 using namespace synthaudit;
@@ -60,16 +61,6 @@ std::vector<double> range(double from, double to) {
   return out;
 }
 
-// The message of the InputError `f` throws, or "" when it throws none.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace
 

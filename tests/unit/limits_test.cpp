@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/text.hpp"
 #include "engine/evaluate.hpp"
+#include "input_error_of.hpp"
 #include "io/csv.hpp"
 #include "io/file.hpp"
 #include "metrics/params.hpp"
@@ -25,15 +26,7 @@ using namespace synthaudit;
 
 namespace {
 
-template <typename F>
-std::string error_of(F&& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using synthaudit::testing::error_of;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

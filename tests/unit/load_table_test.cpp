@@ -12,21 +12,14 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "input_error_of.hpp"
 #include "io/load.hpp"
 
 using namespace synthaudit;
 
 namespace {
 
-template <typename F>
-std::string error_of(F&& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using synthaudit::testing::error_of;
 
 // Cell as text: the level for categorical, the number for numeric, "<NA>" when missing.
 std::string cell(const Table& t, const std::string& column, std::size_t row) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "input_error_of.hpp"
 #include "io/format.hpp"
 #include "io/load.hpp"
 
@@ -21,15 +22,7 @@ namespace {
 
 const std::string kData = SYNTHAUDIT_TEST_DATA;
 
-template <typename F>
-std::string error_of(F&& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using synthaudit::testing::error_of;
 
 std::string cell(const Table& t, std::size_t column, std::size_t row) {
   const Column& c = t.column(column);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "input_error_of.hpp"
 #include "io/csv.hpp"
 #include "io/load.hpp"
 #include "spec/spec.hpp"
@@ -24,15 +25,7 @@ namespace {
 const std::string kText = std::string(SYNTHAUDIT_TEST_DATA) + "/text/";
 const std::string kGolden = std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/io/";
 
-template <typename F>
-std::string error_of(F&& fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using synthaudit::testing::error_of;
 
 struct Read {
   std::vector<ColumnKind> kinds;
