@@ -61,7 +61,6 @@ std::vector<double> range(double from, double to) {
   return out;
 }
 
-
 }  // namespace
 
 TEST(DidYouMean, PrefersTheNameSharingTheStartAmongEqualDistances) {
