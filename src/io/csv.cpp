@@ -848,10 +848,19 @@ void CsvFile::index_rows(std::uint64_t piece_bytes) {
   }
 }
 
+namespace {
+
+// Threads that visit `rows` rows: one per 4,096 rows at most, so small files stay on one thread.
+std::size_t visiting_threads(std::size_t rows, int threads) {
+  return std::max<std::size_t>(
+      1, std::min<std::size_t>(static_cast<std::size_t>(threads), rows / 4096 + 1));
+}
+
+}  // namespace
+
 void CsvFile::visit_rows(const RowVisitor& visit) const {
   const std::size_t n = row_starts_.size();
-  const std::size_t workers = std::max<std::size_t>(
-      1, std::min<std::size_t>(static_cast<std::size_t>(threads_), n / 4096 + 1));
+  const std::size_t workers = visiting_threads(n, threads_);
   run_on_threads(workers, [&](std::size_t t) {
     const std::size_t begin = n * t / workers;
     const std::size_t end = n * (t + 1) / workers;
@@ -873,8 +882,7 @@ void CsvFile::visit_row_batches(const BatchVisitor& visit) const {
   const std::size_t stride = header_.size() + (row_names_ ? 1 : 0);
   const std::size_t kBatchRows =
       std::clamp<std::size_t>(4096 / std::max<std::size_t>(stride, 1), 1, 128);
-  const std::size_t workers = std::max<std::size_t>(
-      1, std::min<std::size_t>(static_cast<std::size_t>(threads_), n / 4096 + 1));
+  const std::size_t workers = visiting_threads(n, threads_);
   run_on_threads(workers, [&](std::size_t t) {
     const std::size_t begin = n * t / workers;
     const std::size_t end = n * (t + 1) / workers;
