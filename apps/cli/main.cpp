@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -26,6 +27,7 @@
 #include "result/output_files.hpp"
 #include "result/verdict.hpp"
 #include "sim/simulator.hpp"
+#include "spec/options.hpp"
 #include "synthaudit/synthaudit.hpp"
 
 namespace fs = std::filesystem;
@@ -37,88 +39,84 @@ namespace {
 // release policy (the outputs are written in full).
 constexpr int kExitNoCandidatePasses = 3;
 
-// How text files are read: the spec's read: block, as flags (docs/cli.md, "Text files").
-struct ReadFlags {
-  std::string delimiter, decimal, encoding, na;
-  // Given at all (an empty value is given too: --na '' is the empty field alone).
-  const CLI::Option *delimiter_option = nullptr, *decimal_option = nullptr,
-                    *encoding_option = nullptr, *na_option = nullptr;
-};
-
-bool given(const CLI::Option* option) { return option && option->count() > 0; }
-
-void add_read_flags(CLI::App& cmd, ReadFlags& f) {
-  f.delimiter_option = cmd.add_option(
-      "--delimiter", f.delimiter,
-      "field separator of text files: one character, tab, or auto (default: detected "
-      "from the header)");
-  f.decimal_option =
-      cmd.add_option("--decimal", f.decimal,
-                     "decimal mark of numbers in text files: . or , (default: detected; ',' only "
-                     "when the delimiter is not a comma)");
-  f.encoding_option =
-      cmd.add_option("--encoding", f.encoding,
-                     "character encoding of text files: utf-8 (default), latin1 or windows-1252 "
-                     "(converted to UTF-8 when read)");
-  f.na_option =
-      cmd.add_option("--na", f.na,
-                     "spellings of a missing value, comma-separated, in every column (default: "
-                     "'',NA,NaN,null; an empty item is the empty field)")
-          ->expected(1);
-}
-
-// Applies the flags over `read` (the spec's block, when there is one).
-void apply_read_flags(const ReadFlags& f, ReadSettings& read) {
-  if (given(f.delimiter_option)) read.csv.delimiter = parse_delimiter(f.delimiter, "--delimiter");
-  if (given(f.decimal_option)) read.csv.decimal = parse_decimal_mark(f.decimal, "--decimal");
-  if (given(f.encoding_option)) read.csv.encoding = parse_text_encoding(f.encoding, "--encoding");
-  if (given(f.na_option)) {
-    std::vector<std::string> spellings;
-    std::size_t start = 0;
-    while (true) {
-      const auto comma = f.na.find(',', start);
-      spellings.push_back(f.na.substr(start, comma - start));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
+// The evaluation options as flags, generated from their declarations (spec/options.hpp): the
+// flag, its value's form and its --help text. What was given becomes the options' JSON, which
+// spec_from_options applies exactly as it applies a spec file's or a binding's.
+class OptionFlags {
+ public:
+  // Registers the flags of every declared option that `wanted` accepts.
+  void add_to(CLI::App& cmd, const std::function<bool(const EvaluationOption&)>& wanted) {
+    for (const auto& option : evaluation_options()) {
+      if (option.cli_flag.empty() || !wanted(option)) continue;
+      Entry& entry = entries_.emplace_back();
+      entry.option = &option;
+      const std::string help = help_text(option);
+      if (option.type == OptionType::kSwitch)
+        entry.flag = cmd.add_flag(option.cli_flag, help);
+      else if (option.cli_repeatable)
+        entry.flag = cmd.add_option(option.cli_flag, entry.texts, help)->type_name(option.cli_value);
+      else
+        entry.flag = cmd.add_option(option.cli_flag, entry.text, help)->type_name(option.cli_value);
     }
-    read.missing_values = checked_missing_values(std::move(spellings), "--na");
   }
-  check_read_options(read, "--delimiter and --decimal");
+
+  // option name -> value, for the flags given (an empty value is given too: --na '').
+  nlohmann::json given() const {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& entry : entries_) {
+      if (entry.flag->count() == 0) continue;
+      if (entry.option->type == OptionType::kSwitch)
+        out[entry.option->name] = true;
+      else if (entry.option->cli_repeatable)
+        out[entry.option->name] = entry.texts;
+      else
+        out[entry.option->name] = entry.text;
+    }
+    return out;
+  }
+
+ private:
+  struct Entry {
+    const EvaluationOption* option = nullptr;
+    CLI::Option* flag = nullptr;
+    std::string text;
+    std::vector<std::string> texts;
+  };
+
+  static std::string help_text(const EvaluationOption& option) {
+    std::string help = option.description;
+    if (!option.default_value.is_null() && option.type != OptionType::kSwitch)
+      help += " (default " +
+              (option.default_value.is_string() ? option.default_value.get<std::string>()
+                                                : option.default_value.dump()) +
+              ")";
+    if (option.cli_repeatable) help += "; repeatable";
+    return help;
+  }
+
+  std::deque<Entry> entries_;  // stable addresses: CLI11 writes into them
+};
+
+bool is_read_option(const EvaluationOption& option) {
+  return option.spec_key.starts_with("read.");
 }
 
-struct EvaluateFlags {
-  std::string spec_file, confidential, holdout, synthesis, keys, targets, metrics, out, metadata,
-      plots, policy, memory;
-  std::string format = "text";
-  std::vector<std::string> synthetic, analyses, params, missing_codes, limits, disclosure_matching;
-  std::string value_labels;
-  ReadFlags read;
-  std::string synthesised_columns;
-  std::string weights;
-  std::string household;
-  // Text, parsed by parse_seed / parse_threads: CLI11 would clamp 2^64 and a negative value
-  // cannot be told from "not given".
-  std::string seed, threads;
-  int baseline_draws = -1;
-  bool quiet = false;
-  bool safe_output = false;
-  std::size_t safe_output_threshold = 0;  // 0: not given
-  std::string by;
-  CLI::Option* by_option = nullptr;  // given (even empty, which is an error)
-  std::size_t by_min_rows = 0;       // 0: not given
-};
+// The read options of `init` and `sdc` (the same flags as evaluate's).
+ReadSettings read_settings_of(const OptionFlags& flags) {
+  const EvaluationSpec spec =
+      spec_from_options(flags.given(), {OptionSource::Kind::kCommandLine, "command line", ""});
+  check_read_options(spec.read, "--delimiter and --decimal");
+  return spec.read;
+}
 
 void add_limit_flags(CLI::App& cmd, std::vector<std::string>& limits) {
-  cmd.add_option(
-      "--limit", limits,
-      "resource limit NAME=VALUE (docs/limits.md: " + join(limit_names(), ", ") + "); repeatable");
+  cmd.add_option("--limit", limits, find_option("limits")->description + "; repeatable");
 }
 
-// The limits of the flags: defaults, each --limit, then --memory.
-ResourceLimits limits_of(const std::vector<std::string>& assignments, const std::string& memory) {
+// The limits of `report`'s flags.
+ResourceLimits limits_of(const std::vector<std::string>& assignments) {
   ResourceLimits limits;
   for (const auto& a : assignments) apply_limit_assignment(limits, a);
-  if (!memory.empty()) set_limit(limits, "memory", memory, "--memory");
   return limits;
 }
 
@@ -127,134 +125,23 @@ void add_format_flag(CLI::App& cmd, std::string& format) {
       ->check(CLI::IsMember({"text", "md"}));
 }
 
+// evaluate's flags: every evaluation option, then how to print.
+struct EvaluateFlags {
+  OptionFlags options;
+  std::string format = "text";
+  bool quiet = false;
+};
+
 void add_evaluate_flags(CLI::App& cmd, EvaluateFlags& f) {
-  cmd.add_option("--spec", f.spec_file, "YAML evaluation spec (flags given here override it)");
-  cmd.add_option("--confidential", f.confidential, "confidential CSV (or .csv.gz)");
-  cmd.add_option("--synthetic", f.synthetic,
-                 "candidate NAME=FILE[,FILE...] (one file per replicate); repeatable");
-  cmd.add_option("--holdout", f.holdout, "holdout CSV: records not used to synthesise");
-  cmd.add_option("--synthesis", f.synthesis, "full or partial (rows correspond)")
-      ->check(CLI::IsMember({"full", "partial"}));
-  cmd.add_option("--synthesised-columns", f.synthesised_columns,
-                 "partial synthesis: the columns that were synthesised, comma-separated (the "
-                 "others must equal the confidential data row by row)");
-  cmd.add_option("--weights", f.weights,
-                 "sampling-weight column of the confidential (and holdout) data; overrides the "
-                 "spec's weights:");
-  cmd.add_option("--household", f.household,
-                 "household identifier column (household disclosure risk); overrides the spec's "
-                 "household:");
-  cmd.add_option("--missing-codes", f.missing_codes,
-                 "codes that mean missing in a column, COLUMN=CODE[,CODE...] (numbers, or text "
-                 "such as DK), in every file; repeatable");
-  cmd.add_option("--value-labels", f.value_labels,
-                 "Stata, SPSS and SAS files: read labelled values as their labels (default) or "
-                 "their codes")
-      ->check(CLI::IsMember({"labels", "codes"}));
-  add_read_flags(cmd, f.read);
-  cmd.add_option("--disclosure-matching", f.disclosure_matching,
-                 "how key-disclosure metrics match values, NAME=VALUE with NAME one of "
-                 "numeric_tolerance, relative_tolerance, missing_matches (as the spec's "
-                 "disclosure_matching block); repeatable");
-  cmd.add_option("--keys", f.keys, "disclosure key columns, comma-separated");
-  cmd.add_option("--targets", f.targets, "disclosure target columns, comma-separated");
-  cmd.add_option("--analysis", f.analyses,
-                 "analysis, e.g. 'lm: y ~ x1 + x2' or 'mean: income'; repeatable");
-  cmd.add_option("--metrics", f.metrics,
-                 "metric names or families (general, propensity, specific, key-disclosure, "
-                 "distance-disclosure, attack-disclosure, sdc-risk, all)");
-  cmd.add_option("--param", f.params, "metric parameter METRIC.NAME=VALUE; repeatable");
-  cmd.add_option("--metadata", f.metadata, "SDV metadata JSON with column sdtypes");
-  cmd.add_option("--seed", f.seed, "random seed, 0 to 2^64 - 1 (default 1)");
-  cmd.add_option("--threads", f.threads,
-                 "threads (0 = all cores; more than the machine has are capped, with a warning)");
-  cmd.add_option("--memory", f.memory,
-                 "memory budget, e.g. 16G: the run stops with an error before it would need more "
-                 "(default: the machine's and the process's limits)");
-  add_limit_flags(cmd, f.limits);
-  cmd.add_option("--out", f.out, "output folder for results.json, results.tsv and report.html");
-  cmd.add_option("--plots", f.plots,
-                 "replicates whose plot data results.json keeps: first (default), all or none")
-      ->check(CLI::IsMember({"first", "all", "none"}));
-  cmd.add_option("--policy", f.policy,
-                 "release policy YAML (criteria each candidate must meet); replaces the spec's "
-                 "policy block");
-  cmd.add_option("--baseline-draws", f.baseline_draws,
-                 "replicate draws of the holdout and resample baselines (default 5, 0 = none)")
-      ->check(CLI::Range(0, 1000));
-  cmd.add_flag("--safe-output", f.safe_output,
-               "secure-environment mode: write only aggregates that pass output checking (no "
-               "per-record output, no extremes, nothing from fewer than the threshold's records) "
-               "and the log DIR/output_check.txt");
-  cmd.add_option("--safe-output-threshold", f.safe_output_threshold,
-                 "the fewest records a released number or category may come from (default 10; "
-                 "implies --safe-output)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
-  f.by_option = cmd.add_option(
-      "--by", f.by,
-      "subgroups: categorical columns, comma-separated; the general, specific and key-disclosure "
-      "metrics run again within each level and each combination of levels (overrides the "
-      "spec's by:)");
-  cmd.add_option("--by-min-rows", f.by_min_rows,
-                 "the fewest confidential and synthetic rows a subgroup needs to be computed "
-                 "(default 50; smaller subgroups are reported as suppressed)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000000}));
+  f.options.add_to(cmd, [](const EvaluationOption&) { return true; });
   cmd.add_flag("--quiet", f.quiet, "no progress on stderr");
   add_format_flag(cmd, f.format);
 }
 
-EvaluationSpec build_spec(const EvaluateFlags& f) {
-  const ResourceLimits flag_limits = limits_of(f.limits, f.memory);
+EvaluationSpec build_spec(const nlohmann::json& given) {
   EvaluationSpec spec =
-      f.spec_file.empty() ? EvaluationSpec{} : load_spec(f.spec_file, flag_limits);
-  // Flags override the spec's limits block.
-  for (const auto& a : f.limits) apply_limit_assignment(spec.context.limits, a);
-  if (!f.memory.empty()) set_limit(spec.context.limits, "memory", f.memory, "--memory");
-  if (!f.confidential.empty()) spec.confidential = f.confidential;
-  if (!f.synthetic.empty()) {
-    spec.candidates.clear();
-    for (const auto& s : f.synthetic) spec.candidates.push_back(parse_candidate(s));
-  }
-  if (!f.holdout.empty()) spec.holdout = f.holdout;
-  if (!f.synthesis.empty())
-    spec.context.synthesis =
-        f.synthesis == "partial" ? SynthesisType::kPartial : SynthesisType::kFull;
-  if (!f.synthesised_columns.empty()) spec.synthesised_columns = split(f.synthesised_columns, ',');
-  if (!f.weights.empty()) spec.context.weights = f.weights;
-  if (!f.household.empty()) spec.context.household = f.household;
-  for (const auto& assignment : f.missing_codes) add_missing_codes(spec, assignment);
-  if (!f.value_labels.empty())
-    spec.read.value_labels = f.value_labels == "codes" ? ValueLabels::kCodes : ValueLabels::kLabels;
-  apply_read_flags(f.read, spec.read);
-  if (!f.keys.empty() || !f.targets.empty()) {
-    if (f.keys.empty() || f.targets.empty()) throw InputError("--keys and --targets go together");
-    spec.context.scenarios = {{split(f.keys, ','), split(f.targets, ',')}};
-  }
-  if (!f.analyses.empty()) {
-    spec.context.analyses.clear();
-    for (std::size_t i = 0; i < f.analyses.size(); ++i)
-      spec.context.analyses.push_back(parse_analysis(f.analyses[i], i, "--analysis"));
-  }
-  if (!f.metrics.empty()) spec.metrics = split(f.metrics, ',');
-  for (const auto& m : f.disclosure_matching) add_disclosure_matching(spec, m);
-  for (const auto& p : f.params) add_param_assignment(spec, p);
-  if (!f.metadata.empty()) spec.metadata = f.metadata;
-  if (!f.seed.empty()) spec.context.seed = parse_seed(f.seed, "--seed");
-  if (!f.threads.empty()) spec.context.threads = parse_threads(f.threads, "--threads");
-  if (!f.out.empty()) spec.output_dir = f.out;
-  if (!f.plots.empty()) spec.plots = f.plots;
-  if (!f.policy.empty()) spec.policy = load_policy(f.policy, spec.context.limits);
-  if (f.baseline_draws >= 0) spec.baseline_draws = f.baseline_draws;
-  if (f.safe_output) spec.safe_output = true;
-  if (f.safe_output_threshold > 0) {
-    spec.safe_output = true;
-    spec.safe_output_threshold = f.safe_output_threshold;
-  }
-  if (f.by_option != nullptr && f.by_option->count() > 0) {
-    spec.by = split(f.by, ',');
-    if (f.by.empty()) throw InputError("--by: expected at least one categorical column");
-  }
-  if (f.by_min_rows > 0) spec.by_min_rows = f.by_min_rows;
+      spec_from_options(given, {OptionSource::Kind::kCommandLine, "command line", ""});
+  check_read_options(spec.read, "--delimiter and --decimal");
   if (spec.output_dir.empty()) throw InputError("no output folder given (--out DIR)");
   validate_spec(spec);
   if (const std::string warning = cap_threads(spec); !warning.empty())
@@ -431,6 +318,19 @@ int rerender_report(const std::string& input, const std::string& out, const std:
   return 0;
 }
 
+void print_options(bool as_json) {
+  if (as_json) {
+    std::cout << options_to_json().dump(2) << "\n";
+    return;
+  }
+  for (const auto& option : evaluation_options()) {
+    std::cout << option.name << "\t" << (option.spec_key.empty() ? "-" : option.spec_key) << "\t"
+              << (option.cli_flag.empty() ? "-" : option.cli_flag) << "\t"
+              << (option.in_bindings() ? option.binding() : "-") << "\t" << option.description
+              << "\n";
+  }
+}
+
 void print_metric_list(bool as_json) {
   if (as_json) {
     std::cout << registry_to_json().dump(2) << "\n";
@@ -449,8 +349,8 @@ int describe_metric(const std::string& name, bool as_json) {
 // `synthaudit sdc`: the remediated synthetic file and its log, published as one output set.
 struct SdcFlags {
   std::string confidential, synthetic, keys, out;
-  std::vector<std::string> top_code, bottom_code, recode_rare, missing_codes, label;
-  ReadFlags read;
+  std::vector<std::string> top_code, bottom_code, recode_rare, label;
+  OptionFlags read;  // the read options and missing codes, as evaluate's
   bool remove_replicated_uniques = false;
 };
 
@@ -468,10 +368,7 @@ RemediationOptions remediation_options(const SdcFlags& f, bool label_given) {
   RemediationOptions options;
   options.confidential = f.confidential;
   options.synthetic = f.synthetic;
-  EvaluationSpec settings;
-  for (const auto& assignment : f.missing_codes) add_missing_codes(settings, assignment);
-  apply_read_flags(f.read, settings.read);
-  options.read = settings.read;
+  options.read = read_settings_of(f.read);
   if (!f.keys.empty()) options.keys = split(f.keys, ',');
   options.remove_replicated_uniques = f.remove_replicated_uniques;
   for (const bool top : {true, false}) {
@@ -560,8 +457,8 @@ int main(int argc, char** argv) {
       app.add_subcommand("init", "write a starter spec with the inferred column types");
   init_cmd->add_option("confidential", init_file, "confidential CSV")->required();
   init_cmd->add_option("--out", init_out, "where to write the spec (default: stdout)");
-  ReadFlags init_read;
-  add_read_flags(*init_cmd, init_read);
+  OptionFlags init_read;
+  init_read.add_to(*init_cmd, is_read_option);
 
   std::string report_input, report_out, report_format = "html";
   auto* report_cmd =
@@ -576,6 +473,13 @@ int main(int argc, char** argv) {
       ->add_option("--format", report_format,
                    "html (write the report), md (print Markdown) or text (print the summary)")
       ->check(CLI::IsMember({"html", "md", "text"}));
+
+  bool options_json = false;
+  auto* options_cmd = app.add_subcommand(
+      "options", "list every evaluation option: its spec key, flag, Python/R argument, default");
+  options_cmd->add_flag("--json", options_json,
+                        "print the options as JSON (the declarations every front end is made "
+                        "from)");
 
   bool list_json = false;
   auto* list_cmd = app.add_subcommand("list-metrics", "list every metric: name, family, summary");
@@ -624,10 +528,9 @@ int main(int argc, char** argv) {
   sdc_cmd->add_option("--out", sdc.out, "output folder for the remediated CSV and sdc_log.txt")
       ->required();
   sdc_cmd->add_option("--keys", sdc.keys, "key columns, comma-separated (replicated uniques)");
-  sdc_cmd->add_option("--missing-codes", sdc.missing_codes,
-                      "numeric codes that mean missing in a column, COLUMN=CODE[,CODE...]; "
-                      "repeatable");
-  add_read_flags(*sdc_cmd, sdc.read);
+  sdc.read.add_to(*sdc_cmd, [](const EvaluationOption& option) {
+    return is_read_option(option) || option.name == "missing_codes";
+  });
   sdc_cmd->add_flag("--remove-replicated-uniques", sdc.remove_replicated_uniques,
                     "remove synthetic records unique on the keys whose key values are unique in "
                     "the confidential data");
@@ -672,20 +575,25 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (*evaluate_cmd)
-      return run_evaluation(build_spec(eval), eval.quiet, eval.format, {eval.spec_file},
-                            communicator);
+    if (*evaluate_cmd) {
+      const nlohmann::json given = eval.options.given();
+      std::vector<std::string> spec_file;
+      if (given.contains("spec")) spec_file.push_back(given["spec"].get<std::string>());
+      return run_evaluation(build_spec(given), eval.quiet, eval.format, spec_file, communicator);
+    }
+    if (*options_cmd) {
+      print_options(options_json);
+      return 0;
+    }
     if (communicator.size() > 1)
       throw InputError(
           "only `synthaudit evaluate` runs over MPI ranks; run this command without "
           "mpirun or srun");
     if (*sdc_cmd) return run_sdc(sdc, label_option->count() > 0);
     if (*report_cmd)
-      return rerender_report(report_input, report_out, report_format, limits_of(report_limits, ""));
+      return rerender_report(report_input, report_out, report_format, limits_of(report_limits));
     if (*init_cmd) {
-      ReadSettings init_settings;
-      apply_read_flags(init_read, init_settings);
-      const std::string text = starter_spec(init_file, init_settings, init_out);
+      const std::string text = starter_spec(init_file, read_settings_of(init_read), init_out);
       if (init_out.empty()) {
         std::cout << text;
       } else {

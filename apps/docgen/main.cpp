@@ -1,4 +1,5 @@
-// synthaudit_docgen: keeps docs/metrics.md's generated blocks equal to the metric registry.
+// synthaudit_docgen: keeps docs/metrics.md's generated blocks equal to the metric registry, and
+// docs/options.md's option table equal to the option declarations (spec/options.hpp).
 //   synthaudit_docgen --write docs/metrics.md   regenerate the blocks in place (`make docs`)
 //   synthaudit_docgen --check docs/metrics.md   exit 1 when the file differs (ctest
 //   docs_up_to_date)
@@ -10,6 +11,7 @@
 #include "core/error.hpp"
 #include "metrics/registry_docs.hpp"
 #include "result/output_files.hpp"
+#include "spec/options.hpp"
 
 namespace {
 
@@ -31,10 +33,22 @@ std::size_t first_difference(const std::string& a, const std::string& b) {
   return line;
 }
 
+// docs/options.md: the text between the two markers is the option table.
+std::string regenerate_option_docs(const std::string& current, const std::string& path) {
+  const std::string begin = "<!-- generated: options -->\n", end = "<!-- end generated -->";
+  const auto from = current.find(begin);
+  const auto to = current.find(end, from == std::string::npos ? 0 : from);
+  if (from == std::string::npos || to == std::string::npos)
+    throw synthaudit::InputError(path + ": no '" + begin.substr(0, begin.size() - 1) +
+                                 "' ... '" + end + "' block");
+  return current.substr(0, from + begin.size()) + synthaudit::options_markdown() +
+         current.substr(to);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string usage = "usage: synthaudit_docgen --write|--check docs/metrics.md";
+  const std::string usage = "usage: synthaudit_docgen --write|--check docs/metrics.md|docs/options.md";
   if (argc != 3 || (std::string(argv[1]) != "--write" && std::string(argv[1]) != "--check")) {
     std::cerr << usage << "\n";
     return 2;
@@ -42,7 +56,9 @@ int main(int argc, char** argv) {
   const std::string mode = argv[1], path = argv[2];
   try {
     const std::string current = read_file(path);
-    const std::string generated = synthaudit::regenerate_metric_docs(current, path);
+    const bool options = path.ends_with("options.md");
+    const std::string generated = options ? regenerate_option_docs(current, path)
+                                          : synthaudit::regenerate_metric_docs(current, path);
     if (mode == "--write") {
       if (generated != current) synthaudit::write_file_atomic(path, generated);
       std::cout << path << (generated == current ? ": up to date\n" : ": regenerated\n");

@@ -32,6 +32,7 @@
 #include "result/document.hpp"
 #include "result/output_files.hpp"
 #include "result/verdict.hpp"
+#include "spec/options.hpp"
 #include "spec/spec.hpp"
 
 namespace synthaudit {
@@ -45,7 +46,8 @@ struct CodedLevels {
 };
 
 // One column of a table held in memory: numbers (NaN is missing), text (std::nullopt is
-// missing; an empty string is a level like any other) or codes with levels. The confidential
+// missing, and so is text spelt as the option missing_values spells a missing value: by
+// default "", NA, NaN and null, as in a file) or codes with levels. The confidential
 // table's columns fix each column's kind; the same column must have the same kind in every table.
 struct InputColumn {
   std::string name;
@@ -68,48 +70,20 @@ struct InputCandidate {
   std::vector<InputTable> replicates;
 };
 
-// One evaluation: the tables and the options the command line takes as flags.
+// One evaluation: the tables and the options.
 struct Evaluation {
   InputTable confidential;
   std::vector<InputCandidate> candidates;
   std::optional<InputTable> holdout;  // records not used to synthesise, for the metrics needing it
-  // Per numeric column, values that mean missing (synthpop's cont.na), as the spec's
-  // `missing_codes:`.
-  std::map<std::string, std::vector<double>> missing_codes;
-
-  // Metric names, family names or "all", as --metrics.
-  std::vector<std::string> metrics = {"all"};
-  // Typed parameters: metric name -> {parameter name: value}, as the spec's `parameters:`.
-  std::map<std::string, nlohmann::json> parameters;
-  // "METRIC.NAME=VALUE" as --param; applied after `parameters`, so they win.
-  std::vector<std::string> params;
-  std::vector<DisclosureScenario> scenarios;  // keys and targets, as --keys/--targets
-  // The key-disclosure family's matching rule, as the spec's `disclosure_matching:`
-  // ({numeric_tolerance, relative_tolerance, missing_matches}); `parameters` win per metric.
-  nlohmann::json disclosure_matching = nlohmann::json::object();
-  std::vector<std::string> analyses;  // as --analysis, e.g. "lm: log(wage) ~ age"
-  SynthesisType synthesis = SynthesisType::kFull;
-  // Partial synthesis: the columns replaced (the others must equal the confidential table row by
-  // row); empty: the columns equal row by row are taken as not synthesised.
-  std::vector<std::string> synthesised_columns;
-  // Survey design columns of the confidential table (empty = none), as --weights/--household.
-  std::string weights;
-  std::string household;
-  // Subgroups, as --by/--by-min-rows: categorical columns within whose levels (and each
-  // combination of them) the general, specific and key-disclosure metrics run again.
-  std::vector<std::string> by;
-  std::size_t by_min_rows = kDefaultByMinRows;
-  std::uint64_t seed = 1;
-  std::string plots = "first";  // replicates whose plot data the document keeps: first|all|none
-  // The release policy the verdict applies (docs/config.md); the default record-level risk rule
-  // when it has no criteria. load_policy() reads one from a YAML file.
-  ReleasePolicy policy;
-  // Draws of the holdout and resample baselines and of their sampling noise (0 = none).
-  int baseline_draws = 5;
-  // This call's threads; 0 = omp_get_max_threads() of the calling thread.
-  int threads = 0;
-  // Prefix of error messages about these options (a binding may name itself here).
-  std::string origin = "command line";
+  // The options by the names the Python and R packages give them (`synthaudit options --json`,
+  // binding_argument; docs/options.md): e.g. {"metrics": "general", "seed": 7, "keys": [...],
+  // "targets": [...], "safe_output": true}. A spec file named by "spec" applies first (every
+  // option it holds, its limits, policy and safe_output included; its file names are not read),
+  // then each option given here overrides it. A null value is not given. Each value is checked
+  // by the option's declaration (spec/options.hpp), as a flag or a spec key is.
+  nlohmann::json options = nlohmann::json::object();
+  // Prefix of error messages about these options (a binding names itself here).
+  std::string origin = "synthaudit";
 };
 
 // Runs the evaluation: make_spec, then make_evaluation_data, then evaluate(spec, data, progress).
@@ -129,8 +103,9 @@ nlohmann::json audit(const EvaluationSpec& spec, const EvaluationData& data,
 EvaluationSpec make_spec(const Evaluation& evaluation);
 
 // The tables of `evaluation`, encoded with one schema taken from the confidential table, as
-// load_evaluation_data encodes files. Moves the columns out of `evaluation`.
-EvaluationData make_evaluation_data(Evaluation&& evaluation);
+// load_evaluation_data encodes files: the spec's missing-value spellings and missing codes apply
+// to text and coded columns as to the fields of a file. Moves the columns out of `evaluation`.
+EvaluationData make_evaluation_data(Evaluation&& evaluation, const EvaluationSpec& spec);
 
 // The results.tsv rows of a document: result_rows() (result/document.hpp). Its report:
 // render_html() (the self-contained report.html), render_markdown() (report/report.hpp) and the

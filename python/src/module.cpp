@@ -60,86 +60,17 @@ sa::InputTable table_from(const py::list& columns) {
   return table;
 }
 
-std::vector<std::string> strings(const nlohmann::json& value) {
-  return value.get<std::vector<std::string>>();
-}
-
-// The options of a call: those of the spec file when one is given, then every option the call
-// gives explicitly (as flags override a spec on the command line). `options` holds only the
-// options given.
-void apply_options(sa::Evaluation& evaluation, const std::optional<sa::EvaluationSpec>& file,
-                   const nlohmann::json& options) {
-  evaluation.origin = kOrigin;
-  if (file) {
-    evaluation.origin = file->origin;
-    evaluation.missing_codes = file->read.missing_codes;
-    evaluation.metrics = file->metrics;
-    evaluation.parameters = file->parameters;
-    evaluation.scenarios = file->context.scenarios;
-    evaluation.synthesis = file->context.synthesis;
-    evaluation.seed = file->context.seed;
-    evaluation.threads = file->context.threads;
-    evaluation.plots = file->plots;
-    evaluation.baseline_draws = file->baseline_draws;
-    evaluation.policy = file->policy;
-    evaluation.synthesised_columns = file->synthesised_columns;
-    evaluation.disclosure_matching = file->disclosure_matching;
-    evaluation.weights = file->context.weights;
-    evaluation.household = file->context.household;
-    evaluation.by = file->by;
-    evaluation.by_min_rows = file->by_min_rows;
-  }
-  if (options.contains("metrics")) evaluation.metrics = strings(options["metrics"]);
-  // Each parameter given wins over the spec's value of that parameter, as --param does.
-  if (options.contains("parameters"))
-    for (const auto& [metric, given] : options["parameters"].items()) {
-      nlohmann::json& merged = evaluation.parameters[metric];
-      if (!merged.is_object() || !given.is_object()) {
-        merged = given;
-        continue;
-      }
-      for (const auto& [name, value] : given.items()) merged[name] = value;
-    }
-  if (options.contains("keys"))
-    evaluation.scenarios = {{strings(options["keys"]), strings(options["targets"])}};
-  if (options.contains("analyses")) evaluation.analyses = strings(options["analyses"]);
-  if (options.contains("missing_codes"))
-    for (const auto& [column, codes] : options["missing_codes"].items())
-      evaluation.missing_codes[column] = codes.get<std::vector<double>>();
-  if (options.contains("synthesis")) {
-    const std::string synthesis = options["synthesis"].get<std::string>();
-    if (synthesis != "full" && synthesis != "partial")
-      throw sa::InputError(std::string(kOrigin) + ": synthesis must be 'full' or 'partial', not '" +
-                           synthesis + "'");
-    evaluation.synthesis =
-        synthesis == "partial" ? sa::SynthesisType::kPartial : sa::SynthesisType::kFull;
-  }
-  if (options.contains("seed")) evaluation.seed = options["seed"].get<std::uint64_t>();
-  if (options.contains("threads")) evaluation.threads = options["threads"].get<int>();
-  if (options.contains("plots")) evaluation.plots = options["plots"].get<std::string>();
-  if (options.contains("baseline_draws"))
-    evaluation.baseline_draws = options["baseline_draws"].get<int>();
-  if (options.contains("weights")) evaluation.weights = options["weights"].get<std::string>();
-  if (options.contains("household")) evaluation.household = options["household"].get<std::string>();
-  if (options.contains("by")) evaluation.by = strings(options["by"]);
-  if (options.contains("by_min_rows"))
-    evaluation.by_min_rows = options["by_min_rows"].get<std::size_t>();
-  if (options.contains("policy"))
-    evaluation.policy = sa::load_policy(options["policy"].get<std::string>());
-}
-
 // Runs the evaluation. Tables are converted while the GIL is held; the evaluation itself runs
 // without it, taking the GIL back only to report progress. The progress callback also lets
-// Ctrl-C stop a long evaluation between two metric runs.
+// Ctrl-C stop a long evaluation between two metric runs. `options_json` holds the keyword
+// arguments given (not None), by their declared names: the library checks and applies them as
+// it does a spec file's keys and the command line's flags (spec/options.hpp).
 Document evaluate(const py::list& confidential, const py::list& candidates,
                   const py::object& holdout, const std::string& options_json,
                   const py::object& progress) {
-  const nlohmann::json options = nlohmann::json::parse(options_json);
-  std::optional<sa::EvaluationSpec> file;
-  if (options.contains("spec")) file = sa::load_spec(options["spec"].get<std::string>());
-
   sa::Evaluation evaluation;
-  apply_options(evaluation, file, options);
+  evaluation.origin = kOrigin;
+  evaluation.options = nlohmann::json::parse(options_json);
   evaluation.confidential = table_from(confidential);
   for (const auto& item : candidates) {
     const auto candidate = py::reinterpret_borrow<py::tuple>(item);
@@ -158,13 +89,8 @@ Document evaluate(const py::list& confidential, const py::list& candidates,
   };
 
   py::gil_scoped_release no_gil;
-  sa::EvaluationSpec spec = sa::make_spec(evaluation);
-  // A spec file's analyses are already parsed (with their names); the call's own replace them.
-  if (file && !options.contains("analyses")) {
-    spec.context.analyses = file->context.analyses;
-    sa::validate_spec(spec);
-  }
-  const sa::EvaluationData data = sa::make_evaluation_data(std::move(evaluation));
+  const sa::EvaluationSpec spec = sa::make_spec(evaluation);
+  const sa::EvaluationData data = sa::make_evaluation_data(std::move(evaluation), spec);
   return Document{sa::audit(spec, data, on_progress)};
 }
 
@@ -237,6 +163,7 @@ PYBIND11_MODULE(_synthaudit, m) {
         py::arg("options_json"), py::arg("progress"));
   m.def("spec_column_kinds", &spec_column_kinds, py::arg("path"));
   m.def("registry_json", [] { return sa::registry_to_json().dump(); });
+  m.def("options_json", [] { return sa::options_to_json().dump(); });
   m.def("describe_json",
         [](const std::string& name) { return sa::metric_to_json(sa::describe(name)).dump(); });
   m.def("describe_text",

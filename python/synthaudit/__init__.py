@@ -8,7 +8,6 @@ results.tsv, the ``verdict``, the ``warnings``, ``to_json()`` and ``report()``);
 """
 
 import json
-import numbers
 
 import numpy as np
 
@@ -22,132 +21,67 @@ __all__ = ["evaluate", "list_metrics", "describe", "load_results", "Results", "I
            "__version__"]
 
 
-def _names(value, what):
-    """A list of text given as one comma-separated string (as on the command line) or a list."""
-    if isinstance(value, str):
-        return [part.strip() for part in value.split(",") if part.strip()]
-    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-        return list(value)
-    raise TypeError(f"{what}: expected text or a list of text, got {type(value).__name__}")
+import difflib
+import inspect
+import os
+
+# Every evaluation option, as the library declares it (``synthaudit options --json``): evaluate's
+# keyword arguments, its signature and its docstring are made from this table, so that no option
+# is written here by hand and none a spec file or the command line takes can be dropped.
+_OPTIONS = [o for o in json.loads(_core.options_json())["options"] if o["binding_argument"]]
+_ARGUMENTS = [o["binding_argument"] for o in _OPTIONS]
 
 
 def _json_value(value):
-    """numpy scalars in parameters become plain numbers."""
+    """numpy scalars and arrays become plain numbers and lists, paths their text."""
     if isinstance(value, np.generic):
         return value.item()
-    raise TypeError(f"cannot use a {type(value).__name__} as a parameter value")
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    raise TypeError(f"cannot use a {type(value).__name__} as an option value")
 
 
-def _count(value, what):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{what}: expected an integer, got {type(value).__name__}")
-    if value < 0:
-        raise InputError(f"synthaudit.evaluate: {what} must be 0 or more, not {value}")
-    return int(value)
-
-
-def _options(keys, targets, analyses, metrics, params, spec, seed, threads, missing_codes,
-             synthesis, policy, baseline_draws, plots, weights=None, household=None, by=None,
-             by_min_rows=None):
-    """The options the call gives, as JSON for the library (options left as None are not given:
-    the spec's value, or the command line's default, applies)."""
-    options = {}
-    if spec is not None:
-        options["spec"] = str(spec)
-    if (keys is None) != (targets is None):
-        raise InputError("synthaudit.evaluate: keys and targets go together")
-    if keys is not None:
-        options["keys"] = _names(keys, "keys")
-        options["targets"] = _names(targets, "targets")
-    if analyses is not None:
-        options["analyses"] = [analyses] if isinstance(analyses, str) else _names(analyses,
-                                                                                  "analyses")
-    if metrics is not None:
-        options["metrics"] = _names(metrics, "metrics")
-    if params is not None:
-        if not isinstance(params, dict) or not all(isinstance(p, dict) for p in params.values()):
-            raise TypeError("params: expected a mapping metric -> {parameter: value}")
-        options["parameters"] = params
-    if missing_codes is not None:
-        if not isinstance(missing_codes, dict):
-            raise TypeError("missing_codes: expected a mapping column -> list of numbers")
-        options["missing_codes"] = {
-            column: [float(c) for c in (codes if isinstance(codes, (list, tuple)) else [codes])]
-            for column, codes in missing_codes.items()}
-    if seed is not None:
-        options["seed"] = _count(seed, "seed")
-    if threads is not None:
-        options["threads"] = _count(threads, "threads")
-    if baseline_draws is not None:
-        options["baseline_draws"] = _count(baseline_draws, "baseline_draws")
-    if synthesis is not None:
-        options["synthesis"] = str(synthesis)
-    if policy is not None:
-        options["policy"] = str(policy)
-    if plots is not None:
-        options["plots"] = str(plots)
-    for name, column in (("weights", weights), ("household", household)):
-        if column is not None:
-            if not isinstance(column, str):
-                raise TypeError(f"{name}: expected a column name, got {type(column).__name__}")
-            options[name] = column
-    if by is not None:
-        options["by"] = _names(by, "by")
-    if by_min_rows is not None:
-        options["by_min_rows"] = _count(by_min_rows, "by_min_rows")
-    return json.dumps(options, default=_json_value)
-
-
-def evaluate(confidential, synthetic, holdout=None, *, keys=None, targets=None, analyses=None,
-             metrics=None, params=None, spec=None, seed=None, threads=None, missing_codes=None,
-             synthesis=None, policy=None, baseline_draws=None, plots=None, weights=None,
-             household=None, by=None, by_min_rows=None, progress=None):
+def evaluate(confidential, synthetic, holdout=None, *, progress=None, **options):
     """Runs the metrics on DataFrames, as ``synthaudit evaluate`` does on files.
 
     confidential: the confidential DataFrame. Its columns fix each column's kind: numbers
         (NumPy integers and floats, pandas' nullable Int64/Float64) are numeric, NaN, None and
         pd.NA missing; ``category``, ``object``/``string`` and booleans are categorical (a
         category's codes and levels are used as they are; levels no row uses are dropped, as
-        from a file). The row index is not used.
+        from a file). Text spelt as a missing value (``na_strings``: by default "", "NA",
+        "NaN" and "null") is missing, as in a file. The row index is not used.
     synthetic: a dict candidate name -> a DataFrame, or a list of DataFrames (its m replicates).
         Each must have the confidential columns (in any order); other columns are ignored
         with a warning.
     holdout: records of the same population not used to synthesise (a DataFrame), for the
         metrics that need one.
-    keys, targets: one disclosure scenario (what an intruder knows, what they want to learn):
-        lists of column names or comma-separated text, as --keys/--targets.
-    analyses: specific-utility analyses, text as --analysis (``"lm: log(income) ~ age"``) or a
-        list of them.
-    metrics: metric and family names or "all" (the default), a list or comma-separated text.
-    params: metric parameters, a mapping metric -> {parameter: value}; each is checked
-        against the metric's declaration (below, and ``describe(name)``).
-    spec: a YAML spec file (docs/config.md); its options apply (metrics, parameters,
-        disclosure, analyses, missing_codes, columns, weights, household, by, seed,
-        threads, policy, ...) unless the call gives them. Its file names are not read: the
-        tables are the DataFrames given.
-    seed: the master seed (default 1): every random step derives its own from it.
-    threads: this call's threads (default 0: all cores); results never depend on it.
-    missing_codes: numeric values that mean missing, per column ({"income": [-8]}).
-    synthesis: "full" (default) or "partial" (synthetic row i corresponds to confidential
-        row i). policy: a release policy YAML file. baseline_draws: draws of the baselines
-        (default 5). plots: replicates whose plot data the document keeps (first|all|none).
-    weights, household: survey design columns of the confidential table, as --weights and
-        --household (docs/config.md): the estimate-type utility measures are design-weighted,
-        and both columns are left out of the compared columns.
-    by: categorical columns, a list or comma-separated text, as --by / the spec's ``by:``:
-        the general, specific and key-disclosure metrics run again within each level and
-        each combination of levels (scopes ``by:COLUMN=LEVEL;...``). by_min_rows: subgroups
-        with fewer confidential rows are reported as suppressed (default 50), as
-        --by-min-rows.
     progress: a callable given one line of text per metric run (or None).
+
+    Every other argument is an evaluation option, keyword only, as the command line's flags
+    and a spec file's keys (``synthaudit options`` lists them; docs/options.md). An option left
+    as None is not given: the spec file's value (``spec=``), or the default, applies. A spec
+    file's options all apply (its limits, policy and safe_output included); its file names
+    are not read: the tables are the DataFrames given.
 
     Returns a :class:`Results`. Raises :class:`InputError` (a ValueError) for bad input, with
     the command line's message; Ctrl-C stops the evaluation between metric runs.
     """
-    kinds = _core.spec_column_kinds(str(spec)) if spec is not None else {}
-    options = _options(keys, targets, analyses, metrics, params, spec, seed, threads,
-                       missing_codes, synthesis, policy, baseline_draws, plots, weights,
-                       household, by, by_min_rows)
+    unknown = [name for name in options if name not in _ARGUMENTS]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], _ARGUMENTS, n=1)
+        raise TypeError(f"evaluate() got an unexpected keyword argument '{unknown[0]}'" +
+                        (f" (did you mean '{close[0]}'?)" if close else ""))
+    given = {name: value for name, value in options.items() if value is not None}
+    spec = given.get("spec")
+    if spec is not None:
+        given["spec"] = spec = os.fspath(spec) if isinstance(spec, os.PathLike) else spec
+        if not isinstance(spec, str):
+            raise TypeError(f"spec: expected a file path, got {type(spec).__name__}")
+    kinds = _core.spec_column_kinds(spec) if spec is not None else {}
     if not isinstance(synthetic, dict) or not synthetic:
         raise TypeError("synthetic: expected a dict candidate name -> DataFrame or list of "
                         "DataFrames")
@@ -164,7 +98,38 @@ def evaluate(confidential, synthetic, holdout=None, *, keys=None, targets=None, 
     hold = None if holdout is None else _columns.table(holdout, "holdout", kinds)
     if progress is not None and not callable(progress):
         raise TypeError("progress: expected a callable taking one line of text")
-    return Results(_core.evaluate(conf, candidates, hold, options, progress))
+    options_json = json.dumps(given, default=_json_value)
+    return Results(_core.evaluate(conf, candidates, hold, options_json, progress))
+
+
+evaluate.__signature__ = inspect.Signature(
+    [inspect.Parameter("confidential", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+     inspect.Parameter("synthetic", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+     inspect.Parameter("holdout", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None),
+     inspect.Parameter("progress", inspect.Parameter.KEYWORD_ONLY, default=None)] +
+    [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
+     for name in _ARGUMENTS])
+
+
+def _options_doc():
+    """The options section of evaluate's docstring, from the declarations."""
+    lines = ["", "    Options (each keyword-only; default None = not given):", ""]
+    for option in _OPTIONS:
+        facts = [option["type"]]
+        if option["default"] is not None:
+            facts.append(f"default {json.dumps(option['default'])}")
+        if option.get("choices"):
+            facts.append("one of " + ", ".join(option["choices"]))
+        if option.get("range"):
+            facts.append("from {:g} to {:g}".format(*option["range"]))
+        if option["privacy_control"]:
+            facts.append("privacy control")
+        lines.append(f"    {option['binding_argument']} ({'; '.join(facts)}): "
+                     f"{option['description']}")
+    return "\n".join(lines) + "\n"
+
+
+evaluate.__doc__ += _options_doc()
 
 
 def load_results(path):

@@ -5,6 +5,10 @@
     .Call(`_synthaudit_sa_evaluate_impl`, confidential, candidates, holdout, options)
 }
 
+.sa_options <- function() {
+    .Call(`_synthaudit_sa_options_impl`)
+}
+
 .sa_read_results <- function(path) {
     .Call(`_synthaudit_sa_read_results_impl`, path)
 }

@@ -2,40 +2,36 @@
 # the C++ library (src/synthaudit_r.cpp). The metrics, their parameters and every number come from
 # the library; nothing here names a metric.
 
-sa_evaluate <- function(confidential, synthetic, holdout = NULL, keys = NULL, targets = NULL,
-                        analyses = NULL, metrics = "all", params = NULL, seed = 1, threads = 0,
-                        name = "synthpop", missing_codes = NULL,
-                        synthesis = c("full", "partial"), baseline_draws = 5,
-                        plots = c("first", "all", "none"), policy = NULL,
-                        na_strings = c("", "NA", "NaN", "null"), weights = NULL,
-                        household = NULL, by = NULL, by_min_rows = NULL) {
-  synthesis <- match.arg(synthesis)
-  plots <- match.arg(plots)
+# The evaluation options are not written here: .onLoad gives sa_evaluate one argument per
+# option the library declares (option_arguments(), `synthaudit options --json`), between
+# `holdout` and `name`, each NULL (= not given: the spec file's value or the default applies).
+# The library checks each value as it checks a spec file's keys and the command line's flags.
+sa_evaluate <- function(confidential, synthetic, holdout = NULL, name = "synthpop") {
   check_table(confidential, "confidential")
   candidates <- candidates_of(synthetic, name)
   if (!is.null(holdout)) check_table(holdout, "holdout")
-  scenarios <- scenarios_of(keys, targets)
-  options <- list(
-    metrics = split_names(strings(metrics, "metrics")),
-    params = params_of(params),
-    keys = scenarios$keys,
-    targets = scenarios$targets,
-    analyses = if (is.null(analyses)) character() else strings(analyses, "analyses"),
-    missing_codes = missing_codes_of(missing_codes),
-    synthesis = synthesis,
-    seed = whole_number(seed, "seed", 0, 2^53),
-    threads = as.integer(whole_number(threads, "threads", 0, 1024)),
-    baseline_draws = as.integer(whole_number(baseline_draws, "baseline_draws", 0, 1000)),
-    plots = plots,
-    policy = if (is.null(policy)) "" else path.expand(single_string(policy, "policy")),
-    na_strings = if (is.null(na_strings)) character() else strings(na_strings, "na_strings"),
-    weights = if (is.null(weights)) "" else single_column(weights, "weights"),
-    household = if (is.null(household)) "" else single_column(household, "household"),
-    by = if (is.null(by)) character() else split_names(strings(by, "by")),
-    # 0: the library's default (50)
-    by_min_rows = if (is.null(by_min_rows)) 0 else whole_number(by_min_rows, "by_min_rows", 1,
-                                                                1e9))
-  results_frame(.sa_evaluate(confidential, candidates, holdout, options))
+  given <- mget(option_arguments(), envir = environment())
+  given <- given[!vapply(given, is.null, logical(1))]
+  if (!is.null(given$spec)) given$spec <- path.expand(single_string(given$spec, "spec"))
+  if (is.character(given$policy) && length(given$policy) == 1L)
+    given$policy <- path.expand(given$policy)
+  results_frame(.sa_evaluate(confidential, candidates, holdout, given))
+}
+
+# The options' argument names, in the library's order.
+option_arguments <- function() {
+  vapply(Filter(function(o) !is.null(o$binding_argument), .sa_options()$options),
+         function(o) o$binding_argument, character(1))
+}
+
+.onLoad <- function(libname, pkgname) {
+  namespace <- asNamespace(pkgname)
+  evaluate <- get("sa_evaluate", envir = namespace)
+  arguments <- option_arguments()
+  formals(evaluate) <- c(alist(confidential = , synthetic = , holdout = NULL),
+                         stats::setNames(rep(list(NULL), length(arguments)), arguments),
+                         alist(name = "synthpop"))
+  assign("sa_evaluate", evaluate, envir = namespace)
 }
 
 sa_read_results <- function(file) {
@@ -126,68 +122,10 @@ candidates_of <- function(synthetic, name) {
     replicates_of(synthetic[[i]], paste0("synthetic$", names[i]))), names)
 }
 
-# One disclosure scenario from two character vectors, or several from two lists of equal length.
-scenarios_of <- function(keys, targets) {
-  if (is.null(keys) && is.null(targets)) return(list(keys = list(), targets = list()))
-  if (is.null(keys) || is.null(targets)) argument_error("keys and targets go together")
-  if (!is.list(keys)) keys <- list(keys)
-  if (!is.list(targets)) targets <- list(targets)
-  if (length(keys) != length(targets))
-    argument_error("keys and targets must have one entry per scenario (", length(keys),
-                   " keys, ", length(targets), " targets)")
-  # As --keys and --targets, a name list may also be one comma-separated string.
-  list(keys = lapply(keys, function(k) split_names(strings(k, "keys"))),
-       targets = lapply(targets, function(t) split_names(strings(t, "targets"))))
-}
-
-strings <- function(value, what) {
-  if (is.factor(value)) value <- as.character(value)
-  if (!is.character(value) || anyNA(value))
-    argument_error(what, " must be a character vector without NA")
-  value
-}
-
-single_column <- function(value, what) {
-  if (!is.character(value) || length(value) != 1L || is.na(value) || value == "")
-    argument_error(what, " must be one column name")
-  value
-}
-
 single_string <- function(value, what) {
   if (!is.character(value) || length(value) != 1L || is.na(value))
     stop(what, " must be one string", call. = FALSE)
   value
-}
-
-# As --metrics: names or families, also comma-separated.
-split_names <- function(names) {
-  parts <- trimws(unlist(strsplit(names, ",", fixed = TRUE)))
-  parts[parts != ""]
-}
-
-whole_number <- function(value, what, lower, upper) {
-  if (!is.numeric(value) || length(value) != 1L || is.na(value) || value != floor(value) ||
-      value < lower || value > upper)
-    argument_error(what, " must be one whole number from ", format(lower), " to ",
-                   format(upper, scientific = FALSE, big.mark = ""))
-  as.numeric(value)
-}
-
-params_of <- function(params) {
-  if (is.null(params)) return(NULL)
-  named <- function(x) is.list(x) && !is.null(names(x)) && all(!is.na(names(x)) & names(x) != "")
-  if (!named(params) || !all(vapply(params, function(p) is.null(p) || named(p), logical(1))))
-    argument_error("params must be a named list of named lists: ",
-                   "list(metric = list(parameter = value))")
-  params
-}
-
-missing_codes_of <- function(codes) {
-  if (is.null(codes)) return(list())
-  if (!is.list(codes) || is.null(names(codes)) || any(names(codes) == "") ||
-      !all(vapply(codes, function(x) is.numeric(x) && !anyNA(x), logical(1))))
-    argument_error("missing_codes must be a named list of numbers, e.g. list(income = -8)")
-  lapply(codes, as.numeric)
 }
 
 results_frame <- function(out) {
@@ -201,6 +139,26 @@ results_frame <- function(out) {
 }
 
 # ---- help -------------------------------------------------------------------------------------
+
+# The options' items of ?sa_evaluate, written when the page is shown from the declarations this
+# package was built with.
+options_rd <- function() {
+  escape <- function(x) gsub("([%{}\\\\])", "\\\\\\1", x)
+  item <- function(o) {
+    facts <- o$type
+    if (!is.null(o$default)) facts <- paste0(facts, ", default ",
+                                            paste(format(o$default), collapse = ", "))
+    if (!is.null(o$choices)) facts <- paste0(facts, ", one of ", paste(o$choices, collapse = ", "))
+    if (!is.null(o$range)) facts <- paste0(facts, ", from ", format(o$range[[1]], scientific = FALSE),
+                                          " to ", format(o$range[[2]], scientific = FALSE))
+    if (isTRUE(o$privacy_control)) facts <- paste0(facts, "; a privacy control")
+    sprintf("\\item{\\code{%s}}{%s (%s).}", escape(o$binding_argument),
+            escape(o$description), escape(facts))
+  }
+  options <- Filter(function(o) !is.null(o$binding_argument), .sa_options()$options)
+  paste0("\\describe{\n", paste(vapply(options, item, character(1)), collapse = "\n"), "\n}")
+}
+
 
 # The body of the help page ?`synthaudit-metrics`, written when the page is shown from the
 # registry this package was built with, so that no parameter, default or range is written twice.

@@ -24,6 +24,16 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// sa_options_impl
+SEXP sa_options_impl();
+RcppExport SEXP _synthaudit_sa_options_impl() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(sa_options_impl());
+    return rcpp_result_gen;
+END_RCPP
+}
 // sa_read_results_impl
 Rcpp::List sa_read_results_impl(std::string path);
 RcppExport SEXP _synthaudit_sa_read_results_impl(SEXP pathSEXP) {
@@ -82,6 +92,7 @@ END_RCPP
 
 static const R_CallMethodDef CallEntries[] = {
     {"_synthaudit_sa_evaluate_impl", (DL_FUNC) &_synthaudit_sa_evaluate_impl, 4},
+    {"_synthaudit_sa_options_impl", (DL_FUNC) &_synthaudit_sa_options_impl, 0},
     {"_synthaudit_sa_read_results_impl", (DL_FUNC) &_synthaudit_sa_read_results_impl, 1},
     {"_synthaudit_sa_render_impl", (DL_FUNC) &_synthaudit_sa_render_impl, 2},
     {"_synthaudit_sa_write_file_impl", (DL_FUNC) &_synthaudit_sa_write_file_impl, 2},

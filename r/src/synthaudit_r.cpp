@@ -8,7 +8,6 @@
 #include <limits>
 #include <sstream>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "synthaudit/synthaudit.hpp"
 
@@ -23,15 +22,10 @@ const char* const kOrigin = "sa_evaluate";
 // R strings may be in the native encoding or latin1; the library takes UTF-8.
 std::string utf8(SEXP charsxp) { return Rf_translateCharUTF8(charsxp); }
 
-// Text values that mean missing, as the command line's read.missing_values.
-struct MissingSpellings {
-  std::unordered_set<std::string> spellings;
-  bool contains(const std::string& text) const { return spellings.count(text) > 0; }
-};
-
 // Codes into levels: a factor's own, or one level per distinct string. R keeps one CHARSXP per
-// distinct string, so a character column is coded by pointer without comparing text.
-InputColumn coded_strings(const std::string& name, SEXP strings, const MissingSpellings& missing) {
+// distinct string, so a character column is coded by pointer without comparing text. Text spelt
+// as missing (the option missing_values) is decided by the library, as for every front end.
+InputColumn coded_strings(const std::string& name, SEXP strings) {
   const R_xlen_t n = XLENGTH(strings);
   std::vector<std::int32_t> codes(static_cast<std::size_t>(n));
   std::vector<std::string> levels;
@@ -44,19 +38,15 @@ InputColumn coded_strings(const std::string& name, SEXP strings, const MissingSp
     }
     auto [it, added] = level_of.try_emplace(value, -1);
     if (added) {
-      std::string text = utf8(value);
-      if (!missing.contains(text)) {
-        it->second = static_cast<std::int32_t>(levels.size());
-        levels.push_back(std::move(text));
-      }
+      it->second = static_cast<std::int32_t>(levels.size());
+      levels.push_back(utf8(value));
     }
     codes[row] = it->second;
   }
   return InputColumn::categorical(name, std::move(codes), std::move(levels));
 }
 
-InputColumn coded_factor(const std::string& name, SEXP factor, const MissingSpellings& missing,
-                         const std::string& where) {
+InputColumn coded_factor(const std::string& name, SEXP factor, const std::string& where) {
   SEXP level_names = Rf_getAttrib(factor, R_LevelsSymbol);
   const R_xlen_t n_levels = Rf_isString(level_names) ? XLENGTH(level_names) : 0;
   std::vector<std::string> levels;
@@ -64,10 +54,8 @@ InputColumn coded_factor(const std::string& name, SEXP factor, const MissingSpel
   for (R_xlen_t level = 0; level < n_levels; ++level) {
     SEXP text = STRING_ELT(level_names, level);
     if (text == NA_STRING) continue;
-    std::string level_text = utf8(text);
-    if (missing.contains(level_text)) continue;
     code_of[level] = static_cast<std::int32_t>(levels.size());
-    levels.push_back(std::move(level_text));
+    levels.push_back(utf8(text));
   }
   const R_xlen_t n = XLENGTH(factor);
   const int* values = INTEGER(factor);
@@ -117,7 +105,7 @@ std::string class_of(SEXP column) {
   return Rf_isString(classes) && XLENGTH(classes) > 0 ? utf8(STRING_ELT(classes, 0)) : "";
 }
 
-InputTable to_table(SEXP frame, const std::string& label, const MissingSpellings& missing) {
+InputTable to_table(SEXP frame, const std::string& label) {
   if (TYPEOF(frame) != VECSXP) throw InputError(label + ": expected a data.frame");
   SEXP names = Rf_getAttrib(frame, R_NamesSymbol);
   const R_xlen_t n_columns = XLENGTH(frame);
@@ -131,7 +119,7 @@ InputTable to_table(SEXP frame, const std::string& label, const MissingSpellings
     SEXP column = VECTOR_ELT(frame, i);
     const std::string where = label + ": column '" + name + "'";
     if (Rf_isFactor(column)) {
-      table.push_back(coded_factor(name, column, missing, where));
+      table.push_back(coded_factor(name, column, where));
       continue;
     }
     if (Rf_getAttrib(column, R_ClassSymbol) != R_NilValue)
@@ -143,7 +131,7 @@ InputTable to_table(SEXP frame, const std::string& label, const MissingSpellings
         table.push_back(numeric_column(name, column));
         break;
       case STRSXP:
-        table.push_back(coded_strings(name, column, missing));
+        table.push_back(coded_strings(name, column));
         break;
       case LGLSXP:
         table.push_back(coded_logical(name, column));
@@ -271,13 +259,6 @@ SEXP to_r(const nlohmann::json& value) {
   return out;
 }
 
-std::vector<std::string> strings_of(SEXP value) {
-  std::vector<std::string> out;
-  if (value == R_NilValue) return out;
-  for (R_xlen_t i = 0; i < XLENGTH(value); ++i) out.push_back(utf8(STRING_ELT(value, i)));
-  return out;
-}
-
 // The rows of results.tsv, the verdict and every warning of a document.
 Rcpp::List results_of(const nlohmann::json& document) {
   const auto rows = synthaudit::result_rows(document);
@@ -356,65 +337,34 @@ auto guarded(Fn&& fn) -> decltype(fn()) {
 
 }  // namespace
 
+// `options`: the arguments given (not NULL), by their declared names; the library checks and
+// applies them as it does a spec file's keys and the command line's flags (spec/options.hpp).
 // [[Rcpp::export(.sa_evaluate)]]
 Rcpp::List sa_evaluate_impl(SEXP confidential, Rcpp::List candidates, SEXP holdout,
                             Rcpp::List options) {
   return guarded([&] {
-    MissingSpellings missing;
-    for (const auto& spelling : strings_of(options["na_strings"]))
-      missing.spellings.insert(spelling);
-
     synthaudit::Evaluation evaluation;
     evaluation.origin = kOrigin;
-    evaluation.confidential = to_table(confidential, "confidential", missing);
+    evaluation.options = to_json(options, kOrigin);
+    if (!evaluation.options.is_object()) evaluation.options = nlohmann::json::object();
+    evaluation.confidential = to_table(confidential, "confidential");
     SEXP candidate_names = Rf_getAttrib(candidates, R_NamesSymbol);
     for (R_xlen_t c = 0; c < candidates.size(); ++c) {
       synthaudit::InputCandidate candidate{utf8(STRING_ELT(candidate_names, c)), {}};
       Rcpp::List replicates(candidates[c]);
       for (R_xlen_t r = 0; r < replicates.size(); ++r)
         candidate.replicates.push_back(to_table(
-            replicates[r], "synthetic '" + candidate.name + "' replicate " + std::to_string(r + 1),
-            missing));
+            replicates[r], "synthetic '" + candidate.name + "' replicate " + std::to_string(r + 1)));
       evaluation.candidates.push_back(std::move(candidate));
     }
-    if (holdout != R_NilValue) evaluation.holdout = to_table(holdout, "holdout", missing);
-
-    evaluation.metrics = strings_of(options["metrics"]);
-    const nlohmann::json parameters = to_json(options["params"], std::string(kOrigin) + ": params");
-    if (!parameters.is_null()) {
-      if (!parameters.is_object())
-        throw InputError(std::string(kOrigin) +
-                         ": params must be a named list: metric = list(parameter = value)");
-      for (const auto& item : parameters.items()) evaluation.parameters[item.key()] = item.value();
-    }
-    Rcpp::List keys(options["keys"]), targets(options["targets"]);
-    for (R_xlen_t s = 0; s < keys.size(); ++s)
-      evaluation.scenarios.push_back({strings_of(keys[s]), strings_of(targets[s])});
-    evaluation.analyses = strings_of(options["analyses"]);
-    Rcpp::List missing_codes(options["missing_codes"]);
-    if (missing_codes.size() > 0) {
-      SEXP names = Rf_getAttrib(missing_codes, R_NamesSymbol);
-      for (R_xlen_t i = 0; i < missing_codes.size(); ++i)
-        evaluation.missing_codes[utf8(STRING_ELT(names, i))] =
-            Rcpp::as<std::vector<double>>(missing_codes[i]);
-    }
-    evaluation.synthesis = Rcpp::as<std::string>(options["synthesis"]) == "partial"
-                               ? synthaudit::SynthesisType::kPartial
-                               : synthaudit::SynthesisType::kFull;
-    evaluation.seed = static_cast<std::uint64_t>(Rcpp::as<double>(options["seed"]));
-    evaluation.threads = Rcpp::as<int>(options["threads"]);
-    evaluation.baseline_draws = Rcpp::as<int>(options["baseline_draws"]);
-    evaluation.plots = Rcpp::as<std::string>(options["plots"]);
-    evaluation.weights = Rcpp::as<std::string>(options["weights"]);
-    evaluation.household = Rcpp::as<std::string>(options["household"]);
-    evaluation.by = strings_of(options["by"]);
-    if (const double rows = Rcpp::as<double>(options["by_min_rows"]); rows > 0)
-      evaluation.by_min_rows = static_cast<std::size_t>(rows);
-    const std::string policy = Rcpp::as<std::string>(options["policy"]);
-    if (!policy.empty()) evaluation.policy = synthaudit::load_policy(policy);
-
+    if (holdout != R_NilValue) evaluation.holdout = to_table(holdout, "holdout");
     return results_of(synthaudit::evaluate(std::move(evaluation)));
   });
+}
+
+// [[Rcpp::export(.sa_options)]]
+SEXP sa_options_impl() {
+  return guarded([&] { return to_r(synthaudit::options_to_json()); });
 }
 
 // [[Rcpp::export(.sa_read_results)]]

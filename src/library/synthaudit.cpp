@@ -1,6 +1,7 @@
 #include "synthaudit/synthaudit.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -58,36 +59,57 @@ void check_columns(const InputTable& table, const std::string& label) {
   }
 }
 
-Schema schema_of(const InputTable& confidential,
-                 const std::map<std::string, std::vector<double>>& missing_codes,
+Schema schema_of(const InputTable& confidential, const ReadSettings& read,
                  const std::string& origin) {
   Schema schema;
+  std::vector<std::string> names;
   for (const auto& column : confidential) {
     Schema::Entry entry{column.name, kind_of(column), false, {}, nullptr};
     if (entry.kind == ColumnKind::kCategorical) entry.dictionary = std::make_shared<Dictionary>();
     schema.columns.push_back(std::move(entry));
+    names.push_back(column.name);
   }
-  std::vector<std::string> names;
-  for (const auto& column : confidential) names.push_back(column.name);
-  for (const auto& column_codes : missing_codes) {
-    // Not a structured binding: clang before 16 cannot capture one in the lambda below (the
-    // fuzz build uses clang).
-    const std::string& name = column_codes.first;
-    const auto& codes = column_codes.second;
+  auto entry_of = [&](const std::string& name) -> Schema::Entry& {
     auto entry = std::find_if(schema.columns.begin(), schema.columns.end(),
                               [&](const auto& e) { return e.name == name; });
     if (entry == schema.columns.end())
       throw InputError(origin + ": missing_codes." + name + ": confidential has no column '" +
                        name + "'" + did_you_mean(name, names));
-    if (entry->kind != ColumnKind::kNumeric)
-      throw InputError(origin + ": missing_codes." + name + ": column '" + name +
-                       "' is categorical; missing codes apply to numeric columns");
+    return *entry;
+  };
+  for (const auto& [name, codes] : read.missing_codes) {
     if (codes.size() > 255)
       throw InputError(origin + ": missing_codes." + name + ": at most 255 codes per column");
-    entry->missing_codes = codes;
+    entry_of(name).missing_codes = codes;
   }
+  for (const auto& [name, codes] : read.missing_text_codes)
+    entry_of(name).missing_text_codes = codes;
   return schema;
 }
+
+// Whether a categorical value's text means missing: a missing-value spelling, one of the
+// column's text codes, or text that reads whole as one of its numeric codes (as in a file).
+class MissingText {
+ public:
+  MissingText(const Schema::Entry& entry, const std::vector<std::string>& spellings)
+      : entry_(entry), spellings_(spellings) {}
+  bool operator()(const std::string& text) const {
+    auto listed = [&](const std::vector<std::string>& list) {
+      return std::find(list.begin(), list.end(), text) != list.end();
+    };
+    if (listed(spellings_) || listed(entry_.missing_text_codes)) return true;
+    if (entry_.missing_codes.empty() || text.empty()) return false;
+    double value = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() && ptr == text.data() + text.size() &&
+           std::find(entry_.missing_codes.begin(), entry_.missing_codes.end(), value) !=
+               entry_.missing_codes.end();
+  }
+
+ private:
+  const Schema::Entry& entry_;
+  const std::vector<std::string>& spellings_;
+};
 
 Column encode_numeric(std::vector<double>&& values, const Schema::Entry& entry,
                       const std::string& label) {
@@ -112,12 +134,13 @@ Column encode_numeric(std::vector<double>&& values, const Schema::Entry& entry,
 }
 
 Column encode_text(const std::vector<std::optional<std::string>>& values,
-                   const Schema::Entry& entry, const std::string& label) {
+                   const Schema::Entry& entry, const MissingText& missing,
+                   const std::string& label) {
   Column column{entry.name, ColumnKind::kCategorical};
   column.dictionary = entry.dictionary;
   column.codes.assign(values.size(), kMissingCode);
   for (std::size_t row = 0; row < values.size(); ++row) {
-    if (!values[row]) continue;
+    if (!values[row] || missing(*values[row])) continue;
     const std::size_t known = entry.dictionary->size();
     column.codes[row] = entry.dictionary->intern(*values[row]);
     if (entry.dictionary->size() > known)
@@ -128,14 +151,15 @@ Column encode_text(const std::vector<std::optional<std::string>>& values,
 }
 
 Column encode_coded(const CodedLevels& values, const Schema::Entry& entry,
-                    const std::string& label) {
+                    const MissingText& missing, const std::string& label) {
   Column column{entry.name, ColumnKind::kCategorical};
   column.dictionary = entry.dictionary;
   column.codes.assign(values.codes.size(), kMissingCode);
   // Only levels that occur are interned: unused levels (a pandas category or R factor level
   // with no rows) must not change tables or counts against reading the same data from a file.
-  constexpr std::uint32_t kNotInterned = kMissingCode;
-  std::vector<std::uint32_t> shared(values.levels.size(), kNotInterned);
+  // A level spelt as missing stays kMissingCode.
+  std::vector<std::uint32_t> shared(values.levels.size(), kMissingCode);
+  std::vector<bool> decided(values.levels.size(), false);
   for (std::size_t row = 0; row < values.codes.size(); ++row) {
     const std::int32_t code = values.codes[row];
     if (code < 0) continue;
@@ -144,10 +168,13 @@ Column encode_coded(const CodedLevels& values, const Schema::Entry& entry,
       throw InputError(label + ": row " + std::to_string(row + 1) + ", column '" + entry.name +
                        "': code " + std::to_string(code) + " is not a level (there are " +
                        std::to_string(values.levels.size()) + " levels)");
-    if (shared[level] == kNotInterned) {
-      check_utf8(values.levels[level],
-                 label + ": column '" + entry.name + "', level " + std::to_string(level));
-      shared[level] = entry.dictionary->intern(values.levels[level]);
+    if (!decided[level]) {
+      decided[level] = true;
+      if (!missing(values.levels[level])) {
+        check_utf8(values.levels[level],
+                   label + ": column '" + entry.name + "', level " + std::to_string(level));
+        shared[level] = entry.dictionary->intern(values.levels[level]);
+      }
     }
     column.codes[row] = shared[level];
   }
@@ -155,8 +182,9 @@ Column encode_coded(const CodedLevels& values, const Schema::Entry& entry,
 }
 
 // The table in the schema's column order, its levels interned into the schema's dictionaries.
-Table encode(InputTable&& table, const Schema& schema, const std::string& label,
-             const std::string& role, std::vector<std::string>& warnings) {
+Table encode(InputTable&& table, const Schema& schema, const ReadSettings& read,
+             const std::string& label, const std::string& role,
+             std::vector<std::string>& warnings) {
   check_columns(table, label);
   std::vector<std::string> names;
   for (const auto& column : table) names.push_back(column.name);
@@ -173,9 +201,10 @@ Table encode(InputTable&& table, const Schema& schema, const std::string& label,
     if (auto* numbers = std::get_if<std::vector<double>>(&it->values))
       columns.push_back(encode_numeric(std::move(*numbers), entry, label));
     else if (auto* text = std::get_if<std::vector<std::optional<std::string>>>(&it->values))
-      columns.push_back(encode_text(*text, entry, label));
+      columns.push_back(encode_text(*text, entry, MissingText(entry, read.missing_values), label));
     else
-      columns.push_back(encode_coded(std::get<CodedLevels>(it->values), entry, label));
+      columns.push_back(encode_coded(std::get<CodedLevels>(it->values), entry,
+                                     MissingText(entry, read.missing_values), label));
   }
   std::vector<std::string> ignored;
   for (const auto& name : names)
@@ -205,68 +234,49 @@ InputColumn InputColumn::categorical(std::string name, std::vector<std::int32_t>
 }
 
 EvaluationSpec make_spec(const Evaluation& evaluation) {
-  EvaluationSpec spec;
-  spec.origin = evaluation.origin;
+  EvaluationSpec spec = spec_from_options(
+      evaluation.options, {OptionSource::Kind::kBinding, evaluation.origin, ""});
+  // The tables are in memory: a spec file's file names are not read.
   spec.confidential = "confidential";
+  spec.holdout.reset();
   if (evaluation.holdout) spec.holdout = "holdout";
+  spec.candidates.clear();
   for (const auto& candidate : evaluation.candidates) {
     CandidateSpec named{candidate.name, {}};
     for (std::size_t r = 0; r < candidate.replicates.size(); ++r)
       named.replicates.push_back(replicate_label(candidate.name, r));
     spec.candidates.push_back(std::move(named));
   }
-  spec.read.missing_values.clear();  // missing values in memory are NaN, nullopt or code < 0
-  spec.read.missing_codes = evaluation.missing_codes;
-  spec.metrics = evaluation.metrics;
-  spec.parameters = evaluation.parameters;
-  for (const auto& assignment : evaluation.params) add_param_assignment(spec, assignment);
-  spec.context.synthesis = evaluation.synthesis;
-  spec.synthesised_columns = evaluation.synthesised_columns;
-  spec.context.weights = evaluation.weights;
-  spec.context.household = evaluation.household;
-  spec.by = evaluation.by;
-  spec.by_min_rows = evaluation.by_min_rows;
-  spec.context.seed = evaluation.seed;
-  if (evaluation.threads < 0)
-    throw InputError(evaluation.origin + ": threads must be 0 (all cores) or more");
-  spec.context.threads = evaluation.threads;
-  spec.context.scenarios = evaluation.scenarios;
-  spec.disclosure_matching = evaluation.disclosure_matching;
-  for (std::size_t i = 0; i < evaluation.analyses.size(); ++i)
-    spec.context.analyses.push_back(parse_analysis(evaluation.analyses[i], i, "--analysis"));
-  spec.plots = evaluation.plots;
-  spec.policy = evaluation.policy;
-  if (evaluation.baseline_draws < 0)
-    throw InputError(evaluation.origin + ": baseline_draws must be 0 (none) or more");
-  spec.baseline_draws = evaluation.baseline_draws;
   validate_spec(spec);
+  // More threads than cores would only cost memory and, far above, crash OpenMP.
+  (void)cap_threads(spec);
   return spec;
 }
 
-EvaluationData make_evaluation_data(Evaluation&& evaluation) {
+EvaluationData make_evaluation_data(Evaluation&& evaluation, const EvaluationSpec& spec) {
   EvaluationData data;
   check_columns(evaluation.confidential, "confidential");
-  data.schema = schema_of(evaluation.confidential, evaluation.missing_codes, evaluation.origin);
-  data.confidential = encode(std::move(evaluation.confidential), data.schema, "confidential",
-                             "confidential", data.warnings);
+  data.schema = schema_of(evaluation.confidential, spec.read, spec.origin);
+  data.confidential = encode(std::move(evaluation.confidential), data.schema, spec.read,
+                             "confidential", "confidential", data.warnings);
   for (auto& candidate : evaluation.candidates) {
     EvaluationData::Candidate encoded{candidate.name, {}};
     for (std::size_t r = 0; r < candidate.replicates.size(); ++r)
       encoded.replicates.push_back(encode(std::move(candidate.replicates[r]), data.schema,
-                                          replicate_label(candidate.name, r), "synthetic",
-                                          data.warnings));
+                                          spec.read, replicate_label(candidate.name, r),
+                                          "synthetic", data.warnings));
     data.candidates.push_back(std::move(encoded));
   }
   if (evaluation.holdout)
-    data.holdout =
-        encode(std::move(*evaluation.holdout), data.schema, "holdout", "holdout", data.warnings);
-  finish_evaluation_data(data, evaluation.synthesis);
+    data.holdout = encode(std::move(*evaluation.holdout), data.schema, spec.read, "holdout",
+                          "holdout", data.warnings);
+  finish_evaluation_data(data, spec.context.synthesis);
   return data;
 }
 
 nlohmann::json evaluate(Evaluation evaluation, const ProgressFn& progress) {
   const EvaluationSpec spec = make_spec(evaluation);
-  const EvaluationData data = make_evaluation_data(std::move(evaluation));
+  const EvaluationData data = make_evaluation_data(std::move(evaluation), spec);
   return audit(spec, data, progress);
 }
 

@@ -16,6 +16,7 @@
 #include "core/text.hpp"
 #include "io/file.hpp"
 #include "metrics/registry.hpp"
+#include "spec/options.hpp"
 #include "stats/formula.hpp"
 
 namespace synthaudit {
@@ -157,6 +158,8 @@ nlohmann::json yaml_to_json(const YAML::Node& node) {
   return nullptr;
 }
 
+}  // namespace
+
 ColumnKind parse_kind(const std::string& text, const std::string& where) {
   if (text == "numeric" || text == "numerical" || text == "continuous") return ColumnKind::kNumeric;
   if (text == "categorical" || text == "factor" || text == "boolean")
@@ -165,14 +168,27 @@ ColumnKind parse_kind(const std::string& text, const std::string& where) {
                    did_you_mean(text, {"numeric", "categorical"}));
 }
 
-ValueLabels parse_value_labels(const std::string& text, const std::string& where) {
-  if (text == "labels") return ValueLabels::kLabels;
-  if (text == "codes") return ValueLabels::kCodes;
-  throw InputError(where + ": '" + text + "' is not a value_labels setting; use labels or codes" +
-                   did_you_mean(text, {"labels", "codes"}));
+// A code that reads whole as a finite number is a numeric code (it also matches "99.0" for 99);
+// any other text is compared with the whole field.
+void add_missing_code(ReadSettings& read, const std::string& column, const std::string& text,
+                      const std::string& where) {
+  if (text.empty())
+    throw InputError(where +
+                     ": an empty code (blank fields are missing already; see "
+                     "read.missing_values)");
+  std::size_t used = 0;
+  double code = 0;
+  try {
+    code = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == text.size() && !std::isspace(static_cast<unsigned char>(text[0]))) {
+    if (!std::isfinite(code)) throw InputError(where + ": expected a finite number, got " + text);
+    read.missing_codes[column].push_back(code);
+  } else
+    read.missing_text_codes[column].push_back(text);
 }
-
-}  // namespace
 
 char parse_delimiter(const std::string& text, const std::string& where) {
   if (text == "auto") return 0;
@@ -215,35 +231,6 @@ void check_read_options(const ReadSettings& read, const std::string& where) {
 
 namespace {
 
-SynthesisType parse_synthesis(const std::string& text, const std::string& where) {
-  if (text == "full") return SynthesisType::kFull;
-  if (text == "partial") return SynthesisType::kPartial;
-  throw InputError(where + ": '" + text + "' is not a synthesis type; use full or partial" +
-                   did_you_mean(text, {"full", "partial"}));
-}
-
-// A code that reads whole as a finite number is a numeric code (it also matches "99.0" for 99);
-// any other text is compared with the whole field.
-void add_missing_code(ReadSettings& read, const std::string& column, const std::string& text,
-                      const std::string& where) {
-  if (text.empty())
-    throw InputError(where +
-                     ": an empty code (blank fields are missing already; see "
-                     "read.missing_values)");
-  std::size_t used = 0;
-  double code = 0;
-  try {
-    code = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == text.size() && !std::isspace(static_cast<unsigned char>(text[0]))) {
-    if (!std::isfinite(code)) throw InputError(where + ": expected a finite number, got " + text);
-    read.missing_codes[column].push_back(code);
-  } else
-    read.missing_text_codes[column].push_back(text);
-}
-
 // Text that may not be UTF-8, for a message: bytes outside printable ASCII as \xNN.
 std::string ascii_escaped(const std::string& text) {
   static const char* hex = "0123456789abcdef";
@@ -260,9 +247,6 @@ std::string ascii_escaped(const std::string& text) {
   return out;
 }
 
-const std::vector<std::string> kAnalysisKinds = {
-    "mean",       "proportion",  "quantile",    "total",        "lm",       "glm_logit",
-    "glm_probit", "glm_cloglog", "glm_poisson", "glm_gaussian", "multinom", "polr"};
 
 }  // namespace
 
@@ -429,228 +413,68 @@ ReleasePolicy read_policy(const Reader& r, const YAML::Node& node, const std::st
   return policy;
 }
 
+// A YAML document with every scalar as its text: the options' checks read text as the command
+// line gives it (a seed of 2^64 - 1, a column named 2020), so a file and a flag read alike.
+nlohmann::json yaml_to_text_json(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Null:
+    case YAML::NodeType::Undefined:
+      return nullptr;
+    case YAML::NodeType::Sequence: {
+      auto out = nlohmann::json::array();
+      for (const auto& item : node) out.push_back(yaml_to_text_json(item));
+      return out;
+    }
+    case YAML::NodeType::Map: {
+      auto out = nlohmann::json::object();
+      for (const auto& item : node)
+        out[item.first.as<std::string>()] = yaml_to_text_json(item.second);
+      return out;
+    }
+    case YAML::NodeType::Scalar:
+      return node.as<std::string>();
+  }
+  return nullptr;
+}
+
+// JSON as a YAML node (scalars as their text), for the readers written against YAML.
+YAML::Node json_to_yaml(const nlohmann::json& value) {
+  YAML::Node node;
+  switch (value.type()) {
+    case nlohmann::json::value_t::null:
+    case nlohmann::json::value_t::discarded:
+    case nlohmann::json::value_t::binary:
+      return node;
+    case nlohmann::json::value_t::object:
+      for (const auto& [key, item] : value.items()) node[key] = json_to_yaml(item);
+      return node;
+    case nlohmann::json::value_t::array:
+      for (const auto& item : value) node.push_back(json_to_yaml(item));
+      return node;
+    case nlohmann::json::value_t::string:
+      return YAML::Node(value.get<std::string>());
+    case nlohmann::json::value_t::number_float:
+      return YAML::Node(format_number(value.get<double>()));
+    default:
+      return YAML::Node(value.dump());
+  }
+}
+
 EvaluationSpec load_spec_yaml(const std::string& path, const ResourceLimits& limits) {
   const YAML::Node root = load_yaml(path, limits);
   Reader r{path, fs::path(path).parent_path().string()};
+  if (root.IsNull()) r.fail("top level", "the spec is empty");
+  if (!root.IsMap()) r.fail("top level", "expected a mapping");
+  const nlohmann::json given =
+      options_in_spec_file(yaml_to_text_json(root), yaml_to_json(root), path);
+  if (!given.contains("confidential")) r.fail("confidential", "required key is missing");
   EvaluationSpec spec;
   spec.origin = path;
   spec.read.origin = path;
   spec.context.limits = limits;
-  if (root.IsNull()) r.fail("top level", "the spec is empty");
-  r.check_keys(root, "",
-               {"confidential",   "holdout",   "candidates", "synthesis",   "synthesised_columns",
-                "weights",        "household", "read",       "metadata",    "columns",
-                "missing_codes",  "metrics",   "parameters", "disclosure",  "disclosure_matching",
-                "analyses",       "seed",      "threads",    "output",      "plots",
-                "baseline_draws", "policy",    "limits",     "safe_output", "by",
-                "by_min_rows"});
-  if (const auto given = root["limits"]) {
-    if (!given.IsMap()) r.fail("limits", "expected a mapping limit: value (docs/limits.md)");
-    for (const auto& item : given) {
-      const auto name = item.first.as<std::string>();
-      set_limit(spec.context.limits, name, r.string(item.second, "limits." + name),
-                path + ": limits." + name);
-    }
-  }
-  if (!root["confidential"]) r.fail("confidential", "required key is missing");
-  spec.confidential = r.path(root["confidential"], "confidential");
-  if (root["holdout"]) spec.holdout = r.path(root["holdout"], "holdout");
-  if (const auto candidates = root["candidates"]) {
-    if (!candidates.IsSequence()) r.fail("candidates", "expected a list");
-    for (std::size_t i = 0; i < candidates.size(); ++i) {
-      const std::string key = "candidates[" + std::to_string(i) + "]";
-      r.check_keys(candidates[i], key, {"name", "replicates"});
-      CandidateSpec c;
-      if (!candidates[i]["name"]) r.fail(key + ".name", "required key is missing");
-      c.name = r.string(candidates[i]["name"], key + ".name");
-      if (!candidates[i]["replicates"]) r.fail(key + ".replicates", "required key is missing");
-      const auto reps = candidates[i]["replicates"];
-      if (reps.IsScalar()) {
-        c.replicates.push_back(r.path(reps, key + ".replicates"));
-      } else {
-        if (!reps.IsSequence() || reps.size() == 0)
-          r.fail(key + ".replicates", "expected a non-empty list of files");
-        for (std::size_t j = 0; j < reps.size(); ++j)
-          c.replicates.push_back(r.path(reps[j], key + ".replicates[" + std::to_string(j) + "]"));
-      }
-      spec.candidates.push_back(std::move(c));
-    }
-  }
-  if (root["synthesis"])
-    spec.context.synthesis =
-        parse_synthesis(r.string(root["synthesis"], "synthesis"), path + ": synthesis");
-  if (root["synthesised_columns"])
-    spec.synthesised_columns = r.strings(root["synthesised_columns"], "synthesised_columns");
-  if (root["weights"]) spec.context.weights = r.string(root["weights"], "weights");
-  if (root["household"]) spec.context.household = r.string(root["household"], "household");
-  if (const auto read = root["read"]) {
-    r.check_keys(read, "read",
-                 {"delimiter", "decimal", "encoding", "missing_values", "value_labels"});
-    if (read["value_labels"])
-      spec.read.value_labels = parse_value_labels(
-          r.string(read["value_labels"], "read.value_labels"), path + ": read.value_labels");
-    if (read["delimiter"])
-      spec.read.csv.delimiter =
-          parse_delimiter(r.string(read["delimiter"], "read.delimiter"), path + ": read.delimiter");
-    if (read["decimal"])
-      spec.read.csv.decimal =
-          parse_decimal_mark(r.string(read["decimal"], "read.decimal"), path + ": read.decimal");
-    if (read["encoding"])
-      spec.read.csv.encoding = parse_text_encoding(r.string(read["encoding"], "read.encoding"),
-                                                   path + ": read.encoding");
-    if (read["missing_values"])
-      spec.read.missing_values = checked_missing_values(
-          r.strings(read["missing_values"], "read.missing_values"), path + ": read.missing_values");
-    check_read_options(spec.read, path + ": read");
-  }
-  if (root["metadata"]) spec.metadata = r.path(root["metadata"], "metadata");
-  if (const auto columns = root["columns"]) {
-    if (!columns.IsMap()) r.fail("columns", "expected a mapping column: numeric|categorical");
-    for (const auto& item : columns) {
-      const auto name = item.first.as<std::string>();
-      spec.read.kinds[name] =
-          parse_kind(r.string(item.second, "columns." + name), path + ": columns." + name);
-    }
-  }
-  if (const auto codes = root["missing_codes"]) {
-    if (!codes.IsMap()) r.fail("missing_codes", "expected a mapping column: [codes]");
-    for (const auto& item : codes) {
-      const auto name = item.first.as<std::string>();
-      const std::string key = "missing_codes." + name;
-      // YAML's own spellings of non-finite numbers (.nan, .inf) are numbers, not text codes.
-      auto add_code = [&](const YAML::Node& node, const std::string& at) {
-        const std::string text = r.string(node, at);
-        double value = 0;
-        if (YAML::convert<double>::decode(node, value) && !std::isfinite(value))
-          r.fail(at, "expected a finite number, got " + text);
-        add_missing_code(spec.read, name, text, path + ": " + at);
-      };
-      spec.read.missing_codes.erase(name);
-      spec.read.missing_text_codes.erase(name);
-      if (item.second.IsSequence()) {
-        for (std::size_t i = 0; i < item.second.size(); ++i)
-          add_code(item.second[i], key + "[" + std::to_string(i) + "]");
-      } else {
-        add_code(item.second, key);
-      }
-    }
-  }
-  if (root["metrics"]) spec.metrics = r.strings(root["metrics"], "metrics");
-  if (const auto params = root["parameters"]) {
-    if (!params.IsMap()) r.fail("parameters", "expected a mapping metric: {parameter: value}");
-    for (const auto& item : params) {
-      const auto name = item.first.as<std::string>();
-      if (!item.second.IsMap()) r.fail("parameters." + name, "expected a mapping parameter: value");
-      spec.parameters[name] = yaml_to_json(item.second);
-    }
-  }
-  if (const auto disclosure = root["disclosure"]) {
-    if (!disclosure.IsSequence()) r.fail("disclosure", "expected a list of {keys, targets}");
-    for (std::size_t i = 0; i < disclosure.size(); ++i) {
-      const std::string key = "disclosure[" + std::to_string(i) + "]";
-      r.check_keys(disclosure[i], key, {"keys", "targets"});
-      DisclosureScenario s;
-      if (!disclosure[i]["keys"]) r.fail(key + ".keys", "required key is missing");
-      if (!disclosure[i]["targets"]) r.fail(key + ".targets", "required key is missing");
-      s.keys = r.strings(disclosure[i]["keys"], key + ".keys");
-      s.targets = r.strings(disclosure[i]["targets"], key + ".targets");
-      spec.context.scenarios.push_back(std::move(s));
-    }
-  }
-  if (const auto matching = root["disclosure_matching"]) {
-    if (!matching.IsMap())
-      r.fail("disclosure_matching",
-             "expected a mapping with numeric_tolerance, relative_tolerance, missing_matches");
-    r.check_keys(matching, "disclosure_matching", kDisclosureMatchingKeys);
-    for (const char* name : {"numeric_tolerance", "relative_tolerance"}) {
-      if (!matching[name]) continue;
-      const std::string key = std::string("disclosure_matching.") + name;
-      const double value = r.number(matching[name], key);
-      const double most =
-          std::string(name) == "relative_tolerance" ? 1.0 : std::numeric_limits<double>::infinity();
-      if (!(value >= 0.0 && value <= most))
-        r.fail(key, std::string("must be a number ") +
-                        (std::isinf(most) ? ">= 0" : "between 0 and 1 (a fraction)"));
-      spec.disclosure_matching[name] = value;
-    }
-    if (matching["missing_matches"]) {
-      const auto text =
-          r.string(matching["missing_matches"], "disclosure_matching.missing_matches");
-      if (text != "true" && text != "false")
-        r.fail("disclosure_matching.missing_matches", "expected true or false");
-      spec.disclosure_matching["missing_matches"] = text == "true";
-    }
-  }
-  if (const auto analyses = root["analyses"]) {
-    if (!analyses.IsSequence()) r.fail("analyses", "expected a list");
-    for (std::size_t i = 0; i < analyses.size(); ++i) {
-      const std::string key = "analyses[" + std::to_string(i) + "]";
-      if (analyses[i].IsScalar()) {
-        spec.context.analyses.push_back(
-            parse_analysis(analyses[i].as<std::string>(), i, path + ": " + key));
-        continue;
-      }
-      std::vector<std::string> allowed = {"name"};
-      allowed.insert(allowed.end(), kAnalysisKinds.begin(), kAnalysisKinds.end());
-      r.check_keys(analyses[i], key, allowed);
-      std::string name = analyses[i]["name"] ? r.string(analyses[i]["name"], key + ".name") : "";
-      std::string text;
-      for (const auto& kind : kAnalysisKinds)
-        if (analyses[i][kind]) {
-          if (!text.empty()) r.fail(key, "give exactly one analysis kind");
-          text = kind + ": " + r.string(analyses[i][kind], key + "." + kind);
-        }
-      if (text.empty()) r.fail(key, "no analysis kind given (" + join(kAnalysisKinds, ", ") + ")");
-      if (!name.empty()) text = name + "=" + text;
-      spec.context.analyses.push_back(parse_analysis(text, i, path + ": " + key));
-    }
-  }
-  if (root["seed"]) spec.context.seed = parse_seed(r.string(root["seed"], "seed"), path + ": seed");
-  if (root["threads"])
-    spec.context.threads = parse_threads(r.string(root["threads"], "threads"), path + ": threads");
-  if (root["output"]) spec.output_dir = r.path(root["output"], "output");
-  if (root["plots"]) {
-    spec.plots = r.string(root["plots"], "plots");
-    if (spec.plots != "first" && spec.plots != "all" && spec.plots != "none")
-      r.fail("plots", "'" + spec.plots + "' is not one of first, all, none" +
-                          did_you_mean(spec.plots, {"first", "all", "none"}));
-  }
-  if (root["baseline_draws"]) {
-    const auto draws = r.integer(root["baseline_draws"], "baseline_draws");
-    if (draws < 0 || draws > 1000) r.fail("baseline_draws", "must be between 0 and 1000");
-    spec.baseline_draws = static_cast<int>(draws);
-  }
-  if (const auto by = root["by"]) {
-    spec.by = r.strings(by, "by");
-    if (spec.by.empty()) r.fail("by", "expected at least one categorical column");
-  }
-  if (root["by_min_rows"]) {
-    const auto rows = r.integer(root["by_min_rows"], "by_min_rows");
-    if (rows < 1 || rows > 1000000000) r.fail("by_min_rows", "must be between 1 and 1000000000");
-    spec.by_min_rows = static_cast<std::size_t>(rows);
-  }
-  if (const auto safe = root["safe_output"]) {
-    // `safe_output: true`, or a mapping `safe_output: {threshold: 10}` (which turns it on).
-    if (safe.IsMap()) {
-      r.check_keys(safe, "safe_output", {"threshold"});
-      spec.safe_output = true;
-      if (safe["threshold"]) {
-        const auto threshold = r.integer(safe["threshold"], "safe_output.threshold");
-        if (threshold < 1 || threshold > 1000000)
-          r.fail("safe_output.threshold", "must be between 1 and 1000000 records");
-        spec.safe_output_threshold = static_cast<std::size_t>(threshold);
-      }
-    } else {
-      const std::string value = r.string(safe, "safe_output");
-      if (value != "true" && value != "false")
-        r.fail("safe_output", "'" + value + "' is not true, false or a mapping {threshold: N}");
-      spec.safe_output = value == "true";
-    }
-  }
-  if (root["policy"]) {
-    spec.policy = read_policy(r, root["policy"], "policy");
-    spec.policy.source = "spec";
-  }
+  apply_options(spec, given, {OptionSource::Kind::kSpecFile, path, r.base_dir});
+  check_read_options(spec.read, path + ": read");
+  if (spec.policy.source == "default" && given.contains("policy")) spec.policy.source = "spec";
   return spec;
 }
 
@@ -700,38 +524,6 @@ void add_param_assignment(EvaluationSpec& spec, const std::string& assignment) {
   given[assignment.substr(dot + 1, eq - dot - 1)] = std::move(value);
 }
 
-void add_disclosure_matching(EvaluationSpec& spec, const std::string& assignment) {
-  const auto eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw InputError("--disclosure-matching: '" + assignment +
-                     "' should be NAME=VALUE, NAME one of " + join(kDisclosureMatchingKeys, ", "));
-  const std::string name = trim(assignment.substr(0, eq));
-  if (std::find(kDisclosureMatchingKeys.begin(), kDisclosureMatchingKeys.end(), name) ==
-      kDisclosureMatchingKeys.end())
-    throw InputError("--disclosure-matching: unknown name '" + name + "'" +
-                     did_you_mean(name, kDisclosureMatchingKeys));
-  const std::string text = trim(assignment.substr(eq + 1));
-  nlohmann::json value;
-  try {
-    value = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error&) {
-    value = text;  // the declarations' type check then names what was expected
-  }
-  if (!spec.disclosure_matching.is_object()) spec.disclosure_matching = nlohmann::json::object();
-  spec.disclosure_matching[name] = std::move(value);
-}
-
-void add_missing_codes(EvaluationSpec& spec, const std::string& assignment) {
-  const auto eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == assignment.size())
-    throw InputError("--missing-codes: '" + assignment + "' should be COLUMN=CODE[,CODE...]");
-  const std::string column = trim(assignment.substr(0, eq));
-  spec.read.missing_codes.erase(column);
-  spec.read.missing_text_codes.erase(column);
-  for (const auto& text : split(assignment.substr(eq + 1), ','))
-    add_missing_code(spec.read, column, text, "--missing-codes " + column);
-}
-
 ReleasePolicy load_policy(const std::string& path, const ResourceLimits& limits) {
   const YAML::Node root = load_yaml(path, limits);
   Reader r{path, fs::path(path).parent_path().string()};
@@ -742,6 +534,18 @@ ReleasePolicy load_policy(const std::string& path, const ResourceLimits& limits)
     return policy;
   } catch (const YAML::Exception& e) {
     throw InputError(path + ": line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+}
+
+ReleasePolicy policy_from_json(const nlohmann::json& value, const std::string& file,
+                               const std::string& key) {
+  Reader r{file, ""};
+  try {
+    ReleasePolicy policy = read_policy(r, json_to_yaml(value), key);
+    policy.source = "spec";
+    return policy;
+  } catch (const YAML::Exception& e) {
+    throw InputError(file + ": " + key + ": " + e.msg);
   }
 }
 

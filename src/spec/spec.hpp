@@ -139,13 +139,23 @@ inline const std::vector<std::string> kDisclosureMatchingKeys = {
 // key-disclosure or attack-disclosure metric), overridden by its own entry in spec.parameters.
 nlohmann::json given_parameters(const EvaluationSpec& spec, const MetricSpec& metric);
 
-// Applies one "NAME=VALUE" (--disclosure-matching) to spec.disclosure_matching, VALUE read as
-// --param reads it; the names and values are checked by validate_spec as the spec block's are.
-void add_disclosure_matching(EvaluationSpec& spec, const std::string& assignment);
+// The analysis kinds parse_analysis takes.
+inline const std::vector<std::string> kAnalysisKinds = {
+    "mean",       "proportion",  "quantile",    "total",        "lm",       "glm_logit",
+    "glm_probit", "glm_cloglog", "glm_poisson", "glm_gaussian", "multinom", "polr"};
 
-// Applies one "COLUMN=CODE[,CODE...]" (--missing-codes) to spec.read: codes that read as numbers
-// to missing_codes, others (DK, Refused) to missing_text_codes; replaces the column's codes.
-void add_missing_codes(EvaluationSpec& spec, const std::string& assignment);
+// A column kind as the spec's `columns:` gives it (numeric, categorical and their synonyms).
+ColumnKind parse_kind(const std::string& text, const std::string& where);
+
+// Adds one missing code of `column`: text that reads whole as a finite number is a numeric code
+// (it also matches "99.0" for 99), other text (DK, Refused) is compared with the whole field.
+void add_missing_code(ReadSettings& read, const std::string& column, const std::string& text,
+                      const std::string& where);
+
+// A release policy given as a mapping (a spec's `policy:` block, or a binding's dict); messages
+// name `file: key`.
+ReleasePolicy policy_from_json(const nlohmann::json& value, const std::string& file,
+                               const std::string& key);
 
 // The read options of text files, as the spec's `read:` block and the command line's --delimiter,
 // --decimal, --encoding and --na give them; each bad value is an InputError starting with

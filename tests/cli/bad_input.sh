@@ -311,7 +311,7 @@ else
 fi
 
 check "negative --baseline-draws" \
-  "^synthaudit: error: --baseline-draws: Value -3 not in range 0 to 1000" \
+  "^synthaudit: error: --baseline-draws: must be between 0 and 1000$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --baseline-draws -3
 
 check "describe --json of an unknown metric" \
@@ -327,7 +327,7 @@ check "partial synthesis with different row counts" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --synthesis partial
 
 check "unknown value of a command-line choice" \
-  "^synthaudit: error: --plots: al not in \{first,all,none\} \(see --help\)$" \
+  "^synthaudit: error: --plots: 'al' is not one of first, all, none \(did you mean 'all'\?\)$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --plots al
 
 check "unknown value of a spec choice (did you mean)" \

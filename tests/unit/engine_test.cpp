@@ -95,10 +95,10 @@ TEST(Engine, PlotsSettingKeepsPlotDataWhereAsked) {
   tables.candidates = {
       {"cand",
        {{InputColumn::numeric("x", {1, 2, 3, 5})}, {InputColumn::numeric("x", {1, 2, 2, 4})}}}};
-  tables.metrics = {"ks_distance"};
+  tables.options["metrics"] = "ks_distance";
   for (const std::string setting : {"first", "all", "none"}) {
     Evaluation evaluation = tables;
-    evaluation.plots = setting;
+    evaluation.options["plots"] = setting;
     const auto doc = evaluate(std::move(evaluation));
     const auto& reps = doc["metrics"][0]["candidates"][0]["replicates"];
     ASSERT_EQ(reps.size(), 2u);

@@ -63,15 +63,17 @@ Evaluation audit_of_simulated_data() {
   e.candidates = {{"fresh", {table_of(simulate_rows(600, 2)), table_of(simulate_rows(600, 3))}},
                   {"copy", {table_of(simulate_rows(600, 1))}}};
   e.holdout = table_of(simulate_rows(200, 4));
-  e.missing_codes = {{"income", {-8}}};
-  e.scenarios = {{{"age", "sex", "region"}, {"depressed"}}};
-  e.analyses = {"lm: income ~ age + factor(sex)", "mean: age"};
-  e.seed = 7;
-  // Boosting is the slowest metric by far; a few rounds on one xgboost thread keep the test short.
-  e.params = {
-      "propensity_boosted_trees.rounds=10", "propensity_boosted_trees.xgboost_threads=1",
-      // with its target every metric runs (without one it would be skipped as not applicable)
-      "train_synthetic_test_real.target=depressed"};
+  e.options = {{"missing_codes", {{"income", {-8}}}},
+               {"keys", {"age", "sex", "region"}},
+               {"targets", {"depressed"}},
+               {"analyses", {"lm: income ~ age + factor(sex)", "mean: age"}},
+               {"seed", 7},
+               // Boosting is the slowest metric by far; a few rounds on one xgboost thread keep
+               // the test short. With its target every metric runs (without one it would be
+               // skipped as not applicable).
+               {"params",
+                {{"propensity_boosted_trees", {{"rounds", 10}, {"xgboost_threads", 1}}},
+                 {"train_synthetic_test_real", {{"target", "depressed"}}}}}};
   return e;
 }
 
@@ -108,9 +110,9 @@ TEST(Library, SameDocumentForOneAndTwoThreadsAndCallerOpenMpSettingsUnchanged) {
   omp_set_num_threads(3);  // the host's own settings, which a call must leave alone
   omp_set_dynamic(0);
   Evaluation one = audit_of_simulated_data();
-  one.threads = 1;
+  one.options["threads"] = 1;
   Evaluation two = audit_of_simulated_data();
-  two.threads = 2;
+  two.options["threads"] = 2;
   const nlohmann::json doc1 = evaluate(std::move(one));
   EXPECT_EQ(omp_get_max_threads(), 3);
   EXPECT_EQ(omp_get_dynamic(), 0);
@@ -144,7 +146,7 @@ TEST(Library, ConcurrentCallsFromTwoHostThreadsEachUseTheirOwnThreadCount) {
   nlohmann::json alone;
   {
     Evaluation e = audit_of_simulated_data();
-    e.metrics = {"general", "propensity_cart", "distance_to_closest_record"};
+    e.options["metrics"] = {"general", "propensity_cart", "distance_to_closest_record"};
     alone = evaluate(std::move(e));
   }
   nlohmann::json docs[2];
@@ -154,8 +156,8 @@ TEST(Library, ConcurrentCallsFromTwoHostThreadsEachUseTheirOwnThreadCount) {
     hosts.emplace_back([&, i] {
       omp_set_num_threads(5 + i);  // each host thread's own setting
       Evaluation e = audit_of_simulated_data();
-      e.metrics = {"general", "propensity_cart", "distance_to_closest_record"};
-      e.threads = i + 1;
+      e.options["metrics"] = {"general", "propensity_cart", "distance_to_closest_record"};
+      e.options["threads"] = i + 1;
       docs[i] = evaluate(std::move(e));
       host_threads_after[i] = omp_get_max_threads();
     });
@@ -229,17 +231,17 @@ TEST(Library, BadInputIsAnInputErrorWithTheCommandLinesMessage) {
     e.candidates = {{"cand",
                      {{InputColumn::categorical("c", {0, 1, -1}, {"a", "b"}),
                        InputColumn::numeric("x", {1, 2, 4})}}}};
-    e.metrics = {"ks_distance"};
+    e.options["metrics"] = {"ks_distance"};
     return e;
   };
   EXPECT_NE(evaluate(base())["metrics"][0]["candidates"][0]["replicates"].size(), 0u);
 
   Evaluation e = base();
-  e.params = {"ks_distance"};
-  EXPECT_EQ(message_of(e), "--param: 'ks_distance' should be METRIC.NAME=VALUE");
+  e.options["params"] = {"ks_distance"};
+  EXPECT_EQ(message_of(e), "synthaudit: params: expected a mapping metric: {parameter: value}");
   e = base();
-  e.metrics = {"ks_distanse"};
-  EXPECT_NE(message_of(e).find("command line: metrics: "), std::string::npos);
+  e.options["metrics"] = {"ks_distanse"};
+  EXPECT_NE(message_of(e).find("synthaudit: metrics: "), std::string::npos);
   EXPECT_NE(message_of(e).find("ks_distance"), std::string::npos);  // the did-you-mean hint
   e = base();
   e.candidates[0].replicates[0].pop_back();
@@ -264,10 +266,10 @@ TEST(Library, BadInputIsAnInputErrorWithTheCommandLinesMessage) {
   EXPECT_EQ(message_of(e), "holdout: the table has no rows");
   e = base();
   e.candidates.push_back(e.candidates[0]);
-  EXPECT_EQ(message_of(e), "command line: candidate name 'cand' is used twice");
+  EXPECT_EQ(message_of(e), "synthaudit: candidate name 'cand' is used twice");
   e = base();
   e.origin = "synthaudit.evaluate";
-  e.parameters["ks_distance"] = {{"no_such_parameter", 1}};
+  e.options["params"] = {{"ks_distance", {{"no_such_parameter", 1}}}};
   EXPECT_EQ(message_of(e).rfind("synthaudit.evaluate: parameters.ks_distance", 0), 0u);
 
   EXPECT_EQ(describe("ks_distance").name, "ks_distance");

@@ -182,7 +182,7 @@ TEST_F(SpecTest, ParameterValueThatIsNotUtf8IsBadInput) {
 TEST_F(SpecTest, UnknownKeysWithHints) {
   EXPECT_EQ(
       error(std::string(kMinimal) + "metircs: [all]\n")
-          .rfind(": metircs: unknown key (did you mean 'metrics'?); allowed: confidential", 0),
+          .rfind(": metircs: unknown key (did you mean 'metrics'?); allowed: limits, confidential", 0),
       0u);
   EXPECT_EQ(error("confidential: c.csv\ncandidates: [{name: a, replicate: [x.csv]}]\n")
                 .rfind(": candidates[0].replicate: unknown key (did you mean 'replicates'?)", 0),
@@ -242,15 +242,13 @@ TEST_F(SpecTest, WrongTypesAndValues) {
   EXPECT_EQ(error(m + "missing_codes: {income: [[1]]}\n"),
             ": missing_codes.income[0]: expected a text value");
   EXPECT_EQ(error(m + "read: {value_labels: code}\n"),
-            ": read.value_labels: 'code' is not a value_labels setting; use labels or codes (did "
-            "you mean 'codes'?)");
+            ": read.value_labels: 'code' is not one of labels, codes (did you mean 'codes'?)");
   EXPECT_EQ(error(m + "missing_codes: [income]\n"),
             ": missing_codes: expected a mapping column: [codes]");
   EXPECT_EQ(error(m + "columns: {age: number}\n"),
             ": columns.age: 'number' is not a column type; use numeric or categorical");
   EXPECT_EQ(error(m + "synthesis: partal\n"),
-            ": synthesis: 'partal' is not a synthesis type; use full or partial (did you mean "
-            "'partial'?)");
+            ": synthesis: 'partal' is not one of full, partial (did you mean 'partial'?)");
   EXPECT_EQ(error(m + "parameters: {ks_distance: true}\n"),
             ": parameters.ks_distance: expected a mapping parameter: value");
   EXPECT_EQ(error(m + "metrics: {a: b}\n"), ": metrics: expected a list");

@@ -182,10 +182,10 @@ Evaluation small_groups() {
   e.candidates = {{"cand",
                    {{InputColumn::categorical("g", g_syn), InputColumn::categorical("h", h_syn),
                      InputColumn::numeric("x", x_syn)}}}};
-  e.metrics = {"ks_distance"};
-  e.by = {"g"};
-  e.by_min_rows = 20;
-  e.baseline_draws = 0;
+  e.options["metrics"] = nlohmann::json::array({"ks_distance"});
+  e.options["by"] = nlohmann::json::array({"g"});
+  e.options["by_min_rows"] = 20;
+  e.options["baseline_draws"] = 0;
   return e;
 }
 
@@ -226,7 +226,7 @@ TEST(Subgroups, SmallSubgroupsAreSuppressedNotComputed) {
 
   // With a minimum of 5 nothing is suppressed.
   Evaluation all = small_groups();
-  all.by_min_rows = 5;
+  all.options["by_min_rows"] = 5;
   const auto none = evaluate(std::move(all));
   for (const auto& g : none["metrics"][0]["subgroups"]) {
     EXPECT_FALSE(g.contains("suppressed")) << g["label"];
@@ -238,8 +238,8 @@ TEST(Subgroups, SmallSubgroupsAreSuppressedNotComputed) {
 // confidential data.
 TEST(Subgroups, CombinationsOfByColumnsFollowTheSingleColumns) {
   Evaluation e = small_groups();
-  e.by = {"h", "g"};
-  e.by_min_rows = 1;
+  e.options["by"] = nlohmann::json::array({"h", "g"});
+  e.options["by_min_rows"] = 1;
   const auto doc = evaluate(std::move(e));
   std::vector<std::string> labels;
   for (const auto& g : doc["subgroups"]["groups"]) labels.push_back(g["label"]);
@@ -254,9 +254,9 @@ TEST(Subgroups, CombinationsOfByColumnsFollowTheSingleColumns) {
 // are those of the run without.
 TEST(Subgroups, VerdictReadsTheWholeDataOnly) {
   Evaluation with = small_groups();
-  with.metrics = {"general"};
+  with.options["metrics"] = nlohmann::json::array({"general"});
   Evaluation without = with;
-  without.by.clear();
+  without.options.erase("by");
   const auto a = evaluate(std::move(with));
   const auto b = evaluate(std::move(without));
   ASSERT_TRUE(a.contains("verdict"));
@@ -266,10 +266,10 @@ TEST(Subgroups, VerdictReadsTheWholeDataOnly) {
 // The same numbers at every thread count.
 TEST(Subgroups, IndependentOfThreadCount) {
   Evaluation one = small_groups();
-  one.metrics = {"general"};
-  one.threads = 1;
+  one.options["metrics"] = nlohmann::json::array({"general"});
+  one.options["threads"] = 1;
   Evaluation two = one;
-  two.threads = 2;
+  two.options["threads"] = 2;
   const auto a = evaluate(std::move(one));
   const auto b = evaluate(std::move(two));
   ASSERT_EQ(a["metrics"].size(), b["metrics"].size());
@@ -295,15 +295,15 @@ TEST(Subgroups, BadByColumnsAreInputErrorsNamingTheKey) {
     return std::string("no error");
   };
   Evaluation unknown = small_groups();
-  unknown.by = {"gg"};
+  unknown.options["by"] = nlohmann::json::array({"gg"});
   EXPECT_NE(message(unknown).find("by: no column 'gg' in the confidential data"), std::string::npos)
       << message(unknown);
   Evaluation numeric = small_groups();
-  numeric.by = {"x"};
+  numeric.options["by"] = nlohmann::json::array({"x"});
   EXPECT_NE(message(numeric).find("by: column 'x' is numeric"), std::string::npos)
       << message(numeric);
   Evaluation twice = small_groups();
-  twice.by = {"g", "g"};
+  twice.options["by"] = nlohmann::json::array({"g", "g"});
   EXPECT_NE(message(twice).find("by: column 'g' is named twice"), std::string::npos);
 
   const auto dir = temp_dir("spec");

@@ -92,9 +92,9 @@ test_that("weights and subgroups give the command line's values", {
 
   expect_error(sa_evaluate(conf, list(c = syn), metrics = "ks_distance", by = "nope"), "nope")
   expect_error(sa_evaluate(conf, list(c = syn), metrics = "ks_distance", by = "stype",
-                           by_min_rows = 0), "by_min_rows must be one whole number")
+                           by_min_rows = 0), "by_min_rows: must be between 1 and 1000000000")
   expect_error(sa_evaluate(conf, list(c = syn), metrics = "ks_distance", weights = c("a", "b")),
-               "weights must be one column name")
+               "weights: expected a text value")
   expect_error(sa_evaluate(conf, list(c = syn), metrics = "ks_distance", weights = "nope"),
                "nope")
   expect_error(sa_evaluate(conf, list(c = syn), metrics = "ks_distance", household = "nope"),

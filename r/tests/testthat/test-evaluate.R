@@ -111,14 +111,14 @@ test_that("bad input stops with one line naming the place", {
   expect_error(sa_evaluate(conf, syn), "synthetic must be a synds object or a named list",
                fixed = TRUE)
   expect_error(sa_evaluate(conf, list(syn)), "each candidate needs a name", fixed = TRUE)
-  expect_error(sa_evaluate(conf, list(a = syn), seed = -1), "seed must be one whole number",
-               fixed = TRUE)
+  expect_error(sa_evaluate(conf, list(a = syn), seed = -1),
+               "sa_evaluate: seed: '-1.0': a seed is a non-negative integer", fixed = TRUE)
   expect_error(sa_evaluate(conf, list(a = syn), keys = "sex"), "keys and targets go together",
                fixed = TRUE)
   expect_error(sa_evaluate(conf, list(a = syn), keys = "sex", targets = "nosuch",
                            metrics = "key-disclosure"), "nosuch")
-  expect_error(sa_evaluate(conf, list(a = syn), missing_codes = list(region = -8)),
-               "missing_codes.region: column 'region' is categorical", fixed = TRUE)
+  expect_error(sa_evaluate(conf, list(a = syn), missing_codes = list(nosuch = -8)),
+               "missing_codes.nosuch: confidential has no column 'nosuch'", fixed = TRUE)
   expect_error(sa_evaluate(conf, list(a = syn), policy = tempfile()),
                "cannot open file (No such file or directory)", fixed = TRUE)
   expect_error(sa_evaluate(conf[0, ], list(a = syn)), "confidential: the table has no rows",
