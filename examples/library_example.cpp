@@ -13,8 +13,8 @@ int main() {
   audit.candidates = {{"cart",
                        {{InputColumn::numeric("age", {25, 35, 40, 50, 70, 30, 31, 45}),
                          InputColumn::categorical("sex", {0, 1, 0, 1, 0, 0, 1, 1}, {"F", "M"})}}}};
-  audit.options = {{"metrics", "general"}, {"params", {{"ks_distance", {{"pvalue", true}}}}},
-                   {"threads", 2}};
+  audit.options = {
+      {"metrics", "general"}, {"params", {{"ks_distance", {{"pvalue", true}}}}}, {"threads", 2}};
   try {
     const nlohmann::json document = synthaudit::evaluate(std::move(audit));
     for (const auto& row : synthaudit::result_rows(document))

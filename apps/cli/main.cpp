@@ -54,7 +54,8 @@ class OptionFlags {
       if (option.type == OptionType::kSwitch)
         entry.flag = cmd.add_flag(option.cli_flag, help);
       else if (option.cli_repeatable)
-        entry.flag = cmd.add_option(option.cli_flag, entry.texts, help)->type_name(option.cli_value);
+        entry.flag =
+            cmd.add_option(option.cli_flag, entry.texts, help)->type_name(option.cli_value);
       else
         entry.flag = cmd.add_option(option.cli_flag, entry.text, help)->type_name(option.cli_value);
     }
@@ -97,9 +98,7 @@ class OptionFlags {
   std::deque<Entry> entries_;  // stable addresses: CLI11 writes into them
 };
 
-bool is_read_option(const EvaluationOption& option) {
-  return option.spec_key.starts_with("read.");
-}
+bool is_read_option(const EvaluationOption& option) { return option.spec_key.starts_with("read."); }
 
 // The read options of `init` and `sdc` (the same flags as evaluate's).
 ReadSettings read_settings_of(const OptionFlags& flags) {

@@ -39,8 +39,8 @@ std::string regenerate_option_docs(const std::string& current, const std::string
   const auto from = current.find(begin);
   const auto to = current.find(end, from == std::string::npos ? 0 : from);
   if (from == std::string::npos || to == std::string::npos)
-    throw synthaudit::InputError(path + ": no '" + begin.substr(0, begin.size() - 1) +
-                                 "' ... '" + end + "' block");
+    throw synthaudit::InputError(path + ": no '" + begin.substr(0, begin.size() - 1) + "' ... '" +
+                                 end + "' block");
   return current.substr(0, from + begin.size()) + synthaudit::options_markdown() +
          current.substr(to);
 }
@@ -48,7 +48,8 @@ std::string regenerate_option_docs(const std::string& current, const std::string
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string usage = "usage: synthaudit_docgen --write|--check docs/metrics.md|docs/options.md";
+  const std::string usage =
+      "usage: synthaudit_docgen --write|--check docs/metrics.md|docs/options.md";
   if (argc != 3 || (std::string(argv[1]) != "--write" && std::string(argv[1]) != "--check")) {
     std::cerr << usage << "\n";
     return 2;
@@ -70,7 +71,9 @@ int main(int argc, char** argv) {
                    "commit the result\n";
       return 1;
     }
-    std::cout << path << ": up to date with the metric registry\n";
+    std::cout << path
+              << (options ? ": up to date with the option declarations\n"
+                          : ": up to date with the metric registry\n");
     return 0;
   } catch (const synthaudit::InputError& e) {
     std::cerr << "synthaudit_docgen: error: " << e.what() << "\n";

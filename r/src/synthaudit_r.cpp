@@ -353,8 +353,9 @@ Rcpp::List sa_evaluate_impl(SEXP confidential, Rcpp::List candidates, SEXP holdo
       synthaudit::InputCandidate candidate{utf8(STRING_ELT(candidate_names, c)), {}};
       Rcpp::List replicates(candidates[c]);
       for (R_xlen_t r = 0; r < replicates.size(); ++r)
-        candidate.replicates.push_back(to_table(
-            replicates[r], "synthetic '" + candidate.name + "' replicate " + std::to_string(r + 1)));
+        candidate.replicates.push_back(
+            to_table(replicates[r],
+                     "synthetic '" + candidate.name + "' replicate " + std::to_string(r + 1)));
       evaluation.candidates.push_back(std::move(candidate));
     }
     if (holdout != R_NilValue) evaluation.holdout = to_table(holdout, "holdout");

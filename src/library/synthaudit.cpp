@@ -234,8 +234,8 @@ InputColumn InputColumn::categorical(std::string name, std::vector<std::int32_t>
 }
 
 EvaluationSpec make_spec(const Evaluation& evaluation) {
-  EvaluationSpec spec = spec_from_options(
-      evaluation.options, {OptionSource::Kind::kBinding, evaluation.origin, ""});
+  EvaluationSpec spec =
+      spec_from_options(evaluation.options, {OptionSource::Kind::kBinding, evaluation.origin, ""});
   // The tables are in memory: a spec file's file names are not read.
   spec.confidential = "confidential";
   spec.holdout.reset();

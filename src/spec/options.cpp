@@ -58,7 +58,8 @@ void OptionSite::fail(const std::string& what) const { throw InputError(where() 
 std::string OptionSite::path(const std::string& text) const {
   if (text.empty()) fail("empty path");
   const fs::path p(text);
-  return p.is_absolute() || source.base_dir.empty() ? text : (fs::path(source.base_dir) / p).string();
+  return p.is_absolute() || source.base_dir.empty() ? text
+                                                    : (fs::path(source.base_dir) / p).string();
 }
 
 namespace {
@@ -182,7 +183,8 @@ const json& object_of(const json& value, const OptionSite& site, const std::stri
   return value;
 }
 
-// ---- the apply functions of the structured options ------------------------------------------------
+// ---- the apply functions of the structured options
+// ------------------------------------------------
 
 // The command line gives a mapping as repeated NAME=VALUE flags: a list of text.
 bool command_line_list(const json& value, const OptionSite& site) {
@@ -200,7 +202,8 @@ void apply_limits(EvaluationSpec& spec, const json& value, const OptionSite& sit
     }
     return;
   }
-  for (const auto& [name, limit] : object_of(value, site, "a mapping limit: value (docs/limits.md)").items())
+  for (const auto& [name, limit] :
+       object_of(value, site, "a mapping limit: value (docs/limits.md)").items())
     set_limit(spec.context.limits, name, text_of(limit, site, "." + name),
               site.where() + "." + name);
 }
@@ -232,8 +235,8 @@ void apply_candidates(EvaluationSpec& spec, const json& value, const OptionSite&
       if (replicates.empty())
         throw InputError(site.where() + at + ".replicates: expected a non-empty list of files");
       for (std::size_t j = 0; j < replicates.size(); ++j)
-        candidate.replicates.push_back(site.path(
-            text_of(replicates[j], site, at + ".replicates[" + std::to_string(j) + "]")));
+        candidate.replicates.push_back(
+            site.path(text_of(replicates[j], site, at + ".replicates[" + std::to_string(j) + "]")));
     } else {
       candidate.replicates.push_back(site.path(text_of(replicates, site, at + ".replicates")));
     }
@@ -276,6 +279,13 @@ void apply_missing_codes(EvaluationSpec& spec, const json& value, const OptionSi
         throw InputError(where + ": expected a finite number");
       if (!codes[i].is_primitive() || codes[i].is_null())
         throw InputError(where + ": expected a text value");
+      // YAML's spellings of non-finite numbers are numbers, not text codes.
+      static const std::set<std::string> kYamlNonFinite = {".nan",  ".NaN",  ".NAN",  ".inf",
+                                                           ".Inf",  ".INF",  "-.inf", "-.Inf",
+                                                           "-.INF", "+.inf", "+.Inf", "+.INF"};
+      if (site.source.kind == OptionSource::Kind::kSpecFile && codes[i].is_string() &&
+          kYamlNonFinite.count(codes[i].get<std::string>()) > 0)
+        throw InputError(where + ": expected a finite number, got " + codes[i].get<std::string>());
       add_missing_code(spec.read, column, text_of(codes[i], site), where);
     }
   };
@@ -350,9 +360,8 @@ void apply_keys(EvaluationSpec& spec, const json& keys, const OptionSite& site) 
     return;
   }
   if (!targets.is_array() || targets.size() != keys.size())
-    site.fail("keys and targets must have one entry per scenario (" +
-              std::to_string(keys.size()) + " keys, " +
-              std::to_string(targets.is_array() ? targets.size() : 1) + " targets)");
+    site.fail("keys and targets must have one entry per scenario (" + std::to_string(keys.size()) +
+              " keys, " + std::to_string(targets.is_array() ? targets.size() : 1) + " targets)");
   spec.context.scenarios.clear();
   for (std::size_t i = 0; i < keys.size(); ++i)
     spec.context.scenarios.push_back({text_list(keys[i], site), text_list(targets[i], site)});
@@ -416,8 +425,7 @@ void apply_analyses(EvaluationSpec& spec, const json& value, const OptionSite& s
         name = text_of(body, site, "[" + std::to_string(i) + "].name");
         continue;
       }
-      if (std::find(kAnalysisKinds.begin(), kAnalysisKinds.end(), key) ==
-          kAnalysisKinds.end()) {
+      if (std::find(kAnalysisKinds.begin(), kAnalysisKinds.end(), key) == kAnalysisKinds.end()) {
         std::vector<std::string> allowed = {"name"};
         allowed.insert(allowed.end(), kAnalysisKinds.begin(), kAnalysisKinds.end());
         throw InputError(at + "." + key + ": unknown key" + did_you_mean(key, allowed) +
@@ -449,13 +457,13 @@ void apply_safe_output(EvaluationSpec& spec, const json& value, const OptionSite
   spec.safe_output = value.is_object() || switch_of(value, site);
 }
 
-void apply_safe_output_threshold(EvaluationSpec& spec, const json& value,
-                                 const OptionSite& site) {
+void apply_safe_output_threshold(EvaluationSpec& spec, const json& value, const OptionSite& site) {
   spec.safe_output = true;
   spec.safe_output_threshold = static_cast<std::size_t>(count_of(value, site));
 }
 
-// ---- the table ------------------------------------------------------------------------------------
+// ---- the table
+// ------------------------------------------------------------------------------------
 
 using Apply = std::function<void(EvaluationSpec&, const json&, const OptionSite&)>;
 
@@ -530,7 +538,7 @@ std::vector<EvaluationOption> declare_options() {
                "also bound the reading of the spec file")
           .apply(apply_limits));
   t.push_back(Declare("memory", T::kText)
-          .example("16G", "16G")
+                  .example("16G", "16G")
                   .cli("--memory", "SIZE")
                   .privacy()
                   .doc("memory budget, e.g. 16G: the run stops with an error before it would need "
@@ -540,7 +548,7 @@ std::vector<EvaluationOption> declare_options() {
                     set_limit(s.context.limits, "memory", text_of(v, site), site.where());
                   }));
   t.push_back(Declare("spec", T::kPath)
-          .example(nullptr, nullptr)
+                  .example(nullptr, nullptr)
                   .cli("--spec", "FILE")
                   .doc("a YAML evaluation spec (docs/config.md); every option given with it "
                        "overrides the spec's value")
@@ -548,7 +556,7 @@ std::vector<EvaluationOption> declare_options() {
                     // Read first, by spec_from_options.
                   }));
   t.push_back(Declare("confidential", T::kPath)
-          .example("confidential.csv", "confidential.csv")
+                  .example("confidential.csv", "confidential.csv")
                   .spec("confidential")
                   .cli("--confidential", "FILE")
                   .files_only()
@@ -558,7 +566,8 @@ std::vector<EvaluationOption> declare_options() {
                   }));
   t.push_back(
       Declare("candidates", T::kStructured)
-          .example(json::array({{{"name", "cart"}, {"replicates", {"cart_1.csv", "cart_2.csv"}}}}), json::array({"cart=cart_1.csv,cart_2.csv"}))
+          .example(json::array({{{"name", "cart"}, {"replicates", {"cart_1.csv", "cart_2.csv"}}}}),
+                   json::array({"cart=cart_1.csv,cart_2.csv"}))
           .spec("candidates")
           .cli("--synthetic", "NAME=FILE[,FILE...]", true)
           .files_only()
@@ -566,7 +575,7 @@ std::vector<EvaluationOption> declare_options() {
                "replicates} in a spec, NAME=FILE[,FILE...] on the command line (repeatable)")
           .apply(apply_candidates));
   t.push_back(Declare("holdout", T::kPath)
-          .example("holdout.csv", "holdout.csv")
+                  .example("holdout.csv", "holdout.csv")
                   .spec("holdout")
                   .cli("--holdout", "FILE")
                   .files_only()
@@ -575,7 +584,7 @@ std::vector<EvaluationOption> declare_options() {
                     s.holdout = site.path(text_of(v, site));
                   }));
   t.push_back(Declare("output", T::kPath)
-          .example("out", "out")
+                  .example("out", "out")
                   .spec("output")
                   .cli("--out", "DIR")
                   .files_only()
@@ -584,7 +593,7 @@ std::vector<EvaluationOption> declare_options() {
                     s.output_dir = site.path(text_of(v, site));
                   }));
   t.push_back(Declare("synthesis", T::kChoice)
-          .example("partial", "partial")
+                  .example("partial", "partial")
                   .spec("synthesis")
                   .cli("--synthesis", "TYPE")
                   .choices({"full", "partial"})
@@ -595,7 +604,7 @@ std::vector<EvaluationOption> declare_options() {
                                                                           : SynthesisType::kFull;
                   }));
   t.push_back(Declare("synthesised_columns", T::kTextList)
-          .example(json::array({"income", "wage"}), "income,wage")
+                  .example(json::array({"income", "wage"}), "income,wage")
                   .spec("synthesised_columns")
                   .cli("--synthesised-columns", "COLUMNS")
                   .doc("partial synthesis: the columns that were synthesised (the others must "
@@ -604,7 +613,7 @@ std::vector<EvaluationOption> declare_options() {
                     s.synthesised_columns = text_list(v, site);
                   }));
   t.push_back(Declare("weights", T::kText)
-          .example("w", "w")
+                  .example("w", "w")
                   .spec("weights")
                   .cli("--weights", "COLUMN")
                   .doc("sampling-weight column of the confidential (and holdout) data: the "
@@ -613,7 +622,7 @@ std::vector<EvaluationOption> declare_options() {
                     s.context.weights = text_of(v, site);
                   }));
   t.push_back(Declare("household", T::kText)
-          .example("hh", "hh")
+                  .example("hh", "hh")
                   .spec("household")
                   .cli("--household", "COLUMN")
                   .doc("household identifier column (household disclosure risk)")
@@ -621,7 +630,7 @@ std::vector<EvaluationOption> declare_options() {
                     s.context.household = text_of(v, site);
                   }));
   t.push_back(Declare("delimiter", T::kText)
-          .example(";", ";")
+                  .example(";", ";")
                   .spec("read.delimiter")
                   .cli("--delimiter", "CHAR")
                   .files_only()
@@ -632,7 +641,7 @@ std::vector<EvaluationOption> declare_options() {
                     s.read.csv.delimiter = parse_delimiter(text_of(v, site), site.where());
                   }));
   t.push_back(Declare("decimal", T::kText)
-          .example(",", ",")
+                  .example(",", ",")
                   .spec("read.decimal")
                   .cli("--decimal", "MARK")
                   .files_only()
@@ -643,7 +652,7 @@ std::vector<EvaluationOption> declare_options() {
                     s.read.csv.decimal = parse_decimal_mark(text_of(v, site), site.where());
                   }));
   t.push_back(Declare("encoding", T::kText)
-          .example("latin1", "latin1")
+                  .example("latin1", "latin1")
                   .spec("read.encoding")
                   .cli("--encoding", "NAME")
                   .files_only()
@@ -654,7 +663,7 @@ std::vector<EvaluationOption> declare_options() {
                     s.read.csv.encoding = parse_text_encoding(text_of(v, site), site.where());
                   }));
   t.push_back(Declare("missing_values", T::kTextList)
-          .example(json::array({"", "NA", "-"}), ",NA,-")
+                  .example(json::array({"", "NA", "-"}), ",NA,-")
                   .spec("read.missing_values")
                   .cli("--na", "SPELLINGS")
                   .binding("na_strings")
@@ -664,7 +673,7 @@ std::vector<EvaluationOption> declare_options() {
                        "of data frames as to fields of files")
                   .apply(apply_missing_values));
   t.push_back(Declare("value_labels", T::kChoice)
-          .example("codes", "codes")
+                  .example("codes", "codes")
                   .spec("read.value_labels")
                   .cli("--value-labels", "HOW")
                   .files_only()
@@ -677,7 +686,7 @@ std::vector<EvaluationOption> declare_options() {
                         choice_of(v, site) == "codes" ? ValueLabels::kCodes : ValueLabels::kLabels;
                   }));
   t.push_back(Declare("metadata", T::kPath)
-          .example("metadata.json", "metadata.json")
+                  .example("metadata.json", "metadata.json")
                   .spec("metadata")
                   .cli("--metadata", "FILE")
                   .files_only()
@@ -686,14 +695,14 @@ std::vector<EvaluationOption> declare_options() {
                     s.metadata = site.path(text_of(v, site));
                   }));
   t.push_back(Declare("columns", T::kStructured)
-          .example({{"age", "numeric"}}, nullptr)
+                  .example({{"age", "numeric"}}, nullptr)
                   .spec("columns")
                   .files_only()
                   .doc("column kinds fixed by the user: a mapping column: numeric|categorical "
                        "(the Python package reads them from the spec too)")
                   .apply(apply_columns));
   t.push_back(Declare("missing_codes", T::kStructured)
-          .example({{"income", {-8, "DK"}}}, json::array({"income=-8,DK"}))
+                  .example({{"income", {-8, "DK"}}}, json::array({"income=-8,DK"}))
                   .spec("missing_codes")
                   .cli("--missing-codes", "COLUMN=CODE[,CODE...]", true)
                   .doc("codes that mean missing in a column (numbers, as synthpop's cont.na, or "
@@ -701,7 +710,7 @@ std::vector<EvaluationOption> declare_options() {
                        "the command line (repeatable)")
                   .apply(apply_missing_codes));
   t.push_back(Declare("metrics", T::kTextList)
-          .example(json::array({"general", "sdc-risk"}), "general,sdc-risk")
+                  .example(json::array({"general", "sdc-risk"}), "general,sdc-risk")
                   .spec("metrics")
                   .cli("--metrics", "NAMES")
                   .defaults(json::array({"all"}))
@@ -710,36 +719,39 @@ std::vector<EvaluationOption> declare_options() {
                   .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
                     s.metrics = text_list(v, site);
                   }));
-  t.push_back(Declare("parameters", T::kStructured)
+  t.push_back(
+      Declare("parameters", T::kStructured)
           .example({{"ks_distance", {{"pvalue", true}}}}, json::array({"ks_distance.pvalue=true"}))
-                  .spec("parameters")
-                  .cli("--param", "METRIC.NAME=VALUE", true)
-                  .binding("params")
-                  .typed()
-                  .doc("metric parameters: a mapping metric: {parameter: value}, or "
-                       "METRIC.NAME=VALUE on the command line (repeatable); each is checked "
-                       "against the metric's declaration (synthaudit describe METRIC)")
-                  .apply(apply_parameters));
-  t.push_back(Declare("disclosure", T::kStructured)
+          .spec("parameters")
+          .cli("--param", "METRIC.NAME=VALUE", true)
+          .binding("params")
+          .typed()
+          .doc("metric parameters: a mapping metric: {parameter: value}, or "
+               "METRIC.NAME=VALUE on the command line (repeatable); each is checked "
+               "against the metric's declaration (synthaudit describe METRIC)")
+          .apply(apply_parameters));
+  t.push_back(
+      Declare("disclosure", T::kStructured)
           .example(json::array({{{"keys", {"age", "sex"}}, {"targets", {"income"}}}}), nullptr)
-                  .spec("disclosure")
-                  .doc("disclosure scenarios (what an intruder knows, what they want to learn): "
-                       "a list of {keys, targets}")
-                  .apply(apply_disclosure));
+          .spec("disclosure")
+          .doc("disclosure scenarios (what an intruder knows, what they want to learn): "
+               "a list of {keys, targets}")
+          .apply(apply_disclosure));
   t.push_back(Declare("keys", T::kStructured)
-          .example(json::array({"age", "sex"}), "age,sex")
+                  .example(json::array({"age", "sex"}), "age,sex")
                   .cli("--keys", "COLUMNS")
                   .doc("one disclosure scenario's key columns (comma-separated text or a list; "
                        "the bindings also take a list of lists, one per scenario); with targets")
                   .apply(apply_keys));
   t.push_back(Declare("targets", T::kStructured)
-          .example(json::array({"income"}), "income")
+                  .example(json::array({"income"}), "income")
                   .cli("--targets", "COLUMNS")
                   .doc("the disclosure scenario's target columns; with keys")
                   .apply(apply_targets));
   t.push_back(
       Declare("disclosure_matching", T::kStructured)
-          .example({{"numeric_tolerance", 0.5}, {"missing_matches", true}}, json::array({"numeric_tolerance=0.5", "missing_matches=true"}))
+          .example({{"numeric_tolerance", 0.5}, {"missing_matches", true}},
+                   json::array({"numeric_tolerance=0.5", "missing_matches=true"}))
           .spec("disclosure_matching")
           .cli("--disclosure-matching", "NAME=VALUE", true)
           .typed()
@@ -748,7 +760,8 @@ std::vector<EvaluationOption> declare_options() {
                "NAME=VALUE on the command line (repeatable); a metric's own parameters win")
           .apply(apply_disclosure_matching));
   t.push_back(Declare("analyses", T::kStructured)
-          .example(json::array({"lm: income ~ age", "mean: income"}), json::array({"lm: income ~ age", "mean: income"}))
+                  .example(json::array({"lm: income ~ age", "mean: income"}),
+                           json::array({"lm: income ~ age", "mean: income"}))
                   .spec("analyses")
                   .cli("--analysis", "ANALYSIS", true)
                   .doc("specific-utility analyses, e.g. 'lm: log(income) ~ age' or 'mean: "
@@ -756,7 +769,7 @@ std::vector<EvaluationOption> declare_options() {
                        join(kAnalysisKinds, ", ") + "); a list, or repeat the flag")
                   .apply(apply_analyses));
   t.push_back(Declare("seed", T::kSeed)
-          .example(42, "42")
+                  .example(42, "42")
                   .spec("seed")
                   .cli("--seed", "N")
                   .defaults(1)
@@ -765,7 +778,7 @@ std::vector<EvaluationOption> declare_options() {
                     s.context.seed = seed_of(v, site);
                   }));
   t.push_back(Declare("threads", T::kThreads)
-          .example(3, "3")
+                  .example(3, "3")
                   .spec("threads")
                   .cli("--threads", "N")
                   .defaults(0)
@@ -775,7 +788,7 @@ std::vector<EvaluationOption> declare_options() {
                     s.context.threads = threads_of(v, site);
                   }));
   t.push_back(Declare("plots", T::kChoice)
-          .example("all", "all")
+                  .example("all", "all")
                   .spec("plots")
                   .cli("--plots", "WHICH")
                   .choices({"first", "all", "none"})
@@ -785,7 +798,7 @@ std::vector<EvaluationOption> declare_options() {
                     s.plots = choice_of(v, site);
                   }));
   t.push_back(Declare("baseline_draws", T::kCount)
-          .example(7, "7")
+                  .example(7, "7")
                   .spec("baseline_draws")
                   .cli("--baseline-draws", "N")
                   .range(0, 1000)
@@ -795,16 +808,18 @@ std::vector<EvaluationOption> declare_options() {
                   .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
                     s.baseline_draws = static_cast<int>(count_of(v, site));
                   }));
-  t.push_back(Declare("policy", T::kStructured)
-          .example({{"default_checks", false}, {"margins", {{"review_sd", 3}, {"fail_sd", 5}}}}, nullptr)
-                  .spec("policy")
-                  .cli("--policy", "FILE")
-                  .privacy()
-                  .doc("the release policy the verdict applies (docs/config.md): a YAML file, or "
-                       "the policy itself as a mapping {criteria, default_checks, margins}")
-                  .apply(apply_policy));
+  t.push_back(
+      Declare("policy", T::kStructured)
+          .example({{"default_checks", false}, {"margins", {{"review_sd", 3}, {"fail_sd", 5}}}},
+                   nullptr)
+          .spec("policy")
+          .cli("--policy", "FILE")
+          .privacy()
+          .doc("the release policy the verdict applies (docs/config.md): a YAML file, or "
+               "the policy itself as a mapping {criteria, default_checks, margins}")
+          .apply(apply_policy));
   t.push_back(Declare("safe_output", T::kSwitch)
-          .example(true, true)
+                  .example(true, true)
                   .spec("safe_output")
                   .cli("--safe-output")
                   .privacy()
@@ -814,7 +829,7 @@ std::vector<EvaluationOption> declare_options() {
                        "safe_output_threshold records), with a log of what was withheld")
                   .apply(apply_safe_output));
   t.push_back(Declare("safe_output_threshold", T::kCount)
-          .example(25, "25")
+                  .example(25, "25")
                   .spec("safe_output.threshold")
                   .cli("--safe-output-threshold", "N")
                   .privacy()
@@ -824,7 +839,7 @@ std::vector<EvaluationOption> declare_options() {
                        "safe_output)")
                   .apply(apply_safe_output_threshold));
   t.push_back(Declare("by", T::kTextList)
-          .example(json::array({"sex"}), "sex")
+                  .example(json::array({"sex"}), "sex")
                   .spec("by")
                   .cli("--by", "COLUMNS")
                   .doc("subgroups: categorical columns within whose levels, and each combination "
@@ -835,7 +850,7 @@ std::vector<EvaluationOption> declare_options() {
                       site.fail("expected at least one categorical column");
                   }));
   t.push_back(Declare("by_min_rows", T::kCount)
-          .example(20, "20")
+                  .example(20, "20")
                   .spec("by_min_rows")
                   .cli("--by-min-rows", "N")
                   .range(1, 1000000000)
@@ -869,8 +884,7 @@ void apply_options(EvaluationSpec& spec, const json& given, const OptionSource& 
   std::vector<std::string> names;
   for (const auto& option : evaluation_options())
     if (source.kind != OptionSource::Kind::kBinding || option.in_bindings())
-      names.push_back(source.kind == OptionSource::Kind::kBinding ? option.binding()
-                                                                  : option.name);
+      names.push_back(source.kind == OptionSource::Kind::kBinding ? option.binding() : option.name);
   for (const auto& [name, _] : given.items())
     if (std::find(names.begin(), names.end(), name) == names.end())
       throw InputError(source.origin + ": unknown option '" + name + "'" +

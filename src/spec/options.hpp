@@ -23,14 +23,14 @@ namespace synthaudit {
 // and a YAML file do), or typed (the bindings do); the checks below accept both and give the
 // apply function the value in one form.
 enum class OptionType {
-  kSwitch,    // true or false (a flag on the command line)
-  kCount,     // a whole number within the declared range
-  kSeed,      // a whole number from 0 to 2^64 - 1
-  kThreads,   // a whole number >= 0 (0 = all cores; above the machine: capped with a warning)
-  kChoice,    // one of the declared choices
-  kText,      // one text value (a column name)
-  kTextList,  // a list of text, or one comma-separated text
-  kPath,      // a file or folder (relative paths in a spec file: against the spec's folder)
+  kSwitch,     // true or false (a flag on the command line)
+  kCount,      // a whole number within the declared range
+  kSeed,       // a whole number from 0 to 2^64 - 1
+  kThreads,    // a whole number >= 0 (0 = all cores; above the machine: capped with a warning)
+  kChoice,     // one of the declared choices
+  kText,       // one text value (a column name)
+  kTextList,   // a list of text, or one comma-separated text
+  kPath,       // a file or folder (relative paths in a spec file: against the spec's folder)
   kStructured  // a mapping or list whose shape the description gives; checked by apply
 };
 
@@ -60,19 +60,19 @@ struct OptionSite {
 };
 
 struct EvaluationOption {
-  std::string name;          // the library's key and, unless binding_name says otherwise,
-                             // the Python and R argument
+  std::string name;  // the library's key and, unless binding_name says otherwise,
+                     // the Python and R argument
   OptionType type = OptionType::kText;
-  nlohmann::json default_value;  // as documented; null: none (not applied)
+  nlohmann::json default_value;            // as documented; null: none (not applied)
   std::optional<double> minimum, maximum;  // kCount
   std::vector<std::string> choices;        // kChoice
   std::string description;                 // one paragraph, for --help, docstrings, help pages
-  std::string spec_key;       // key in a spec file, dotted within a block (read.delimiter); ""
-                              // = not in a spec file
-  std::string cli_flag;       // "--seed"; "" = not on the command line
-  std::string cli_value;      // the value's form on the command line ("N", "NAME=VALUE")
-  bool cli_repeatable = false;  // the flag may be given several times (a list of its values)
-  std::string binding_name;   // the Python/R argument; "" = name; "-" = not in the bindings
+  std::string spec_key;          // key in a spec file, dotted within a block (read.delimiter); ""
+                                 // = not in a spec file
+  std::string cli_flag;          // "--seed"; "" = not on the command line
+  std::string cli_value;         // the value's form on the command line ("N", "NAME=VALUE")
+  bool cli_repeatable = false;   // the flag may be given several times (a list of its values)
+  std::string binding_name;      // the Python/R argument; "" = name; "-" = not in the bindings
   bool privacy_control = false;  // a control of what may leave a secure environment
   // A spec file's structured value as typed JSON (numbers, booleans), as the metrics'
   // parameters need; otherwise every scalar of the file is given as its text.

@@ -247,7 +247,6 @@ std::string ascii_escaped(const std::string& text) {
   return out;
 }
 
-
 }  // namespace
 
 AnalysisSpec parse_analysis(const std::string& text, std::size_t index, const std::string& where) {

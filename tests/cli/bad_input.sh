@@ -343,15 +343,15 @@ check "disclosure_matching: an unknown key (did you mean)" \
   run_eval --spec spec_unknown_disclosure_matching_key.yaml
 
 check "--disclosure-matching: an unknown name (did you mean)" \
-  "^synthaudit: error: --disclosure-matching: unknown name 'relative_tolerence' \(did you mean 'relative_tolerance'\?\)$" \
+  "^synthaudit: error: --disclosure-matching relative_tolerence: unknown key \(did you mean 'relative_tolerance'\?\); allowed: numeric_tolerance, relative_tolerance, missing_matches$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --disclosure-matching relative_tolerence=0.1
 
 check "--disclosure-matching: a relative tolerance that is not a fraction" \
-  "^synthaudit: error: command line: disclosure_matching \(for correct_attribution_probability\)\.relative_tolerance: value 2 is out of range \[0, 1\]$" \
+  "^synthaudit: error: --disclosure-matching relative_tolerance: must be a number between 0 and 1 \(a fraction\)$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --disclosure-matching relative_tolerance=2
 
 check "--disclosure-matching: missing_matches that is not true or false" \
-  "missing_matches: expected true or false, got \"maybe\"$" \
+  "^synthaudit: error: --disclosure-matching missing_matches: expected true or false$" \
   run_eval --confidential conf.csv --synthetic s=syn.csv --disclosure-matching missing_matches=maybe
 
 # The flag reaches every key-disclosure metric, as the spec block does (the parameters used are

@@ -2,6 +2,8 @@
 // takes it (a spec file's key, the command line's flag as text, a binding's typed argument),
 // reaches the evaluation spec as the same value, and that value differs from the default (so the
 // option was not dropped on the way). The cases are generated from the table itself.
+#include "spec/options.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,7 +12,6 @@
 
 #include "core/error.hpp"
 #include "core/limits.hpp"
-#include "spec/options.hpp"
 #include "spec/spec.hpp"
 
 namespace fs = std::filesystem;
@@ -177,9 +178,10 @@ TEST_F(Options, BadValuesNameTheFrontEndsKeyOrFlag) {
             "synthaudit.evaluate: unknown option 'sead' (did you mean 'seed'?) (synthaudit "
             "options lists them)");
   // Files-only options are not a binding's.
-  EXPECT_EQ(message({{"delimiter", ";"}}, binding()).rfind("synthaudit.evaluate: unknown option "
-                                                           "'delimiter'",
-                                                           0),
+  EXPECT_EQ(message({{"delimiter", ";"}}, binding())
+                .rfind("synthaudit.evaluate: unknown option "
+                       "'delimiter'",
+                       0),
             0u);
   EXPECT_EQ(message({{"keys", "a"}}, binding()),
             "synthaudit.evaluate: keys: keys and targets go together");

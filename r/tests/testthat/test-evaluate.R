@@ -137,7 +137,7 @@ test_that("na_strings are missing in text columns, as the command line reads fil
                    table_of(sa_evaluate(spelled, list(a = syn), metrics = "general")))
   expect_false(identical(
     table_of(sa_evaluate(conf, list(a = syn), metrics = "general")),
-    table_of(sa_evaluate(spelled, list(a = syn), metrics = "general", na_strings = NULL))))
+    table_of(sa_evaluate(spelled, list(a = syn), metrics = "general", na_strings = character()))))
 })
 
 test_that("sa_report writes the HTML report, Markdown and the JSON document", {
