@@ -126,24 +126,30 @@ YAML::Node load_yaml(const std::string& path, const ResourceLimits& limits) {
   return root;
 }
 
-nlohmann::json yaml_to_json(const YAML::Node& node) {
+// A YAML document as JSON. Typed: plain scalars that read as booleans or numbers become them
+// (the metrics' parameters need types). Not typed: every scalar is its text, as the options'
+// checks read the command line's flags (a seed of 2^64 - 1, a column named 2020), so that a
+// file and a flag read alike.
+nlohmann::json yaml_to_json(const YAML::Node& node, bool typed = true) {
   switch (node.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:
       return nullptr;
     case YAML::NodeType::Sequence: {
       auto out = nlohmann::json::array();
-      for (const auto& item : node) out.push_back(yaml_to_json(item));
+      for (const auto& item : node) out.push_back(yaml_to_json(item, typed));
       return out;
     }
     case YAML::NodeType::Map: {
       auto out = nlohmann::json::object();
-      for (const auto& item : node) out[item.first.as<std::string>()] = yaml_to_json(item.second);
+      for (const auto& item : node)
+        out[item.first.as<std::string>()] = yaml_to_json(item.second, typed);
       return out;
     }
     case YAML::NodeType::Scalar: {
       const auto text = node.as<std::string>();
-      if (node.Tag() == "!") return text;  // quoted in the YAML: keep it a string
+      // Quoted in the YAML: keep it a string.
+      if (!typed || node.Tag() == "!") return text;
       if (text == "true" || text == "True" || text == "TRUE") return true;
       if (text == "false" || text == "False" || text == "FALSE") return false;
       std::int64_t i;
@@ -412,30 +418,6 @@ ReleasePolicy read_policy(const Reader& r, const YAML::Node& node, const std::st
   return policy;
 }
 
-// A YAML document with every scalar as its text: the options' checks read text as the command
-// line gives it (a seed of 2^64 - 1, a column named 2020), so a file and a flag read alike.
-nlohmann::json yaml_to_text_json(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined:
-      return nullptr;
-    case YAML::NodeType::Sequence: {
-      auto out = nlohmann::json::array();
-      for (const auto& item : node) out.push_back(yaml_to_text_json(item));
-      return out;
-    }
-    case YAML::NodeType::Map: {
-      auto out = nlohmann::json::object();
-      for (const auto& item : node)
-        out[item.first.as<std::string>()] = yaml_to_text_json(item.second);
-      return out;
-    }
-    case YAML::NodeType::Scalar:
-      return node.as<std::string>();
-  }
-  return nullptr;
-}
-
 // JSON as a YAML node (scalars as their text), for the readers written against YAML.
 YAML::Node json_to_yaml(const nlohmann::json& value) {
   YAML::Node node;
@@ -465,7 +447,7 @@ EvaluationSpec load_spec_yaml(const std::string& path, const ResourceLimits& lim
   if (root.IsNull()) r.fail("top level", "the spec is empty");
   if (!root.IsMap()) r.fail("top level", "expected a mapping");
   const nlohmann::json given =
-      options_in_spec_file(yaml_to_text_json(root), yaml_to_json(root), path);
+      options_in_spec_file(yaml_to_json(root, false), yaml_to_json(root), path);
   if (!given.contains("confidential")) r.fail("confidential", "required key is missing");
   EvaluationSpec spec;
   spec.origin = path;
