@@ -19,6 +19,7 @@
 #include "core/threads.hpp"
 #include "engine/data_checks.hpp"
 #include "engine/memory_use.hpp"
+#include "engine/permutation_null.hpp"
 #include "engine/subgroups.hpp"
 #include "metrics/metric_memo.hpp"
 #include "metrics/registry.hpp"
@@ -898,6 +899,43 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
         }
         if (results.size() > 1)
           cand["mean"] = {{"values", values_to_json(mean_over_replicates(results))}};
+        // The verdict's null: each replicate against re-splits of itself and the holdout. Not
+        // under MPI without whole tables (sinks.select_rows): the pooled rows are not in one place.
+        if (data.holdout && spec.null_draws > 0 && !sinks.select_rows &&
+            has_null_tested_headline(*metric) && not_applicable < runs) {
+          const MetricOnTables on_tables = [&](const Table& synthetic, const Table* holdout,
+                                               std::uint64_t seed) {
+            MetricInput input{
+                data.confidential, {&synthetic}, holdout, spec.context, candidate.name, seed,
+                &neighbours,       nullptr,      &memo,   false};
+            try {
+              return metric->compute(input, params).values;
+            } catch (const MetricNotApplicable&) {
+              return std::vector<MetricValue>{};
+            }
+          };
+          for (std::size_t r = 0; r < candidate.replicates.size(); ++r) {
+            const std::size_t pooled = candidate.replicates[r].rows() + data.holdout->rows();
+            if (pooled > kNullMaxPooledRows) {
+              cand["replicates"][r]["nulls_skipped"] =
+                  "no permutation test: " + std::to_string(pooled) +
+                  " pooled rows of the replicate and the holdout, above " +
+                  std::to_string(kNullMaxPooledRows) + "; the verdict uses the noise rule";
+              continue;
+            }
+            if (progress)
+              progress("testing " + metric->name + " on " + candidate.name + " " +
+                       std::to_string(r + 1) + "/" + std::to_string(candidate.replicates.size()) +
+                       " against re-splits with the holdout");
+            nlohmann::json nulls = nlohmann::json::array();
+            for (const auto& test : permutation_nulls(
+                     *metric, candidate.replicates[r], *data.holdout, spec.null_draws,
+                     derive_seed(spec.context.seed, metric->name, candidate.name + " null", r + 1),
+                     on_tables))
+              nulls.push_back(to_json(test));
+            cand["replicates"][r]["nulls"] = std::move(nulls);
+          }
+        }
       } else {
         std::vector<const Table*> tables;
         for (const auto& t : candidate.replicates) tables.push_back(&t);

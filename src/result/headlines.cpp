@@ -138,12 +138,25 @@ HeadlineTable headline_table(const json& document) {
         for (std::size_t c = 0; c < n; ++c) {
           const json* entry = find_entry(metric, table.candidates[c], false);
           std::vector<std::optional<double>> reps;
+          std::vector<std::optional<NullResult>> nulls;
           std::string source;
           std::optional<double> value;
           if (entry != nullptr) {
             if (entry->contains("replicates"))
-              for (const auto& r : (*entry)["replicates"])
+              for (const auto& r : (*entry)["replicates"]) {
                 reps.push_back(find_value(r.value("values", json()), row.statistic, row.scope));
+                std::optional<NullResult> null;
+                for (const auto& test : r.value("nulls", json::array()))
+                  if (text_of(test, "statistic") == row.statistic &&
+                      text_of(test, "scope", "all") == row.scope && test.contains("p_value") &&
+                      test["p_value"].is_number())
+                    null = NullResult{
+                        test["p_value"].get<double>(), test.value("monte_carlo_error", 0.0),
+                        test.value("resplits", 0.0),
+                        test["observed_excess"].is_number() ? test["observed_excess"].get<double>()
+                                                            : 0.0};
+                nulls.push_back(null);
+              }
             value = entry_value(*entry, row.statistic, row.scope, &source);
           }
           std::optional<double> matched, matched_sd, matched_rows;
@@ -160,6 +173,7 @@ HeadlineTable headline_table(const json& document) {
           row.values.push_back(value);
           row.sources.push_back(source);
           row.replicates.push_back(std::move(reps));
+          row.nulls.push_back(std::move(nulls));
           row.baselines.push_back(baseline_value(metric, row.baseline_declaration, "",
                                                  row.statistic, row.scope, table.candidates[c]));
         }

@@ -22,6 +22,15 @@ struct BaselineValue {
   std::string note;
 };
 
+// A replicate's permutation test of a headline against its holdout re-splits
+// (engine/permutation_null.hpp), as the document records it.
+struct NullResult {
+  double p_value = 1.0;
+  double monte_carlo_error = 0.0;
+  double resplits = 0.0;
+  double observed_excess = 0.0;
+};
+
 struct HeadlineRow {
   std::string metric, family, statistic, scope, reading, axis, unit;
   Ideal ideal;
@@ -37,6 +46,8 @@ struct HeadlineRow {
   std::vector<std::optional<double>> size_matched_values;
   std::vector<std::optional<double>> size_matched_sd;  // the candidate's noise at that size
   std::vector<std::optional<double>> size_matched_rows;
+  // Per candidate, per replicate: the permutation test of this headline, where one was made.
+  std::vector<std::vector<std::optional<NullResult>>> nulls;
 };
 
 struct HeadlineTable {

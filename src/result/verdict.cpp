@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "metrics/risk_side.hpp"
 #include "result/headlines.hpp"
 #include "result/json_fields.hpp"
 
@@ -90,11 +91,27 @@ struct DefaultCriterion {
   json description;
 };
 
+// A headline's permutation test for one candidate after the multiplicity correction: the
+// smallest corrected p-value over its replicates, and that replicate's test.
+struct CorrectedTest {
+  double p_value = 1.0;    // corrected
+  NullResult test;         // as the engine reported it
+  std::size_t family = 0;  // tests in the candidate's family
+  std::string method;
+};
+
+std::string method_name(const std::string& method) {
+  return method == "bonferroni"           ? "Bonferroni"
+         : method == "benjamini-hochberg" ? "Benjamini-Hochberg"
+                                          : "Holm";
+}
+
 std::string default_criterion_id(const HeadlineRow& row) {
   return row.metric + "." + row.statistic + (row.scope == "all" ? "" : "[" + row.scope + "]");
 }
 
-json describe_default_criterion(const HeadlineRow& row, const RiskMargins& margins) {
+json describe_default_criterion(const HeadlineRow& row, const ReleasePolicy& policy) {
+  const RiskMargins& margins = policy.margins;
   const std::string name = text_of(row.baseline_declaration, "name");
   const bool analytic = name == "analytic";
   const char* bound = row.ideal.kind == IdealKind::kLower    ? "max"
@@ -108,7 +125,14 @@ json describe_default_criterion(const HeadlineRow& row, const RiskMargins& margi
       ". Review when worse by more than " + plain_number(margins.review_sd) +
       " standard deviations of the baseline; fail when worse by more than both " +
       plain_number(margins.fail_sd) + " standard deviations and " +
-      plain_number(100.0 * margins.fail_relative) + " % of the baseline value.";
+      plain_number(100.0 * margins.fail_relative) + " % of the baseline value." +
+      " Where a permutation test against re-splits of the candidate and the holdout was made: "
+      "fail when its p-value, corrected (" +
+      method_name(policy.multiplicity) + ") over every test of the candidate, is at most " +
+      plain_number(policy.fail_level) + " and the excess is material (more than " +
+      plain_number(100.0 * margins.fail_relative) +
+      " % of a holdout baseline; any excess over an analytic one); review when it is at most " +
+      plain_number(policy.review_level) + "; risk is one-sided.";
   return {{"id", default_criterion_id(row)},
           {"text", text},
           {"metric", row.metric},
@@ -125,7 +149,13 @@ json describe_default_criterion(const HeadlineRow& row, const RiskMargins& margi
             {"fail_relative", margins.fail_relative}}}};
 }
 
-Check default_check(const HeadlineRow& row, std::size_t candidate, const RiskMargins& margins) {
+Check permutation_check(const HeadlineRow& row, std::size_t candidate, const ReleasePolicy& policy,
+                        const CorrectedTest& corrected);
+
+Check default_check(const HeadlineRow& row, std::size_t candidate, const ReleasePolicy& policy,
+                    const std::optional<CorrectedTest>& corrected) {
+  const RiskMargins& margins = policy.margins;
+  if (corrected) return permutation_check(row, candidate, policy, *corrected);
   Check check;
   check.criterion = default_criterion_id(row);
   check.default_rule = true;
@@ -203,6 +233,70 @@ Check default_check(const HeadlineRow& row, std::size_t candidate, const RiskMar
     check.status = Status::kPass;
     check.reason = reading + ": " + against + noise +
                    (excess > 0.0 ? ", within the baseline's noise." : ", no worse than it.");
+  }
+  return check;
+}
+
+// The default rule with the candidate's permutation test: significant after the correction and
+// material fails, significant at the review level reviews, anything else passes.
+Check permutation_check(const HeadlineRow& row, std::size_t candidate, const ReleasePolicy& policy,
+                        const CorrectedTest& corrected) {
+  Check check;
+  check.criterion = default_criterion_id(row);
+  check.default_rule = true;
+  const auto& baseline = row.baselines[candidate];
+  const bool size_matched =
+      baseline && baseline->kind == "holdout" && row.size_matched_rows[candidate].has_value();
+  check.value = size_matched ? row.size_matched_values[candidate] : row.values[candidate];
+  if (size_matched) check.extra["compared_at_rows"] = *row.size_matched_rows[candidate];
+  const std::string name = baseline ? baseline->name : "";
+  const std::string reading = capitalised(row.reading);
+  if (baseline) check.baseline = baseline->value;
+  check.extra["p_value"] = corrected.p_value;
+  check.extra["p_value_uncorrected"] = corrected.test.p_value;
+  check.extra["monte_carlo_error"] = corrected.test.monte_carlo_error;
+  check.extra["resplits"] = corrected.test.resplits;
+  check.extra["correction"] = corrected.method;
+  check.extra["tests"] = corrected.family;
+  check.extra["baseline_name"] = name;
+  const std::string test_text =
+      "p = " + plain_number(corrected.p_value) + " after " + method_name(corrected.method) +
+      " over " + std::to_string(corrected.family) + " test" + (corrected.family == 1 ? "" : "s") +
+      " (" + plain_number(corrected.test.resplits) +
+      " re-splits with the holdout, Monte Carlo error " +
+      plain_number(corrected.test.monte_carlo_error) + ")";
+  if (!check.value || !baseline || !baseline->value) {
+    check.reason = reading + ": no value to compare; " + test_text + ".";
+    return check;
+  }
+  const double v = *check.value, b = *baseline->value;
+  const double excess = risk_excess(row.ideal, v, b);
+  const bool relative = baseline->kind == "holdout" || baseline->kind == "statistic";
+  const double material_at = relative ? policy.margins.fail_relative * std::fabs(b) : 0.0;
+  const double direction = row.ideal.kind == IdealKind::kHigher ? -1.0 : 1.0;
+  check.limit = b + direction * material_at;
+  check.severity = corrected.p_value > 0.0 ? policy.fail_level / corrected.p_value : INFINITY;
+  const std::string against =
+      plain_number(v, row.unit) + " for this candidate" +
+      (size_matched ? " (on subsamples of " + plain_number(*row.size_matched_rows[candidate]) +
+                          " rows, the holdout's size)"
+                    : "") +
+      " against " + plain_number(b, row.unit) + " for " + baseline_phrase(name);
+  if (corrected.p_value <= policy.fail_level && excess > material_at) {
+    check.status = Status::kFail;
+    check.reason = reading + ": " + against + "; " + test_text +
+                   ": riskier than a fresh sample of the population, by a material margin.";
+  } else if (corrected.p_value <= policy.review_level && excess > 0.0) {
+    check.status = Status::kReview;
+    check.reason = reading + ": " + against + "; " + test_text +
+                   (corrected.p_value <= policy.fail_level
+                        ? ": significantly riskier than a fresh sample, by less than the "
+                          "material margin."
+                        : ": riskier than a fresh sample at the review level.");
+  } else {
+    check.status = Status::kPass;
+    check.reason =
+        reading + ": " + against + "; " + test_text + ": no more risk than a fresh sample shows.";
   }
   return check;
 }
@@ -331,6 +425,32 @@ Check policy_check(const json& document, const PolicyCriterion& c, const std::st
 
 }  // namespace
 
+std::vector<double> corrected_p_values(const std::vector<double>& p, const std::string& method) {
+  const std::size_t m = p.size();
+  std::vector<double> out(m, 1.0);
+  if (m == 0) return out;
+  std::vector<std::size_t> order(m);
+  for (std::size_t i = 0; i < m; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return p[a] < p[b]; });
+  const double count = static_cast<double>(m);
+  if (method == "bonferroni") {
+    for (std::size_t i = 0; i < m; ++i) out[i] = std::min(1.0, count * p[i]);
+  } else if (method == "benjamini-hochberg") {
+    double running = 1.0;
+    for (std::size_t k = m; k-- > 0;) {
+      running = std::min(running, count / static_cast<double>(k + 1) * p[order[k]]);
+      out[order[k]] = std::min(1.0, running);
+    }
+  } else {  // holm
+    double running = 0.0;
+    for (std::size_t k = 0; k < m; ++k) {
+      running = std::max(running, (count - static_cast<double>(k)) * p[order[k]]);
+      out[order[k]] = std::min(1.0, running);
+    }
+  }
+  return out;
+}
+
 std::string plain_number(double value, const std::string& unit) {
   if (std::isnan(value)) return "NA";
   if (std::isinf(value)) return value > 0 ? "infinity" : "minus infinity";
@@ -382,9 +502,29 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
       any_data_check = true;
     }
   }
+  bool any_permutation_test = false;
   for (std::size_t c = 0; c < n; ++c) {
-    for (const HeadlineRow* row : risk_rows) {
-      checks[c].push_back(default_check(*row, c, policy.margins));
+    // One family per candidate: every permutation test of every risk headline and replicate.
+    std::vector<double> family;
+    std::vector<std::pair<std::size_t, std::size_t>> places;  // (risk row, replicate)
+    for (std::size_t i = 0; i < risk_rows.size(); ++i)
+      for (std::size_t r = 0; r < risk_rows[i]->nulls[c].size(); ++r)
+        if (const auto& test = risk_rows[i]->nulls[c][r]) {
+          family.push_back(test->p_value);
+          places.emplace_back(i, r);
+        }
+    const std::vector<double> corrected = corrected_p_values(family, policy.multiplicity);
+    std::vector<std::optional<CorrectedTest>> per_row(risk_rows.size());
+    for (std::size_t k = 0; k < family.size(); ++k) {
+      auto& best = per_row[places[k].first];
+      if (!best || corrected[k] < best->p_value)
+        best = CorrectedTest{corrected[k], *risk_rows[places[k].first]->nulls[c][places[k].second],
+                             family.size(), policy.multiplicity};
+    }
+    any_permutation_test = any_permutation_test || !family.empty();
+    for (std::size_t i = 0; i < risk_rows.size(); ++i) {
+      const HeadlineRow* row = risk_rows[i];
+      checks[c].push_back(default_check(*row, c, policy, per_row[i]));
       any_default_evaluated =
           any_default_evaluated || checks[c].back().status != Status::kNotEvaluated;
     }
@@ -402,7 +542,7 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
           "holdout, nor copy confidential rows far beyond chance (docs/cli.md)."},
          {"rule", "checks before the metrics"}});
   for (const HeadlineRow* row : risk_rows)
-    criteria.push_back(describe_default_criterion(*row, policy.margins));
+    criteria.push_back(describe_default_criterion(*row, policy));
   for (const auto& c : policy.criteria)
     criteria.push_back(
         {{"id", c.id},
@@ -453,8 +593,12 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
       std::string summary;
       if (default_evaluated > 0)
         summary = "All " + std::to_string(default_evaluated) +
-                  " record-level disclosure risk measures are within the noise of their "
-                  "baselines or below them.";
+                  (any_permutation_test
+                       ? " record-level disclosure risk measures show no more risk than a fresh "
+                         "sample of the population (permutation tests, " +
+                             method_name(policy.multiplicity) + "-corrected)."
+                       : " record-level disclosure risk measures are within the noise of their "
+                         "baselines or below them.");
       if (policy_passes > 0)
         summary += std::string(summary.empty() ? "" : " ") + "Meets all " +
                    std::to_string(policy_passes) + " criteria of the release policy.";
@@ -501,7 +645,11 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
                           {"checks", list}});
   }
   return {{"recommended", recommended ? json(table.candidates[*recommended]) : json(nullptr)},
-          {"policy", {{"source", policy.source}, {"criteria", criteria}}},
+          {"policy",
+           {{"source", policy.source},
+            {"multiplicity", policy.multiplicity},
+            {"levels", {{"fail", policy.fail_level}, {"review", policy.review_level}}},
+            {"criteria", criteria}}},
           {"candidates", candidates}};
 }
 

@@ -5,6 +5,7 @@
 // here names a metric. docs/config.md (policy) and docs/metrics.md (baselines) describe the rule.
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "spec/spec.hpp"
 
@@ -24,6 +25,12 @@ void add_verdict(nlohmann::json& document, const ReleasePolicy& policy,
 
 // True when a verdict exists and no candidate passes: `evaluate` then exits with code 3.
 bool no_candidate_passes(const nlohmann::json& document);
+
+// The p-values of one family of tests corrected for multiplicity, in the order given: "holm"
+// (Holm 1979, step-down family-wise), "bonferroni", or "benjamini-hochberg" (Benjamini &
+// Hochberg 1995, false discovery rate); as statsmodels' multipletests (tests/golden/verdict).
+std::vector<double> corrected_p_values(const std::vector<double>& p_values,
+                                       const std::string& method);
 
 // A number as people read it: at most four significant digits, never an exponent; shares
 // (unit "share") as percentages, percents with a "%" sign.

@@ -348,7 +348,7 @@ const std::vector<std::string> kBounds = {"max", "min", "target"};
 
 ReleasePolicy read_policy(const Reader& r, const YAML::Node& node, const std::string& key) {
   ReleasePolicy policy;
-  r.check_keys(node, key, {"criteria", "default_checks", "margins"});
+  r.check_keys(node, key, {"criteria", "default_checks", "margins", "multiplicity", "levels"});
   const std::string prefix = key.empty() ? "" : key + ".";
   if (const auto flag = node["default_checks"]) {
     const auto text = r.string(flag, prefix + "default_checks");
@@ -369,6 +369,26 @@ ReleasePolicy read_policy(const Reader& r, const YAML::Node& node, const std::st
     non_negative("fail_relative", policy.margins.fail_relative);
     if (policy.margins.fail_sd < policy.margins.review_sd)
       r.fail(at + ".fail_sd", "must be at least review_sd");
+  }
+  if (const auto method = node["multiplicity"]) {
+    policy.multiplicity = r.string(method, prefix + "multiplicity");
+    if (std::find(kMultiplicityMethods.begin(), kMultiplicityMethods.end(), policy.multiplicity) ==
+        kMultiplicityMethods.end())
+      r.fail(prefix + "multiplicity", "'" + policy.multiplicity + "' is not one of " +
+                                          join(kMultiplicityMethods, ", ") +
+                                          did_you_mean(policy.multiplicity, kMultiplicityMethods));
+  }
+  if (const auto levels = node["levels"]) {
+    const std::string at = prefix + "levels";
+    r.check_keys(levels, at, {"fail", "review"});
+    for (const char* name : {"fail", "review"}) {
+      if (!levels[name]) continue;
+      const double level = r.number(levels[name], at + "." + name);
+      if (!(level > 0.0 && level < 1.0)) r.fail(at + "." + name, "must be between 0 and 1");
+      (std::string(name) == "fail" ? policy.fail_level : policy.review_level) = level;
+    }
+    if (policy.fail_level > policy.review_level)
+      r.fail(at + ".fail", "must be at most the review level");
   }
   if (const auto criteria = node["criteria"]) {
     if (!criteria.IsSequence()) r.fail(prefix + "criteria", "expected a list");
@@ -667,6 +687,8 @@ nlohmann::json policy_to_json(const ReleasePolicy& policy) {
            {{"review_sd", policy.margins.review_sd},
             {"fail_sd", policy.margins.fail_sd},
             {"fail_relative", policy.margins.fail_relative}}},
+          {"multiplicity", policy.multiplicity},
+          {"levels", {{"fail", policy.fail_level}, {"review", policy.review_level}}},
           {"criteria", criteria}};
 }
 
@@ -715,6 +737,7 @@ nlohmann::json spec_to_json(const EvaluationSpec& spec) {
   j["threads"] = spec.context.threads;
   j["plots"] = spec.plots;
   j["baseline_draws"] = spec.baseline_draws;
+  j["null_draws"] = spec.null_draws;
   if (spec.safe_output) j["safe_output"] = {{"threshold", spec.safe_output_threshold}};
   if (!spec.by.empty()) {
     j["by"] = spec.by;

@@ -43,16 +43,33 @@ struct RiskMargins {
   double fail_relative = 0.25;
 };
 
+// How the verdict controls the error over all tests of one candidate (every permutation-tested
+// headline of every replicate): Holm's step-down (family-wise, the default), Bonferroni
+// (family-wise) or Benjamini-Hochberg (false discovery rate).
+inline const std::vector<std::string> kMultiplicityMethods = {"holm", "bonferroni",
+                                                              "benjamini-hochberg"};
+
 struct ReleasePolicy {
   std::string source = "default";  // "default", "spec" or the policy file's path
   bool default_checks = true;      // apply the default record-level risk rule
   RiskMargins margins;
+  // The permutation-tested checks: fail when the corrected p-value is at most fail_level and
+  // the excess is material, review when it is at most review_level.
+  std::string multiplicity = "holm";
+  double fail_level = 0.01;
+  double review_level = 0.05;
   std::vector<PolicyCriterion> criteria;
 };
 
 // The default smallest subgroup computed: below about 50 records the sampling noise of a share
 // (a standard error of up to 0.07) is as large as the differences the utility metrics look for.
 inline constexpr std::size_t kDefaultByMinRows = 50;
+
+// The default bound on the re-splits of the verdict's permutation null: 1999 re-splits resolve
+// a p-value of 0.0005 (1 in 2000) when nothing is as extreme, so that a clear excess still fails
+// after Holm's correction over a dozen tests at the fail level of 0.01 (0.01 / 12 = 0.0008). Under
+// the null, a test stops after about 10 / p re-splits, so most stop within a few dozen.
+inline constexpr int kDefaultNullDraws = 1999;
 
 // The reserved candidate names of the baselines (a user candidate may not use them).
 inline const std::vector<std::string> kBaselineNames = {"holdout", "resample"};
@@ -80,6 +97,9 @@ struct EvaluationSpec {
   std::string plots = "first";
   // Replicate draws of the holdout and resample baselines (0 = no engine baselines).
   int baseline_draws = 5;
+  // At most this many re-splits of each replicate with the holdout for the verdict's permutation
+  // null (engine/permutation_null.hpp); 0 = no permutation null (the noise rule instead).
+  int null_draws = kDefaultNullDraws;
   // Output checking for secure environments (engine/safe_output.hpp): only aggregates pass, numbers
   // and categories from fewer than `safe_output_threshold` records are withheld.
   bool safe_output = false;
