@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 
 #include "core/error.hpp"
@@ -754,6 +755,14 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
   if (subgroups) doc["subgroups"] = subgroups->summary(subgroup_min_rows);
   doc["metrics"] = nlohmann::json::array();
 
+  // The verdict's permutation tests: candidates the checks before the metrics already fail are
+  // not tested (their verdict is fail whatever the tests say), and each test may stop as soon as
+  // it is decided at the strictest per-test level of the correction over this many headlines.
+  std::set<std::string> failed_by_checks;
+  for (const auto& finding : findings)
+    if (finding.fails_candidate) failed_by_checks.insert(finding.candidate);
+  const std::size_t null_family = null_tested_headlines(selected);
+
   // Baselines are drawn once and shared by every metric that asks for them.
   std::vector<BaselineData> baselines;
   const std::size_t n_synthetic = synthetic_size(data, rows_of);
@@ -899,10 +908,15 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
         }
         if (results.size() > 1)
           cand["mean"] = {{"values", values_to_json(mean_over_replicates(results))}};
+        if (data.holdout && spec.null_draws > 0 && failed_by_checks.count(candidate.name) > 0)
+          for (auto& replicate : cand["replicates"])
+            replicate["nulls_skipped"] =
+                "no permutation test: the checks before the metrics fail this candidate";
         // The verdict's null: each replicate against re-splits of itself and the holdout. Not
         // under MPI without whole tables (sinks.select_rows): the pooled rows are not in one place.
         if (data.holdout && spec.null_draws > 0 && !sinks.select_rows &&
-            has_null_tested_headline(*metric) && not_applicable < runs) {
+            has_null_tested_headline(*metric) && not_applicable < runs &&
+            failed_by_checks.count(candidate.name) == 0) {
           const MetricOnTables on_tables = [&](const Table& synthetic, const Table* holdout,
                                                std::uint64_t seed) {
             MetricInput input{
@@ -931,7 +945,9 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
             for (const auto& test : permutation_nulls(
                      *metric, candidate.replicates[r], *data.holdout, spec.null_draws,
                      derive_seed(spec.context.seed, metric->name, candidate.name + " null", r + 1),
-                     on_tables))
+                     on_tables,
+                     spec.policy.fail_level / static_cast<double>(std::max<std::size_t>(
+                                                  1, null_family * candidate.replicates.size()))))
               nulls.push_back(to_json(test));
             cand["replicates"][r]["nulls"] = std::move(nulls);
           }

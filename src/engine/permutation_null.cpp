@@ -78,9 +78,18 @@ bool has_null_tested_headline(const MetricSpec& metric) {
   return std::any_of(metric.headlines.begin(), metric.headlines.end(), tested);
 }
 
+std::size_t null_tested_headlines(const std::vector<const MetricSpec*>& metrics) {
+  std::size_t count = 0;
+  for (const MetricSpec* metric : metrics)
+    if (metric->granularity == MetricGranularity::kPerReplicate)
+      count += static_cast<std::size_t>(
+          std::count_if(metric->headlines.begin(), metric->headlines.end(), tested));
+  return count;
+}
+
 std::vector<NullTest> permutation_nulls(const MetricSpec& metric, const Table& replicate,
                                         const Table& holdout, int max_resplits, std::uint64_t seed,
-                                        const MetricOnTables& run) {
+                                        const MetricOnTables& run, double decided_at) {
   std::vector<const Headline*> headlines;
   bool alone = false, together = false;
   for (const auto& h : metric.headlines)
@@ -139,7 +148,9 @@ std::vector<NullTest> permutation_nulls(const MetricSpec& metric, const Table& r
       // re-split the metric could not score: both keep the test conservative.
       const double tolerance = 1e-12 * std::max(1.0, std::fabs(test.observed));
       if (!(excess < test.observed - tolerance)) ++test.as_extreme;
-      if (test.as_extreme < kNullStopExceedances) still.push_back(i);
+      const bool decided =
+          test.as_extreme == 0 && 1.0 / (static_cast<double>(test.resplits) + 1.0) <= decided_at;
+      if (test.as_extreme < kNullStopExceedances && !decided) still.push_back(i);
     }
     active = std::move(still);
   }

@@ -54,10 +54,17 @@ using MetricOnTables = std::function<std::vector<MetricValue>(
 bool has_null_tested_headline(const MetricSpec& metric);
 
 // The permutation tests of the metric's tested headlines for one replicate against the holdout,
-// with at most `max_resplits` re-splits each, seeded by `seed`.
+// with at most `max_resplits` re-splits each, seeded by `seed`. A test also stops once none of
+// its first L re-splits is as extreme and 1 / (L + 1) <= `decided_at` (the smallest per-test level
+// the verdict's correction can ask for): under the null no re-split is as extreme in the first L
+// with probability at most 1 / (L + 1), so the p-value 1 / (L + 1) stays valid, and a clear
+// excess costs L re-splits instead of max_resplits. 0: no such stop.
 std::vector<NullTest> permutation_nulls(const MetricSpec& metric, const Table& replicate,
                                         const Table& holdout, int max_resplits, std::uint64_t seed,
-                                        const MetricOnTables& run);
+                                        const MetricOnTables& run, double decided_at = 0.0);
+
+// How many headlines of `metrics` the null tests for one replicate.
+std::size_t null_tested_headlines(const std::vector<const MetricSpec*>& metrics);
 
 nlohmann::json to_json(const NullTest& test);
 

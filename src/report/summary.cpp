@@ -187,6 +187,12 @@ ExecutiveView executive_view(const json& document) {
   if (view.has_verdict) {
     view.recommended = text_of(verdict, "recommended");
     view.policy_source = text_of(member(verdict, "policy"), "source");
+    for (const auto& check : member(verdict, "not_run")) {
+      const std::string name = text_of(check, "metric");
+      if (std::find(view.checks_not_run.begin(), view.checks_not_run.end(), name) ==
+          view.checks_not_run.end())
+        view.checks_not_run.push_back(name);
+    }
     for (const auto& c : member(verdict, "candidates")) {
       ExecutiveView::Candidate out{text_of(c, "name"), text_of(c, "status"), {}, {}, {}};
       for (const auto& r : member(c, "reasons"))
@@ -336,6 +342,9 @@ std::string render_summary(const json& document, const OutputPaths& paths) {
         << (view.recommended.empty() ? "no candidate is recommended"
                                      : "recommended " + view.recommended)
         << "\n";
+    if (!view.checks_not_run.empty())
+      out << "  Default risk checks not run (results.json verdict.not_run says why): "
+          << join(view.checks_not_run, ", ") << "\n";
   } else {
     out << "\nNo verdict in these results; ranks (1 = best):\n";
   }

@@ -50,8 +50,10 @@ struct ExecutiveView {
   };
   std::string tool_line;  // version, candidates, metrics, sizes, time
   bool has_verdict = false;
-  std::string recommended;                 // "" when none
-  std::string policy_source;               // default | spec | a policy file
+  std::string recommended;    // "" when none
+  std::string policy_source;  // default | spec | a policy file
+  // Metrics whose default risk checks could not be made (not selected, or skipped).
+  std::vector<std::string> checks_not_run;
   std::vector<std::string> ranking_lines;  // without a verdict: each candidate's ranks
   std::vector<Candidate> candidates;
   // The checks before the metrics that concern the data as a whole (a value that looks like an

@@ -29,6 +29,7 @@ struct NullResult {
   double monte_carlo_error = 0.0;
   double resplits = 0.0;
   double observed_excess = 0.0;
+  double as_extreme = 0.0;  // re-splits at least as extreme as the observed excess
 };
 
 struct HeadlineRow {

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "metrics/registry.hpp"
 #include "metrics/risk_side.hpp"
 #include "result/headlines.hpp"
 #include "result/json_fields.hpp"
@@ -282,6 +283,20 @@ Check permutation_check(const HeadlineRow& row, std::size_t candidate, const Rel
                           " rows, the holdout's size)"
                     : "") +
       " against " + plain_number(b, row.unit) + " for " + baseline_phrase(name);
+  // No re-split was as extreme, yet the correction leaves the p-value above the fail level: the
+  // re-splits allowed (null_draws) cannot resolve a p-value this small. The excess is then beyond
+  // everything the null produced, and the noise margins decide whether it fails.
+  if (corrected.test.as_extreme == 0.0 && corrected.p_value > policy.fail_level) {
+    Check noise = default_check(row, candidate, policy, std::nullopt);
+    if (noise.status == Status::kFail) {
+      noise.reason += " No re-split with the holdout was as extreme (" + test_text +
+                      "; the re-splits cannot resolve a smaller p-value: raise null_draws to test "
+                      "it exactly).";
+      for (const auto& [key, value] : check.extra.items()) noise.extra[key] = value;
+      noise.extra["decided_by"] = "noise margins, the re-splits being unresolved";
+      return noise;
+    }
+  }
   if (corrected.p_value <= policy.fail_level && excess > material_at) {
     check.status = Status::kFail;
     check.reason = reading + ": " + against + "; " + test_text +
@@ -475,6 +490,28 @@ std::string plain_number(double value, const std::string& unit) {
   return text + suffix;
 }
 
+namespace {
+
+// The default rule's checks that could not be made in this run: every registered risk headline
+// with a baseline whose metric was not selected or was skipped, with the reason, so that a verdict
+// reached on fewer checks says so instead of passing silently.
+json default_checks_not_run(const json& document) {
+  json out = json::array();
+  for (const auto& metric : all_metrics()) {
+    std::string reason = "not selected (--metrics, the spec's metrics:)";
+    for (const auto& entry : json_fields::member(document, "metrics"))
+      if (text_of(entry, "name") == metric.name)
+        reason = entry.contains("skipped") ? text_of(entry, "skipped") : "";
+    if (reason.empty()) continue;
+    for (const auto& h : metric.headlines)
+      if (h.axis == "risk" && h.baseline.kind != BaselineKind::kNone)
+        out.push_back({{"metric", metric.name}, {"statistic", h.statistic}, {"reason", reason}});
+  }
+  return out;
+}
+
+}  // namespace
+
 json decide_verdict(const json& document, const ReleasePolicy& policy, const std::string& where) {
   const HeadlineTable table = headline_table(document);
   const std::size_t n = table.candidates.size();
@@ -645,6 +682,7 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
                           {"checks", list}});
   }
   return {{"recommended", recommended ? json(table.candidates[*recommended]) : json(nullptr)},
+          {"not_run", policy.default_checks ? default_checks_not_run(document) : json::array()},
           {"policy",
            {{"source", policy.source},
             {"multiplicity", policy.multiplicity},

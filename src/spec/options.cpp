@@ -808,6 +808,19 @@ std::vector<EvaluationOption> declare_options() {
                   .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
                     s.baseline_draws = static_cast<int>(count_of(v, site));
                   }));
+  t.push_back(Declare("null_draws", T::kCount)
+                  .example(99, "99")
+                  .spec("null_draws")
+                  .cli("--null-draws", "N")
+                  .range(0, 100000)
+                  .defaults(kDefaultNullDraws)
+                  .doc("the most re-splits of each replicate with the holdout for the verdict's "
+                       "permutation test (it stops earlier once 10 re-splits are as extreme as "
+                       "the observed difference); 0 = no permutation test (the noise margins "
+                       "decide)")
+                  .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
+                    s.null_draws = static_cast<int>(count_of(v, site));
+                  }));
   t.push_back(
       Declare("policy", T::kStructured)
           .example({{"default_checks", false}, {"margins", {{"review_sd", 3}, {"fail_sd", 5}}}},

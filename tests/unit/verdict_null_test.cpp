@@ -136,10 +136,11 @@ TEST(VerdictNull, CopiesFailAndAFreshSamplePassWithPValuesInTheDocument) {
   const json fresh = audit(rows_of(population, 900, 1200));
   EXPECT_EQ(fresh["verdict"]["candidates"][0]["status"], "pass") << fresh["verdict"].dump(1);
   const json copies = audit(rows_of(population, 0, 300));
-  const json& verdict = copies["verdict"]["candidates"][0];
-  EXPECT_EQ(verdict["status"], "fail") << copies["verdict"].dump(1);
+  EXPECT_EQ(copies["verdict"]["candidates"][0]["status"], "fail") << copies["verdict"].dump(1);
+  // The fresh sample's checks were decided by the permutation tests (copies of this many rows
+  // are failed by the checks before the metrics, which need no test).
   bool found = false;
-  for (const auto& check : verdict["checks"]) {
+  for (const auto& check : fresh["verdict"]["candidates"][0]["checks"]) {
     if (!check.contains("p_value")) continue;
     found = true;
     EXPECT_EQ(check["correction"], "holm");
@@ -148,7 +149,7 @@ TEST(VerdictNull, CopiesFailAndAFreshSamplePassWithPValuesInTheDocument) {
     EXPECT_NE(check["reason"].get<std::string>().find("after Holm over"), std::string::npos);
   }
   EXPECT_TRUE(found);
-  EXPECT_EQ(copies["verdict"]["policy"]["multiplicity"], "holm");
+  EXPECT_EQ(fresh["verdict"]["policy"]["multiplicity"], "holm");
 }
 
 TEST(VerdictNull, PolicyChoosesTheCorrectionAndLevels) {
