@@ -154,7 +154,8 @@ HeadlineTable headline_table(const json& document) {
                         test["p_value"].get<double>(), test.value("monte_carlo_error", 0.0),
                         test.value("resplits", 0.0),
                         test["observed_excess"].is_number() ? test["observed_excess"].get<double>()
-                                                            : 0.0};
+                                                            : 0.0,
+                        test.value("as_extreme", 0.0)};
                 nulls.push_back(null);
               }
             value = entry_value(*entry, row.statistic, row.scope, &source);

@@ -36,7 +36,7 @@ def write(path, header, rows):
         out.writerows(rows)
 
 
-def verdict(candidate_rows, holdout_rows, header):
+def verdict(candidate_rows, holdout_rows, header, extra=()):
     write(work / "candidate.csv", header, candidate_rows)
     write(work / "holdout.csv", header, holdout_rows)
     done = subprocess.run(
@@ -44,7 +44,7 @@ def verdict(candidate_rows, holdout_rows, header):
          f"c={work / 'candidate.csv'}", "--holdout", str(work / "holdout.csv"),
          "--missing-codes", "income=-8", "--keys", "sex,age,edu,marital", "--targets", "smoke",
          "--metrics", "key-disclosure,distance-disclosure,attack-disclosure,sdc-risk",
-         "--threads", "2", "--out", str(work / "out"), "--quiet"],
+         "--threads", "2", "--out", str(work / "out"), "--quiet", *extra],
         capture_output=True, text=True)
     if done.returncode not in (0, 3):
         sys.exit(f"evaluate failed: {done.stderr}")
@@ -89,7 +89,9 @@ half = len(rows) // 2
 candidate = rows[:half]
 copies = rng.sample(confidential, half // 5)
 candidate[:len(copies)] = copies
-status, smallest, _ = verdict(candidate, rows[half:], header)
+# With 1999 re-splits the test resolves the p-value a Holm correction over 11 tests needs (with
+# the default 199 an unresolved excess within twice the noise margins' fail limit is to review).
+status, smallest, _ = verdict(candidate, rows[half:], header, ("--null-draws", "1999"))
 print(f"20 % copies of confidential records: {status}; smallest corrected p "
       f"{smallest['p_value']:.4g} ({smallest['criterion']})")
 ok = ok and status == "fail"
