@@ -150,6 +150,24 @@ json describe_default_criterion(const HeadlineRow& row, const ReleasePolicy& pol
             {"fail_relative", margins.fail_relative}}}};
 }
 
+// A holdout smaller than the synthetic data is compared with the candidate at its size.
+bool compared_at_baseline_size(const HeadlineRow& row, std::size_t candidate) {
+  const auto& baseline = row.baselines[candidate];
+  return baseline && baseline->kind == "holdout" && row.size_matched_rows[candidate].has_value();
+}
+
+// A default-rule check of `row` with the values it compares, not yet decided.
+Check default_rule_check(const HeadlineRow& row, std::size_t candidate) {
+  Check check;
+  check.criterion = default_criterion_id(row);
+  check.default_rule = true;
+  const bool size_matched = compared_at_baseline_size(row, candidate);
+  check.value = size_matched ? row.size_matched_values[candidate] : row.values[candidate];
+  if (size_matched) check.extra["compared_at_rows"] = *row.size_matched_rows[candidate];
+  if (const auto& baseline = row.baselines[candidate]) check.baseline = baseline->value;
+  return check;
+}
+
 Check permutation_check(const HeadlineRow& row, std::size_t candidate, const ReleasePolicy& policy,
                         const CorrectedTest& corrected);
 
@@ -157,18 +175,11 @@ Check default_check(const HeadlineRow& row, std::size_t candidate, const Release
                     const std::optional<CorrectedTest>& corrected) {
   const RiskMargins& margins = policy.margins;
   if (corrected) return permutation_check(row, candidate, policy, *corrected);
-  Check check;
-  check.criterion = default_criterion_id(row);
-  check.default_rule = true;
   const auto& baseline = row.baselines[candidate];
-  // A holdout smaller than the synthetic data is compared with the candidate at its size.
-  const bool size_matched =
-      baseline && baseline->kind == "holdout" && row.size_matched_rows[candidate].has_value();
-  check.value = size_matched ? row.size_matched_values[candidate] : row.values[candidate];
-  if (size_matched) check.extra["compared_at_rows"] = *row.size_matched_rows[candidate];
+  const bool size_matched = compared_at_baseline_size(row, candidate);
+  Check check = default_rule_check(row, candidate);
   const std::string name = baseline ? baseline->name : "";
   const std::string reading = capitalised(row.reading);
-  if (baseline) check.baseline = baseline->value;
   if (!check.value) {
     check.reason = reading + ": no value for this candidate, so it could not be compared.";
     return check;
@@ -242,17 +253,11 @@ Check default_check(const HeadlineRow& row, std::size_t candidate, const Release
 // material fails, significant at the review level reviews, anything else passes.
 Check permutation_check(const HeadlineRow& row, std::size_t candidate, const ReleasePolicy& policy,
                         const CorrectedTest& corrected) {
-  Check check;
-  check.criterion = default_criterion_id(row);
-  check.default_rule = true;
   const auto& baseline = row.baselines[candidate];
-  const bool size_matched =
-      baseline && baseline->kind == "holdout" && row.size_matched_rows[candidate].has_value();
-  check.value = size_matched ? row.size_matched_values[candidate] : row.values[candidate];
-  if (size_matched) check.extra["compared_at_rows"] = *row.size_matched_rows[candidate];
+  const bool size_matched = compared_at_baseline_size(row, candidate);
+  Check check = default_rule_check(row, candidate);
   const std::string name = baseline ? baseline->name : "";
   const std::string reading = capitalised(row.reading);
-  if (baseline) check.baseline = baseline->value;
   check.extra["p_value"] = corrected.p_value;
   check.extra["p_value_uncorrected"] = corrected.test.p_value;
   check.extra["monte_carlo_error"] = corrected.test.monte_carlo_error;
@@ -260,12 +265,12 @@ Check permutation_check(const HeadlineRow& row, std::size_t candidate, const Rel
   check.extra["correction"] = corrected.method;
   check.extra["tests"] = corrected.family;
   check.extra["baseline_name"] = name;
+  // The Monte Carlo error is in the check's monte_carlo_error; the reason stays short enough for
+  // the report's one-page executive summary.
   const std::string test_text =
       "p = " + plain_number(corrected.p_value) + " after " + method_name(corrected.method) +
       " over " + std::to_string(corrected.family) + " test" + (corrected.family == 1 ? "" : "s") +
-      " (" + plain_number(corrected.test.resplits) +
-      " re-splits with the holdout, Monte Carlo error " +
-      plain_number(corrected.test.monte_carlo_error) + ")";
+      ", " + plain_number(corrected.test.resplits) + " re-splits";
   if (!check.value || !baseline || !baseline->value) {
     check.reason = reading + ": no value to compare; " + test_text + ".";
     return check;
@@ -289,9 +294,8 @@ Check permutation_check(const HeadlineRow& row, std::size_t candidate, const Rel
   // SD2011 a fresh half's DiSCO with no re-split of 199 as extreme had p = 0.0015 with 1999).
   if (corrected.test.as_extreme == 0.0 && corrected.p_value > policy.fail_level && excess > 0.0) {
     Check noise = default_check(row, candidate, policy, std::nullopt);
-    const std::string unresolved = "No re-split with the holdout was as extreme (" + test_text +
-                                   "; the re-splits cannot resolve a smaller p-value: raise "
-                                   "null_draws to test it exactly).";
+    const std::string unresolved =
+        "No re-split was as extreme (" + test_text + "; more null_draws resolve it).";
     if (noise.status == Status::kFail && noise.severity >= 2.0) {
       noise.reason += " " + unresolved;
       for (const auto& [key, value] : check.extra.items()) noise.extra[key] = value;

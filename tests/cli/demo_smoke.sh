@@ -35,10 +35,16 @@ sed -i "s#synthetic_1.csv#$work/demo/data/ideal_1.csv#" "$work/spec.yaml"
 "$bin" evaluate --spec "$work/spec.yaml" --metrics ks_distance --out "$work/from-init" --quiet >/dev/null
 check "the init spec evaluates" test -s "$work/from-init/results.json"
 
-# Same seed, different thread counts: identical numbers.
-"$bin" evaluate --spec "$work/demo/data/spec.yaml" --threads 1 --out "$work/t1" --quiet >/dev/null
-"$bin" evaluate --spec "$work/demo/data/spec.yaml" --threads 2 --out "$work/t2" --quiet >/dev/null
+# Same seed, different thread counts: identical numbers, and the same verdict with its
+# permutation tests (19 re-splits at most here, to keep the test short).
+"$bin" evaluate --spec "$work/demo/data/spec.yaml" --threads 1 --null-draws 19 --out "$work/t1" --quiet >/dev/null
+"$bin" evaluate --spec "$work/demo/data/spec.yaml" --threads 2 --null-draws 19 --out "$work/t2" --quiet >/dev/null
 check "results do not depend on the thread count" cmp -s "$work/t1/results.tsv" "$work/t2/results.tsv"
+check "the verdict and its permutation tests do not depend on the thread count" /usr/bin/python3 -c "
+import json, sys
+a, b = (json.load(open(sys.argv[i] + '/results.json')) for i in (1, 2))
+nulls = lambda d: [r.get('nulls') for m in d['metrics'] for c in m.get('candidates', []) for r in c.get('replicates', [])]
+sys.exit(0 if a['verdict'] == b['verdict'] and nulls(a) == nulls(b) and any(nulls(a)) else 1)" "$work/t1" "$work/t2"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
