@@ -1047,11 +1047,4 @@ std::string options_markdown() {
   return md.str();
 }
 
-std::vector<std::pair<std::string, std::string>> binding_arguments() {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& o : evaluation_options())
-    if (o.in_bindings()) out.emplace_back(o.binding(), o.name);
-  return out;
-}
-
 }  // namespace synthaudit

@@ -117,8 +117,4 @@ nlohmann::json options_to_json();
 // docs/options.md's generated block.
 std::string options_markdown();
 
-// The options a binding takes, as `synthaudit.evaluate`'s and `sa_evaluate`'s arguments name
-// them: binding argument -> option name.
-std::vector<std::pair<std::string, std::string>> binding_arguments();
-
 }  // namespace synthaudit
