@@ -311,6 +311,7 @@ enum class ScopeKind {
                   // "keys=age,sex", "keys=age,sex;target=income", "keys=age;targets=a,b"
   kAnalysis,      // one declared analysis: its name
   kEstimand,      // one estimand of an analysis: "ANALYSIS:ESTIMAND"
+  kRecordGroup,   // the records an attack is scored on, ranked by isolation: "isolated_1%"
 };
 const char* to_string(ScopeKind kind);
 

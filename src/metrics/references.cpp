@@ -480,6 +480,49 @@ Reference carlini_2022() {
           .doi = "10.1109/SP46214.2022.9833649"};
 }
 
+Reference chen_2020_gan_leaks() {
+  return {.authors = "Chen, D., Yu, N., Zhang, Y. and Fritz, M.",
+          .year = 2020,
+          .title = "GAN-Leaks: a taxonomy of membership inference attacks against generative models",
+          .venue = "Proceedings of the 2020 ACM SIGSAC Conference on Computer and Communications "
+                   "Security (CCS), 343–362",
+          .doi = "10.1145/3372297.3417238"};
+}
+
+Reference stadler_oprisanu_troncoso_2022() {
+  return {.authors = "Stadler, T., Oprisanu, B. and Troncoso, C.",
+          .year = 2022,
+          .title = "Synthetic data – anonymisation groundhog day",
+          .venue = "31st USENIX Security Symposium, 1451–1468"};
+}
+
+Reference van_breugel_2023() {
+  return {.authors = "van Breugel, B., Sun, H., Qian, Z. and van der Schaar, M.",
+          .year = 2023,
+          .title = "Membership inference attacks against synthetic data through overfitting "
+                   "detection",
+          .venue = "Proceedings of the 26th International Conference on Artificial Intelligence "
+                   "and Statistics (AISTATS), PMLR 206, 3493–3514"};
+}
+
+Reference meeus_2023() {
+  return {.authors = "Meeus, M., Guépin, F., Creţu, A.-M. and de Montjoye, Y.-A.",
+          .year = 2023,
+          .title = "Achilles' heels: vulnerable record identification in synthetic data "
+                   "publication",
+          .venue = "Computer Security – ESORICS 2023, Lecture Notes in Computer Science 14345, "
+                   "380–399",
+          .doi = "10.1007/978-3-031-51476-0_19"};
+}
+
+Reference loftsgaarden_quesenberry_1965() {
+  return {.authors = "Loftsgaarden, D. O. and Quesenberry, C. P.",
+          .year = 1965,
+          .title = "A nonparametric estimate of a multivariate density function",
+          .venue = "The Annals of Mathematical Statistics 36(3), 1049–1051",
+          .doi = "10.1214/aoms/1177700079"};
+}
+
 Reference jagielski_ullman_oprea_2020() {
   return {
       .authors = "Jagielski, M., Ullman, J. and Oprea, A.",

@@ -78,6 +78,12 @@ Reference nasr_2021();
 Reference kairouz_oh_viswanath_2015();
 Reference yeom_2018();
 Reference clopper_pearson_1934();
+// Attacks that calibrate against reference data and aim at vulnerable records.
+Reference chen_2020_gan_leaks();
+Reference stadler_oprisanu_troncoso_2022();
+Reference van_breugel_2023();
+Reference meeus_2023();
+Reference loftsgaarden_quesenberry_1965();
 // Identifiability of records in synthetic data.
 Reference yoon_drumright_van_der_schaar_2020();
 Reference synthcity_software();

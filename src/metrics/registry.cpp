@@ -27,6 +27,7 @@ MetricSpec disclosure_protection_metric();
 MetricSpec identity_matching_metric();
 MetricSpec distance_to_closest_record_metric();
 MetricSpec distance_membership_inference_metric();
+MetricSpec membership_attacks_metric();
 MetricSpec knn_attribute_attack_metric();
 MetricSpec new_row_synthesis_metric();
 MetricSpec epsilon_identifiability_metric();
@@ -68,6 +69,7 @@ const std::vector<MetricSpec>& all_metrics() {
         identity_matching_metric(),
         distance_to_closest_record_metric(),
         distance_membership_inference_metric(),
+        membership_attacks_metric(),
         knn_attribute_attack_metric(),
         new_row_synthesis_metric(),
         epsilon_identifiability_metric(),
