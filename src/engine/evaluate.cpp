@@ -641,9 +641,12 @@ std::string records_tsv(const std::vector<RecordLevelOutput>& records) {
         out += r.records.fields[f];
         out += '\t';
         const double value = r.records.values[f][row];
+        // Infinities are values (an attack score for an exact copy), written as R reads them.
         if (std::isfinite(value)) {
           std::snprintf(number, sizeof number, "%.17g", value);
           out += number;
+        } else if (std::isinf(value)) {
+          out += value > 0 ? "Inf" : "-Inf";
         } else {
           out += "NA";
         }

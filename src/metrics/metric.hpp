@@ -130,7 +130,8 @@ struct MetricValue {
 //   contour   {x, y, dataset, density} on a grid         roc     {fpr, tpr}
 //   scatter   {x, y}                                     line    {x, y, series}
 //   forest    {estimand, dataset, estimate, lower, upper}
-//   roc_log   {fpr, tpr} with both rates > 0, drawn on log-log axes (low false-positive rates)
+//   roc_log   {fpr, tpr} with both rates > 0, drawn on log-log axes (low false-positive rates);
+//             with {series} one curve per series (several attacks overlaid)
 // Keep plots summarised (binned, at most a few thousand records each). A plot record that stands
 // for several data records carries their number in "count" (output checking drops records with
 // fewer than its threshold); scatter, qq and ecdf records are taken to be individual values, and

@@ -57,9 +57,13 @@ struct Challenge {
                                      // judged on
   std::vector<double> isolation;
   std::array<std::vector<double>, kAttackCount> score;
+  std::vector<std::size_t> by_isolation;  // the records from the most isolated, ties by order
 
   std::size_t size() const { return member.size(); }
 };
+
+// A record's cell: whether it is a member, and which half it is in.
+std::size_t cell_of(std::uint8_t member, std::uint8_t judged) { return 2u * member + judged; }
 
 constexpr std::size_t kNoRow = std::numeric_limits<std::size_t>::max();
 
@@ -83,12 +87,14 @@ std::vector<double> row_distances(const stats::Neighbours& n, std::size_t row,
   return out;
 }
 
-// Mean of the k smallest of two sorted lists together: the record's isolation (mean distance to
-// its k nearest neighbours in the confidential data and the reference).
-double mean_of_smallest(const std::vector<double>& a, const std::vector<double>& b, std::size_t k) {
-  std::vector<double> merged;
-  merged.reserve(a.size() + b.size());
-  std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(merged));
+// Mean of the k smallest of three sorted lists together: the record's isolation (mean distance
+// to its k nearest neighbours among all other confidential, non-member and reference records,
+// whatever its class, so that members and non-members are ranked on the same footing).
+double mean_of_smallest(const std::vector<double>& a, const std::vector<double>& b,
+                        const std::vector<double>& c, std::size_t k) {
+  std::vector<double> ab, merged;
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(ab));
+  std::merge(ab.begin(), ab.end(), c.begin(), c.end(), std::back_inserter(merged));
   const std::size_t take = std::min(k, merged.size());
   if (take == 0) return NAN;
   double sum = 0.0;
@@ -108,7 +114,7 @@ double log_density_ratio(double radius_reference, double radius_synthetic) {
 // Scores one block of challenge records from their neighbour lists.
 void score_records(Challenge& challenge, const stats::Neighbours& to_synthetic,
                    const stats::Neighbours& to_reference, const stats::Neighbours& to_confidential,
-                   bool self_in_confidential, std::size_t k, std::uint8_t member) {
+                   const stats::Neighbours& to_non_members, std::size_t k, std::uint8_t member) {
   if (to_synthetic.queries == 0) return;
   // The density radius needs k records on both sides: with fewer, the largest k both have.
   std::size_t k_density = std::min(k, to_synthetic.k);
@@ -116,37 +122,48 @@ void score_records(Challenge& challenge, const stats::Neighbours& to_synthetic,
                             std::isfinite(to_reference.dist(0, k_density - 1))))
     --k_density;
   for (std::size_t q = 0; q < to_synthetic.queries; ++q) {
-    const std::size_t own = self_in_confidential ? q : kNoRow;
+    const std::size_t own_member = member ? q : kNoRow, own_non_member = member ? kNoRow : q;
     const double ds = to_synthetic.dist(q, 0), dr = to_reference.dist(q, 0);
     challenge.member.push_back(member);
     challenge.score[kDcr].push_back(-ds);
     challenge.score[kDcrDiff].push_back(dr - ds);
     challenge.score[kDomias].push_back(log_density_ratio(to_reference.dist(q, k_density - 1),
                                                          to_synthetic.dist(q, k_density - 1)));
-    challenge.isolation.push_back(mean_of_smallest(row_distances(to_confidential, q, own),
-                                                   row_distances(to_reference, q), k));
+    challenge.isolation.push_back(mean_of_smallest(
+        row_distances(to_confidential, q, own_member),
+        row_distances(to_non_members, q, own_non_member), row_distances(to_reference, q), k));
   }
 }
 
-// The records of one half and class in a group: the `share` most isolated (at least one member
-// and `min_non_members` non-members, at most all), ties in isolation broken by file order. The
-// members are the records at risk; the non-members are what their scores are judged against, and
-// a holdout is often small (1 % of 500 records is 5), so they get a floor.
-std::vector<std::size_t> group_of(const Challenge& c, std::uint8_t judged, std::uint8_t member,
-                                  double share, std::size_t min_non_members) {
-  std::vector<std::size_t> rows;
-  for (std::size_t i = 0; i < c.size(); ++i)
-    if (c.judged[i] == judged && c.member[i] == member) rows.push_back(i);
-  if (share >= 1.0) return rows;
-  // 1e-9 keeps 1 % of 100 records at 1 despite 0.01 * 100 rounding above 1.
-  const auto wanted = static_cast<std::size_t>(
-      std::ceil(share * static_cast<double>(rows.size()) - 1e-9));
-  const std::size_t take = std::min(rows.size(), std::max(wanted, member ? std::size_t{1} : min_non_members));
-  std::stable_sort(rows.begin(), rows.end(), [&](std::size_t a, std::size_t b) {
-    return c.isolation[a] > c.isolation[b];
-  });
-  rows.resize(take);
-  std::sort(rows.begin(), rows.end());
+// The group's records of each half: in each cell (class and half) the `share` most isolated
+// (at least one member and `min_non_members` non-members, at most all), ties in isolation broken
+// by file order. The members are the records at risk; the non-members are what their scores are
+// judged against, and a holdout is often small (1 % of 500 records is 5), so they get a floor.
+std::array<std::vector<std::size_t>, 2> select_group(const Challenge& c, double share,
+                                                     std::size_t min_non_members) {
+  std::array<std::size_t, 4> cells{}, quota{}, taken{};
+  for (std::size_t i = 0; i < c.size(); ++i) ++cells[cell_of(c.member[i], c.judged[i])];
+  std::size_t wanted_total = 0;
+  for (std::size_t cell = 0; cell < 4; ++cell) {
+    const bool member = cell >= 2;
+    // 1e-9 keeps 1 % of 100 records at 1 despite 0.01 * 100 rounding above 1.
+    const auto wanted = static_cast<std::size_t>(
+        std::ceil(share * static_cast<double>(cells[cell]) - 1e-9));
+    quota[cell] = share >= 1.0 ? cells[cell]
+                               : std::min(cells[cell], std::max(wanted, member ? std::size_t{1}
+                                                                                : min_non_members));
+    wanted_total += quota[cell];
+  }
+  std::array<std::vector<std::size_t>, 2> rows;
+  std::size_t total = 0;
+  for (std::size_t i : c.by_isolation) {
+    if (total == wanted_total) break;
+    const std::size_t cell = cell_of(c.member[i], c.judged[i]);
+    if (taken[cell] == quota[cell]) continue;
+    ++taken[cell];
+    ++total;
+    rows[cell & 1u].push_back(i);
+  }
   return rows;
 }
 
@@ -158,6 +175,8 @@ struct Scored {
 
 Scored scored(const Challenge& c, Attack attack, const std::vector<std::size_t>& rows) {
   Scored s;
+  s.scores.reserve(rows.size());
+  s.member.reserve(rows.size());
   for (std::size_t i : rows) {
     s.scores.push_back(c.score[attack][i]);
     s.member.push_back(c.member[i]);
@@ -251,6 +270,29 @@ std::optional<double> sampling_fraction(const MetricInput& in) {
   return static_cast<double>(in.confidential.rows()) / total;
 }
 
+// Every attack's ROC curve on the group (both halves) on log-log axes, one series per attack:
+// the low false-positive rates are where an attack on a few records shows.
+void add_roc_plot(MetricResult& result, const Challenge& c, const std::vector<std::size_t>& rows,
+                  const std::string& scope) {
+  auto plot = make_plot("roc_log", "Membership attacks on " + scope + " challenge records",
+                        "false positive rate (log)", "true positive rate (log)", scope);
+  plot["data"] = nlohmann::json::array();
+  constexpr std::size_t kMaxPoints = 500;
+  for (std::size_t a = 0; a < kAttackCount; ++a) {
+    const Scored s = scored(c, static_cast<Attack>(a), rows);
+    std::vector<stats::RocPoint> points;
+    for (const auto& p : stats::roc_curve(s.scores, s.member))
+      if (p.fpr > 0.0 && p.tpr > 0.0) points.push_back(p);
+    const std::size_t m = points.size();
+    for (std::size_t i = 0; i < std::min(m, kMaxPoints); ++i) {
+      const auto& p = points[m <= kMaxPoints ? i : i * (m - 1) / (kMaxPoints - 1)];
+      plot["data"].push_back({{"fpr", p.fpr}, {"tpr", p.tpr}, {"series", kAttackNames[a]}});
+    }
+  }
+  if (!result.details.contains("plots")) result.details["plots"] = nlohmann::json::array();
+  result.details["plots"].push_back(std::move(plot));
+}
+
 // One half's turn: the attack and rules chosen on the other half, applied to this one.
 struct JudgedHalf {
   Attack attack = kDcr;
@@ -266,24 +308,27 @@ struct JudgedHalf {
 std::optional<JudgedHalf> cross_fit(const Challenge& c, const std::vector<std::size_t>& choose,
                                     const std::vector<std::size_t>& judge) {
   JudgedHalf half;
-  half.chosen_on = nlohmann::json::object();
+  std::array<double, kAttackCount> aucs{};
   double chosen_auc = -kInf;
   for (std::size_t a = 0; a < kAttackCount; ++a) {
     const Scored s = scored(c, static_cast<Attack>(a), choose);
-    const double auc = stats::roc_auc(s.scores, s.member);
-    half.chosen_on[kAttackNames[a]] = std::isnan(auc) ? nlohmann::json(nullptr) : nlohmann::json(auc);
-    if (!std::isnan(auc) && auc > chosen_auc) {
+    aucs[a] = stats::roc_auc(s.scores, s.member);
+    if (!std::isnan(aucs[a]) && aucs[a] > chosen_auc) {
       half.attack = static_cast<Attack>(a);
-      chosen_auc = auc;
+      chosen_auc = aucs[a];
     }
   }
   const Scored judged = scored(c, half.attack, judge);
   if (std::isinf(chosen_auc) || judged.members == 0 || judged.non_members == 0) return std::nullopt;
-  const Scored chosen = scored(c, half.attack, choose);
-  const auto curve = stats::roc_curve(chosen.scores, chosen.member);
   half.auc = stats::roc_auc(judged.scores, judged.member);
   half.members = judged.members;
   half.non_members = judged.non_members;
+  half.chosen_on = nlohmann::json::object();
+  for (std::size_t a = 0; a < kAttackCount; ++a)
+    half.chosen_on[kAttackNames[a]] =
+        std::isnan(aucs[a]) ? nlohmann::json(nullptr) : nlohmann::json(aucs[a]);
+  const Scored chosen = scored(c, half.attack, choose);
+  const auto curve = stats::roc_curve(chosen.scores, chosen.member);
   for (std::size_t t = 0; t < kFprTargets.size(); ++t)
     half.at_fpr[t] = apply(rule_at_fpr(curve, kFprTargets[t]), judged);
   half.at_advantage = apply(rule_of_largest_advantage(curve), judged);
@@ -293,18 +338,14 @@ std::optional<JudgedHalf> cross_fit(const Challenge& c, const std::vector<std::s
 void score_group(MetricResult& result, nlohmann::json& selection, nlohmann::json& intervals,
                  const Challenge& c, const RecordGroup& group, const MetricInput& in,
                  const Params& params) {
-  const auto min_records = static_cast<std::size_t>(params.get_int("min_non_members"));
+  const auto min_non_members = static_cast<std::size_t>(params.get_int("min_non_members"));
   const double delta = params.get_double("delta");
   const double confidence = params.get_double("confidence");
-  std::array<std::vector<std::size_t>, 2> rows;  // per half
-  for (std::uint8_t half = 0; half < 2; ++half) {
-    rows[half] = group_of(c, half, 1, group.share, min_records);
-    const auto others = group_of(c, half, 0, group.share, min_records);
-    rows[half].insert(rows[half].end(), others.begin(), others.end());
-  }
+  const auto rows = select_group(c, group.share, min_non_members);
   std::vector<std::size_t> both = rows[0];
   both.insert(both.end(), rows[1].begin(), rows[1].end());
   const std::string scope = group.scope;
+  if (in.plots && group.share >= 0.01) add_roc_plot(result, c, both, scope);
   const Scored any = scored(c, kDcr, both);
   result.add("members", scope, static_cast<double>(any.members));
   result.add("non_members", scope, static_cast<double>(any.non_members));
@@ -348,7 +389,8 @@ void score_group(MetricResult& result, nlohmann::json& selection, nlohmann::json
     const double m = static_cast<double>(h.members), n = static_cast<double>(h.non_members);
     return (m + n + 1.0) / (12.0 * m * n);
   };
-  result.add("worst_case_auc", scope, (first->auc + second->auc) / 2.0);
+  const double worst_case_auc = (first->auc + second->auc) / 2.0;
+  result.add("worst_case_auc", scope, worst_case_auc);
   // The two halves' AUCs are independent given the choices: the variance of their mean is a
   // quarter of the sum of their Mann–Whitney variances.
   result.add("worst_case_auc_null_sd", scope, 0.5 * std::sqrt(null_sd(*first) + null_sd(*second)));
@@ -416,10 +458,18 @@ MetricResult compute_membership_attacks(const MetricInput& in, const Params& par
   Challenge challenge;
   score_records(challenge, search(conf, syn, k, "confidential to synthetic"),
                 search(conf, reference, k, "confidential to reference"),
-                search(conf, conf, k + 1, "confidential to confidential"), true, k, 1);
+                search(conf, conf, k + 1, "confidential to confidential"),
+                search(conf, non_members, k, "confidential to holdout"), k, 1);
   score_records(challenge, search(non_members, syn, k, "holdout to synthetic"),
                 search(non_members, reference, k, "holdout to reference"),
-                search(non_members, conf, k, "holdout to confidential"), false, k, 0);
+                search(non_members, conf, k, "holdout to confidential"),
+                search(non_members, non_members, k + 1, "holdout to holdout"), k, 0);
+  challenge.by_isolation.resize(challenge.size());
+  std::iota(challenge.by_isolation.begin(), challenge.by_isolation.end(), std::size_t{0});
+  std::stable_sort(challenge.by_isolation.begin(), challenge.by_isolation.end(),
+                   [&](std::size_t a, std::size_t b) {
+                     return challenge.isolation[a] > challenge.isolation[b];
+                   });
 
   // Each class splits at random into the half that chooses the attack and the half that judges
   // it, so that choosing the best of several attacks does not inflate what is reported.
@@ -509,7 +559,8 @@ MetricSpec membership_attacks_metric() {
           "density; both zero score 0). The k-NN estimate replaces DOMIAS's kernel density "
           "estimate because it is exact on the Gower geometry with no bandwidth to choose.\n\n"
           "Records at risk (Meeus et al., 2023): each challenge record's isolation is the mean "
-          "distance to its k nearest records in the confidential data (itself excluded) and R. "
+          "distance to its k nearest records among the confidential data, the non-members and R "
+          "(itself excluded), whatever its label. "
           "Every attack is scored on all challenge records (scope all) and on the most isolated "
           "1 % and 0.1 % of the members (scopes isolated_1% and isolated_0.1%, at least one) "
           "against the most isolated non-members (the same share, at least min_non_members of "
@@ -529,8 +580,9 @@ MetricSpec membership_attacks_metric() {
           "log((TPR_lo − δ) / FPR_hi) and log((1 − δ − FPR_hi) / (1 − TPR_lo)) (Kairouz et al., "
           "2015; Jagielski et al., 2020). Because no record is judged where its own score chose "
           "the attack, the judged AUC of an attack with no signal is 0.5, with the Mann–Whitney "
-          "standard deviation worst_case_auc_null_sd (the two halves' variances over 4); the "
-          "verdict tests the isolated_1% worst case against the fresh-sample null. With the "
+          "standard deviation worst_case_auc_null_sd (the two halves' variances over 4). "
+          "The verdict tests the isolated_1% worst case against the fresh-sample null (re-splits "
+          "of the synthetic data and the holdout). With the "
           "group's non-members less isolated than its members, dcr scores them closer to S: "
           "dcr_auc on an isolated group reads below 0.5 for a fresh sample, while dcr_diff and "
           "domias, calibrated by R's local density, stay near it. details.attack_selection names "
@@ -591,6 +643,7 @@ MetricSpec membership_attacks_metric() {
            {"worst_case_auc_null_sd",
             "the Mann–Whitney standard deviation of that AUC for an attack with no signal",
             std::nullopt, groups},
+
            {"{worst_case_tpr_at_fpr_0.001|worst_case_tpr_at_fpr_0.01|worst_case_tpr_at_fpr_0.1}",
             "share of the judging half's members found by the threshold chosen for that FPR",
             Ideal::lower(), groups},
