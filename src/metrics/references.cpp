@@ -481,12 +481,14 @@ Reference carlini_2022() {
 }
 
 Reference chen_2020_gan_leaks() {
-  return {.authors = "Chen, D., Yu, N., Zhang, Y. and Fritz, M.",
-          .year = 2020,
-          .title = "GAN-Leaks: a taxonomy of membership inference attacks against generative models",
-          .venue = "Proceedings of the 2020 ACM SIGSAC Conference on Computer and Communications "
-                   "Security (CCS), 343–362",
-          .doi = "10.1145/3372297.3417238"};
+  return {
+      .authors = "Chen, D., Yu, N., Zhang, Y. and Fritz, M.",
+      .year = 2020,
+      .title = "GAN-Leaks: a taxonomy of membership inference attacks against generative models",
+      .venue =
+          "Proceedings of the 2020 ACM SIGSAC Conference on Computer and Communications "
+          "Security (CCS), 343–362",
+      .doi = "10.1145/3372297.3417238"};
 }
 
 Reference stadler_oprisanu_troncoso_2022() {
@@ -499,19 +501,23 @@ Reference stadler_oprisanu_troncoso_2022() {
 Reference van_breugel_2023() {
   return {.authors = "van Breugel, B., Sun, H., Qian, Z. and van der Schaar, M.",
           .year = 2023,
-          .title = "Membership inference attacks against synthetic data through overfitting "
-                   "detection",
-          .venue = "Proceedings of the 26th International Conference on Artificial Intelligence "
-                   "and Statistics (AISTATS), PMLR 206, 3493–3514"};
+          .title =
+              "Membership inference attacks against synthetic data through overfitting "
+              "detection",
+          .venue =
+              "Proceedings of the 26th International Conference on Artificial Intelligence "
+              "and Statistics (AISTATS), PMLR 206, 3493–3514"};
 }
 
 Reference meeus_2023() {
   return {.authors = "Meeus, M., Guépin, F., Creţu, A.-M. and de Montjoye, Y.-A.",
           .year = 2023,
-          .title = "Achilles' heels: vulnerable record identification in synthetic data "
-                   "publication",
-          .venue = "Computer Security – ESORICS 2023, Lecture Notes in Computer Science 14345, "
-                   "380–399",
+          .title =
+              "Achilles' heels: vulnerable record identification in synthetic data "
+              "publication",
+          .venue =
+              "Computer Security – ESORICS 2023, Lecture Notes in Computer Science 14345, "
+              "380–399",
           .doi = "10.1007/978-3-031-51476-0_19"};
 }
 

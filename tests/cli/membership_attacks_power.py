@@ -12,9 +12,7 @@ verdict, then the rates with Wilson 95 % intervals.
 Usage: membership_attacks_power.py SYNTHAUDIT ORIG_CSV [SPLITS] [extra evaluate arguments...]
 A long check (make calibration); it asserts nothing, it measures.
 """
-import csv
 import json
-import math
 import random
 import subprocess
 import sys
@@ -23,49 +21,26 @@ from pathlib import Path
 
 import numpy as np
 
+from survey_files import MISSING_TEXT, encode, gower, ranges_of, read_csv, wilson, write_csv
+
 binary, orig = sys.argv[1], Path(sys.argv[2])
 splits = int(sys.argv[3]) if len(sys.argv) > 3 else 20
 extra = sys.argv[4:]
 work = Path(tempfile.mkdtemp(prefix="attack_power"))
-MISSING_TEXT = {"", "NA", "NaN", "null"}
-with open(orig, newline="") as f:
-    header, *rows = list(csv.reader(f))
-numeric = [header.index("age"), header.index("income")]
+NUMERIC = {"age", "income"}
+header, rows = read_csv(orig)
 
 
 def isolation(records):
-    """Mean Gower distance to the 5 nearest other records (confidential ranges; income -8 and NA
-    text missing: both missing 0, one missing 1)."""
-    n = len(records)
-    total = np.zeros((n, n))
-    for c in range(len(header)):
-        raw = [r[c] for r in records]
-        if c in numeric:
-            v = np.array([np.nan if x in MISSING_TEXT else float(x) for x in raw])
-            v[v == -8] = np.nan
-            d = np.minimum(np.abs(v[:, None] - v[None, :]) / (np.nanmax(v) - np.nanmin(v)), 1.0)
-            miss = np.isnan(v)
-        else:
-            a = np.array(raw, dtype=object)
-            d = (a[:, None] != a[None, :]).astype(float)
-            miss = np.array([x in MISSING_TEXT for x in raw])
-        d = np.where(miss[:, None] & miss[None, :], 0.0,
-                     np.where(miss[:, None] | miss[None, :], 1.0, d))
-        total += d
-    total /= len(header)
-    np.fill_diagonal(total, np.inf)
-    return np.sort(total, axis=1)[:, :5].mean(axis=1)
-
-
-def write(path, records):
-    with open(path, "w", newline="") as f:
-        out = csv.writer(f)
-        out.writerow(header)
-        out.writerows(records)
+    """Mean Gower distance to the 5 nearest other records (ranges from these records)."""
+    columns = encode(header, records, NUMERIC, {"income": -8})
+    distances = gower(columns, columns, ranges_of(header, columns, NUMERIC))
+    np.fill_diagonal(distances, np.inf)
+    return np.sort(distances, axis=1)[:, :5].mean(axis=1)
 
 
 def audit(candidate, seed):
-    write(work / "candidate.csv", candidate)
+    write_csv(work / "candidate.csv", header, candidate)
     done = subprocess.run(
         [binary, "evaluate", "--confidential", str(work / "conf.csv"), "--synthetic",
          f"c={work / 'candidate.csv'}", "--holdout", str(work / "holdout.csv"),
@@ -87,21 +62,14 @@ def audit(candidate, seed):
     return candidate["status"], auc, z, flagged
 
 
-def wilson(k, n, z=1.96):
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 outcomes = {"fresh": [], "leak": []}
 for split in range(splits):
     rng = random.Random(500 + split)
     shuffled = rows[:]
     rng.shuffle(shuffled)
     confidential, fresh, holdout = shuffled[:2000], shuffled[2000:3500], shuffled[3500:]
-    write(work / "conf.csv", confidential)
-    write(work / "holdout.csv", holdout)
+    write_csv(work / "conf.csv", header, confidential)
+    write_csv(work / "holdout.csv", header, holdout)
     most_isolated = np.argsort(-isolation(confidential), kind="stable")[:len(fresh) // 100]
     leak = fresh[:]
     for j, record in enumerate(most_isolated):

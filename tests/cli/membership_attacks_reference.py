@@ -10,7 +10,6 @@ The reference side reads only the CSV files and, from the program, the random as
 made (which holdout records are the reference, which half judges), from records.tsv.
 Exit 1 on any mismatch beyond the stated tolerances.
 """
-import csv
 import json
 import math
 import random
@@ -21,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 from scipy.stats import beta, mannwhitneyu
+
+from survey_files import MISSING_TEXT, encode, gower, ranges_of, read_csv, write_csv
 
 
 def roc_auc_score(labels, scores):
@@ -35,7 +36,7 @@ binary, data = sys.argv[1], Path(sys.argv[2])
 null_splits = int(sys.argv[3]) if len(sys.argv) > 3 else 10
 work = Path(tempfile.mkdtemp(prefix="membership_attacks"))
 NUMERIC = {"age", "income"}
-MISSING_TEXT = {"", "NA", "NaN", "null"}
+MISSING_CODES = {"income": -8}
 K = 5
 TOLERANCE = 1e-12
 failures = []
@@ -47,22 +48,9 @@ def check(what, got, expected, tolerance=TOLERANCE):
         failures.append(f"{what}: synthaudit {got!r}, reference {expected!r}")
 
 
-def read(path):
-    with open(path, newline="") as f:
-        rows = list(csv.reader(f))
-    return rows[0], rows[1:]
-
-
-def write(path, header, rows):
-    with open(path, "w", newline="") as f:
-        out = csv.writer(f)
-        out.writerow(header)
-        out.writerows(rows)
-
-
 def run(confidential, synthetic, holdout, header, extra=()):
     for name, rows in (("conf", confidential), ("syn", synthetic), ("hold", holdout)):
-        write(work / f"{name}.csv", header, rows)
+        write_csv(work / f"{name}.csv", header, rows)
     out = work / "out"
     done = subprocess.run(
         [binary, "evaluate", "--confidential", str(work / "conf.csv"), "--synthetic",
@@ -76,43 +64,6 @@ def run(confidential, synthetic, holdout, header, extra=()):
         f = line.split("\t")
         values[(f[3], f[4])] = float("nan") if f[5] == "NA" else float(f[5])
     return out, values
-
-
-# --- Gower as the documented definition: numeric |x - y| / range (confidential ranges), capped
-# at 1; other columns 0 when equal, 1 otherwise; both missing 0, one missing 1; mean over columns.
-def encode(header, rows):
-    columns = []
-    for c, name in enumerate(header):
-        raw = [r[c] for r in rows]
-        if name in NUMERIC:
-            v = np.array([np.nan if x in MISSING_TEXT else float(x) for x in raw])
-            if name == "income":
-                v[v == -8] = np.nan
-            columns.append(v)
-        else:
-            columns.append(np.array([None if x in MISSING_TEXT else x for x in raw], dtype=object))
-    return columns
-
-
-def gower(a, b, ranges):
-    """(S_num + C) / p as documented: the numeric terms summed in column order, then the count of
-    the other columns that differ (the order matters: ties between records must stay ties)."""
-    numeric = np.zeros((len(a[0]), len(b[0])))
-    other = np.zeros((len(a[0]), len(b[0])))
-    for x, y, r in zip(a, b, ranges):
-        if r is not None:
-            d = np.minimum(np.abs(x[:, None] - y[None, :]) / r, 1.0)
-            mx, my = np.isnan(x)[:, None], np.isnan(y)[None, :]
-        else:
-            d = (x[:, None] != y[None, :]).astype(float)
-            mx = np.array([v is None for v in x])[:, None]
-            my = np.array([v is None for v in y])[None, :]
-        d = np.where(mx & my, 0.0, np.where(mx | my, 1.0, d))
-        if r is not None:
-            numeric += d
-        else:
-            other += d
-    return (numeric + other) / len(a)
 
 
 def rows_of(columns, index):
@@ -130,14 +81,8 @@ def log_density_ratio(r_ref, r_syn):
 
 
 def reference_scores(conf, syn, hold, header, challenge):
-    c, s, h = encode(header, conf), encode(header, syn), encode(header, hold)
-    ranges = []
-    for name, col in zip(header, c):
-        if name in NUMERIC and np.any(~np.isnan(col)):
-            r = np.nanmax(col) - np.nanmin(col)
-            ranges.append(r if r > 0 else None)
-        else:
-            ranges.append(None)
+    c, s, h = (encode(header, rows, NUMERIC, MISSING_CODES) for rows in (conf, syn, hold))
+    ranges = ranges_of(header, c, NUMERIC)
     ref_rows = np.where(challenge == 0)[0]
     non_rows = np.where(challenge == 1)[0]
     R, N = rows_of(h, ref_rows), rows_of(h, non_rows)
@@ -306,9 +251,9 @@ def compare_with_reference(conf, syn, hold, header):
     return checked
 
 
-header, train = read(data / "train.csv")
-_, train_syn = read(data / "train_syn.csv")
-_, holdout = read(data / "holdout.csv")
+header, train = read_csv(data / "train.csv")
+_, train_syn = read_csv(data / "train_syn.csv")
+_, holdout = read_csv(data / "holdout.csv")
 # A leak to find as well: the synthetic data carry near copies of 10 confidential records.
 conf = train[:900]
 syn = train_syn[:700]

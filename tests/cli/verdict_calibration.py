@@ -8,14 +8,14 @@ in which 20 % of the records are replaced by copies of confidential records must
 Usage: verdict_calibration.py SYNTHAUDIT DATA_DIR [SPLITS] [MAX_FAILS]
 Prints one line per split and the rates with Wilson 95 % intervals; exit 1 when a bound is broken.
 """
-import csv
 import json
-import math
 import random
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from survey_files import read_csv, wilson, write_csv
 
 binary, data = sys.argv[1], Path(sys.argv[2])
 splits = int(sys.argv[3]) if len(sys.argv) > 3 else 20
@@ -23,22 +23,9 @@ max_fails = int(sys.argv[4]) if len(sys.argv) > 4 else 1
 work = Path(tempfile.mkdtemp(prefix="calibration"))
 
 
-def read(path):
-    with open(path, newline="") as f:
-        rows = list(csv.reader(f))
-    return rows[0], rows[1:]
-
-
-def write(path, header, rows):
-    with open(path, "w", newline="") as f:
-        out = csv.writer(f)
-        out.writerow(header)
-        out.writerows(rows)
-
-
 def verdict(candidate_rows, holdout_rows, header, extra=()):
-    write(work / "candidate.csv", header, candidate_rows)
-    write(work / "holdout.csv", header, holdout_rows)
+    write_csv(work / "candidate.csv", header, candidate_rows)
+    write_csv(work / "holdout.csv", header, holdout_rows)
     done = subprocess.run(
         [binary, "evaluate", "--confidential", str(data / "train.csv"), "--synthetic",
          f"c={work / 'candidate.csv'}", "--holdout", str(work / "holdout.csv"),
@@ -55,15 +42,8 @@ def verdict(candidate_rows, holdout_rows, header, extra=()):
     return candidate["status"], smallest, len(tested)
 
 
-def wilson(k, n, z=1.96):
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-header, holdout = read(data / "holdout.csv")
-_, confidential = read(data / "train.csv")
+header, holdout = read_csv(data / "holdout.csv")
+_, confidential = read_csv(data / "train.csv")
 counts = {"pass": 0, "review": 0, "fail": 0}
 for split in range(splits):
     rng = random.Random(1000 + split)

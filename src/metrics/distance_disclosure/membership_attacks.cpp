@@ -45,9 +45,9 @@ constexpr std::array<const char*, 3> kTprNames = {
 constexpr std::array<const char*, 3> kFprNames = {
     "worst_case_fpr_at_fpr_0.001", "worst_case_fpr_at_fpr_0.01", "worst_case_fpr_at_fpr_0.1"};
 constexpr std::array<double, 3> kBaseRates = {0.5, 0.1, 0.01};
-constexpr std::array<const char*, 3> kPpvNames = {
-    "worst_case_ppv_at_base_rate_0.5", "worst_case_ppv_at_base_rate_0.1",
-    "worst_case_ppv_at_base_rate_0.01"};
+constexpr std::array<const char*, 3> kPpvNames = {"worst_case_ppv_at_base_rate_0.5",
+                                                  "worst_case_ppv_at_base_rate_0.1",
+                                                  "worst_case_ppv_at_base_rate_0.01"};
 
 // Every challenge record: the confidential records (members) first, in file order, then the
 // holdout's challenge records (non-members) in file order.
@@ -129,9 +129,9 @@ void score_records(Challenge& challenge, const stats::Neighbours& to_synthetic,
     challenge.score[kDcrDiff].push_back(dr - ds);
     challenge.score[kDomias].push_back(log_density_ratio(to_reference.dist(q, k_density - 1),
                                                          to_synthetic.dist(q, k_density - 1)));
-    challenge.isolation.push_back(mean_of_smallest(
-        row_distances(to_confidential, q, own_member),
-        row_distances(to_non_members, q, own_non_member), row_distances(to_reference, q), k));
+    challenge.isolation.push_back(mean_of_smallest(row_distances(to_confidential, q, own_member),
+                                                   row_distances(to_non_members, q, own_non_member),
+                                                   row_distances(to_reference, q), k));
   }
 }
 
@@ -147,11 +147,12 @@ std::array<std::vector<std::size_t>, 2> select_group(const Challenge& c, double 
   for (std::size_t cell = 0; cell < 4; ++cell) {
     const bool member = cell >= 2;
     // 1e-9 keeps 1 % of 100 records at 1 despite 0.01 * 100 rounding above 1.
-    const auto wanted = static_cast<std::size_t>(
-        std::ceil(share * static_cast<double>(cells[cell]) - 1e-9));
-    quota[cell] = share >= 1.0 ? cells[cell]
-                               : std::min(cells[cell], std::max(wanted, member ? std::size_t{1}
-                                                                                : min_non_members));
+    const auto wanted =
+        static_cast<std::size_t>(std::ceil(share * static_cast<double>(cells[cell]) - 1e-9));
+    quota[cell] =
+        share >= 1.0
+            ? cells[cell]
+            : std::min(cells[cell], std::max(wanted, member ? std::size_t{1} : min_non_members));
     wanted_total += quota[cell];
   }
   std::array<std::vector<std::size_t>, 2> rows;
@@ -370,8 +371,7 @@ void score_group(MetricResult& result, nlohmann::json& selection, nlohmann::json
       result.add(kFprNames[t], scope, NAN);
     }
     for (const char* name : kPpvNames) result.add(name, scope, NAN);
-    if (!in.context.weights.empty())
-      result.add("worst_case_ppv_at_sampling_fraction", scope, NAN);
+    if (!in.context.weights.empty()) result.add("worst_case_ppv_at_sampling_fraction", scope, NAN);
     return;
   }
   auto turn = [](const JudgedHalf& h) {
@@ -384,7 +384,9 @@ void score_group(MetricResult& result, nlohmann::json& selection, nlohmann::json
 
   const std::size_t members = first->members + second->members;
   const std::size_t non_members = first->non_members + second->non_members;
-  auto pooled = [](const Outcome& a, const Outcome& b) { return Outcome{a.tp + b.tp, a.fp + b.fp}; };
+  auto pooled = [](const Outcome& a, const Outcome& b) {
+    return Outcome{a.tp + b.tp, a.fp + b.fp};
+  };
   auto null_sd = [](const JudgedHalf& h) {
     const double m = static_cast<double>(h.members), n = static_cast<double>(h.non_members);
     return (m + n + 1.0) / (12.0 * m * n);
@@ -449,8 +451,7 @@ MetricResult compute_membership_attacks(const MetricInput& in, const Params& par
   stats::NeighbourOptions opt = distance_metrics::neighbour_options(conf, params);
   opt.k = k;
   opt.progress = in.progress;
-  auto search = [&](const Table& query, const Table& to, std::size_t neighbours,
-                    const char* task) {
+  auto search = [&](const Table& query, const Table& to, std::size_t neighbours, const char* task) {
     opt.k = neighbours;
     opt.progress_task = std::string("membership_attacks: ") + task;
     return stats::search_neighbours(in.neighbours, query, to, opt);
@@ -537,8 +538,9 @@ MetricSpec membership_attacks_metric() {
   return MetricSpec{
       .name = "membership_attacks",
       .family = MetricFamily::kDistanceDisclosure,
-      .summary = "Membership attacks calibrated on reference data, aimed at the most isolated "
-                 "records; the worst case over attacks, chosen on one half and judged on the other",
+      .summary =
+          "Membership attacks calibrated on reference data, aimed at the most isolated "
+          "records; the worst case over attacks, chosen on one half and judged on the other",
       .doc =
           "The attacker holds the released synthetic data S and a reference sample R of the same "
           "population that was not used for the synthesis, and scores every challenge record x "
@@ -630,15 +632,17 @@ MetricSpec membership_attacks_metric() {
                      .unit = Unit::kNumber}},
       .compute = compute_membership_attacks,
       .statistics =
-          {{"reference_records", "holdout records the attacks calibrate against", std::nullopt,
-            {kAll}, OutputClass::kCount},
-           {"{members|non_members}", "challenge records of the group, both halves",
-            std::nullopt, groups, OutputClass::kCount},
+          {{"reference_records",
+            "holdout records the attacks calibrate against",
+            std::nullopt,
+            {kAll},
+            OutputClass::kCount},
+           {"{members|non_members}", "challenge records of the group, both halves", std::nullopt,
+            groups, OutputClass::kCount},
            {"{dcr|dcr_diff|domias}_auc",
             "AUC of one attack on the group's records, both halves (0.5 = guessing)",
             Ideal::at(0.5), groups},
-           {"worst_case_auc",
-            "AUC, on the judging half, of the attack chosen on the other half",
+           {"worst_case_auc", "AUC, on the judging half, of the attack chosen on the other half",
             Ideal::at(0.5), groups},
            {"worst_case_auc_null_sd",
             "the Mann–Whitney standard deviation of that AUC for an attack with no signal",
@@ -648,8 +652,8 @@ MetricSpec membership_attacks_metric() {
             "share of the judging half's members found by the threshold chosen for that FPR",
             Ideal::lower(), groups},
            {"{worst_case_fpr_at_fpr_0.001|worst_case_fpr_at_fpr_0.01|worst_case_fpr_at_fpr_0.1}",
-            "share of the judging half's non-members that threshold calls members",
-            std::nullopt, groups},
+            "share of the judging half's non-members that threshold calls members", std::nullopt,
+            groups},
            {"worst_case_advantage",
             "TPR − FPR on the judging half of the threshold chosen for the largest advantage",
             Ideal::lower(), groups},
