@@ -535,6 +535,38 @@ MetricSpec membership_attacks_metric() {
   using enum ScopeKind;
   using namespace references;
   const std::vector<ScopeKind> groups = {kAll, kRecordGroup};
+  std::vector<ParamSpec> params = distance_metrics::selection_params(
+      {{.name = "neighbours",
+        .type = ParamType::kInt,
+        .default_value = std::int64_t{5},
+        .doc = "k of the density estimates and of the isolation (Meeus et al. use 5)",
+        .min = 1,
+        .max = 100},
+       {.name = "min_non_members",
+        .type = ParamType::kInt,
+        .default_value = std::int64_t{40},
+        .doc = "the fewest non-members of each half in an isolated group (the most isolated "
+               "beyond the group's share, where there are as many): the attacks are judged "
+               "against them",
+        .min = 1,
+        .max = 100000},
+       {.name = "delta",
+        .type = ParamType::kDouble,
+        .default_value = 1e-5,
+        .doc = "δ of the (ε, δ) whose ε worst_case_epsilon_lower_bound bounds",
+        .min = 0.0,
+        .max = 0.1},
+       {.name = "confidence",
+        .type = ParamType::kDouble,
+        .default_value = 0.95,
+        .doc = "level of the two-sided Clopper–Pearson intervals",
+        .min = 0.5,
+        .max = 0.9999}});
+  for (auto& p : params)
+    if (p.name == "record_level")
+      p.doc =
+          "write every challenge record's attack scores, isolation and half, and which "
+          "holdout records formed the reference, to records.tsv beside results.tsv";
   return MetricSpec{
       .name = "membership_attacks",
       .family = MetricFamily::kDistanceDisclosure,
@@ -589,33 +621,7 @@ MetricSpec membership_attacks_metric() {
           "dcr_auc on an isolated group reads below 0.5 for a fresh sample, while dcr_diff and "
           "domias, calibrated by R's local density, stay near it. details.attack_selection names "
           "the attack chosen for each half with the AUCs it was chosen on.",
-      .params = distance_metrics::selection_params(
-          {{.name = "neighbours",
-            .type = ParamType::kInt,
-            .default_value = std::int64_t{5},
-            .doc = "k of the density estimates and of the isolation (Meeus et al. use 5)",
-            .min = 1,
-            .max = 100},
-           {.name = "min_non_members",
-            .type = ParamType::kInt,
-            .default_value = std::int64_t{40},
-            .doc = "the fewest non-members of each half in an isolated group (the most isolated "
-                   "beyond the group's share, where there are as many): the attacks are judged "
-                   "against them",
-            .min = 1,
-            .max = 100000},
-           {.name = "delta",
-            .type = ParamType::kDouble,
-            .default_value = 1e-5,
-            .doc = "δ of the (ε, δ) whose ε worst_case_epsilon_lower_bound bounds",
-            .min = 0.0,
-            .max = 0.1},
-           {.name = "confidence",
-            .type = ParamType::kDouble,
-            .default_value = 0.95,
-            .doc = "level of the two-sided Clopper–Pearson intervals",
-            .min = 0.5,
-            .max = 0.9999}}),
+      .params = params,
       .granularity = MetricGranularity::kPerReplicate,
       .needs_holdout = true,
       .headlines = {{.statistic = "worst_case_auc",
