@@ -266,6 +266,28 @@ groups = compare_with_reference(conf, syn, holdout[:600], header)
 print(f"reference comparison: {groups} groups, every attack, "
       f"{len(failures)} mismatch(es)", flush=True)
 
+# With weights declared, the positive predictive value at the sampling fraction n / sum(w):
+# PPV(pi) = pi r / (pi r + 1 - pi) with r = TPR / FPR, which PPV at a base rate of 0.5 gives.
+weights = [str(1 + i % 3) for i in range(len(conf))]
+fraction = len(conf) / sum(float(w) for w in weights)
+_, values = run([r + [w] for r, w in zip(conf, weights)], [r + ["2"] for r in syn],
+                [r + ["2"] for r in holdout[:600]], header + ["w"], ("--weights", "w"))
+weighted_checks = 0
+for scope, _ in GROUPS:
+    half = values[("worst_case_ppv_at_base_rate_0.5", scope)]
+    if 0 < half < 1:
+        weighted_checks += 1
+        ratio = half / (1 - half)
+        check(f"ppv at the sampling fraction [{scope}]",
+              values[("worst_case_ppv_at_sampling_fraction", scope)],
+              fraction * ratio / (fraction * ratio + 1 - fraction), 1e-12)
+    elif ("worst_case_ppv_at_sampling_fraction", scope) not in values:
+        failures.append(f"no ppv at the sampling fraction for {scope}")
+print(f"weights declared: PPV at the sampling fraction {fraction:.4f} checked in {weighted_checks} "
+      "group(s)")
+if weighted_checks == 0:
+    failures.append("no group had a PPV strictly between 0 and 1 to check the weights against")
+
 # Under the null: a fresh half of the holdout as the synthetic data.
 zs = {}
 for split in range(null_splits):
