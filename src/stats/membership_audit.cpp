@@ -23,6 +23,14 @@ ProportionInterval clopper_pearson(std::size_t successes, std::size_t trials, do
   return interval;
 }
 
+double epsilon_bound(const ProportionInterval& tpr, const ProportionInterval& fpr, double delta) {
+  double bound = -std::numeric_limits<double>::infinity();
+  if (tpr.lower - delta > 0.0) bound = std::log((tpr.lower - delta) / fpr.upper);
+  if (1.0 - delta - fpr.upper > 0.0 && tpr.lower < 1.0)
+    bound = std::max(bound, std::log((1.0 - delta - fpr.upper) / (1.0 - tpr.lower)));
+  return bound;
+}
+
 namespace {
 
 // One threshold of the ROC curve as counts: members (tp) and non-members (fp) called members.
@@ -87,13 +95,9 @@ double epsilon_lower_bound(const std::vector<Threshold>& thresholds, std::size_t
     // The beta quantiles are accurate to a few ulps, not exactly on the right side of tp/n₁: the
     // margin keeps the stopping rule safe.
     if (c.optimistic <= best - 1e-9) break;
-    const double tpr_lo = tpr(thresholds[c.threshold].tp).lower;
-    const double fpr_hi = fpr(thresholds[c.threshold].fp).upper;
-    double bound = -std::numeric_limits<double>::infinity();
-    if (c.form == 1 && tpr_lo - delta > 0.0) bound = std::log((tpr_lo - delta) / fpr_hi);
-    if (c.form == 2 && 1.0 - delta - fpr_hi > 0.0)
-      bound = std::log((1.0 - delta - fpr_hi) / (1.0 - tpr_lo));
-    best = std::max(best, bound);
+    // Both forms at once: each is a valid bound, so the largest stays the full scan's.
+    best = std::max(best, epsilon_bound(tpr(thresholds[c.threshold].tp),
+                                        fpr(thresholds[c.threshold].fp), delta));
   }
   return best;
 }

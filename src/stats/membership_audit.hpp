@@ -29,6 +29,11 @@ struct ProportionInterval {
 };
 ProportionInterval clopper_pearson(std::size_t successes, std::size_t trials, double confidence);
 
+// The ε bound of one test (one threshold) from its rates' Clopper–Pearson bounds: the larger of
+// log((TPR_lo − δ) / FPR_hi) and log((1 − δ − FPR_hi) / (1 − TPR_lo)) where defined; −∞ when
+// neither is.
+double epsilon_bound(const ProportionInterval& tpr, const ProportionInterval& fpr, double delta);
+
 struct MembershipAuditOptions {
   std::vector<double> fpr_targets = {0.001, 0.01, 0.1};
   double delta = 1e-5;

@@ -233,18 +233,13 @@ double rate(std::size_t count, std::size_t of) {
   return of == 0 ? NAN : static_cast<double>(count) / static_cast<double>(of);
 }
 
-// The ε no (ε, δ)-differentially private release could exceed given one test's counts, from
-// Clopper–Pearson bounds on its rates (Kairouz, Oh & Viswanath 2015; Jagielski et al. 2020);
-// 0 when neither form is positive.
+// The ε no (ε, δ)-differentially private release could exceed given one rule's counts
+// (Kairouz, Oh & Viswanath 2015; Jagielski et al. 2020); 0 when neither form is positive.
 double epsilon_bound(const Outcome& o, std::size_t members, std::size_t non_members, double delta,
                      double confidence) {
-  const auto tpr = stats::clopper_pearson(o.tp, members, confidence);
-  const auto fpr = stats::clopper_pearson(o.fp, non_members, confidence);
-  double best = 0.0;
-  if (tpr.lower - delta > 0.0) best = std::max(best, std::log((tpr.lower - delta) / fpr.upper));
-  if (1.0 - delta - fpr.upper > 0.0 && tpr.lower < 1.0)
-    best = std::max(best, std::log((1.0 - delta - fpr.upper) / (1.0 - tpr.lower)));
-  return best;
+  return std::max(
+      0.0, stats::epsilon_bound(stats::clopper_pearson(o.tp, members, confidence),
+                                stats::clopper_pearson(o.fp, non_members, confidence), delta));
 }
 
 double positive_predictive_value(double tpr, double fpr, double base_rate) {
