@@ -251,6 +251,16 @@ def compare_with_reference(conf, syn, hold, header):
     return checked
 
 
+# A parameter out of its declared range: one error line naming the key, exit code 2.
+bad = subprocess.run(
+    [binary, "evaluate", "--confidential", str(data / "train.csv"), "--synthetic",
+     f"s={data / 'train_syn.csv'}", "--holdout", str(data / "holdout.csv"), "--metrics",
+     "membership_attacks", "--param", "membership_attacks.min_non_members=0", "--out",
+     str(work / "bad"), "--quiet"], capture_output=True, text=True)
+if bad.returncode != 2 or len(bad.stderr.strip().splitlines()) != 1 or \
+        "parameters.membership_attacks.min_non_members" not in bad.stderr:
+    failures.append(f"min_non_members=0: exit {bad.returncode}, stderr {bad.stderr!r}")
+
 header, train = read_csv(data / "train.csv")
 _, train_syn = read_csv(data / "train_syn.csv")
 _, holdout = read_csv(data / "holdout.csv")
