@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <random>
 #include <system_error>
@@ -302,6 +303,180 @@ bool same_file(const struct stat& a, const struct stat& b) {
   return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+// A `current` that is not a link: a folder copied with its links followed (cp -rL, zip archives,
+// cloud sync), or a file. A folder of this user is moved aside under a set name and returned, to
+// be read as the earlier set and removed with the other leftovers; a file of this user is
+// removed. Anything else is left for the publish to report.
+std::optional<std::string> set_aside_copied_current(int state_fd, const std::string& state_path) {
+  struct stat st {};
+  if (::fstatat(state_fd, kCurrentLink, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISLNK(st.st_mode))
+    return std::nullopt;
+  const std::string path = describe(state_path, kCurrentLink);
+  if (st.st_uid != ::geteuid())
+    throw InputError(path + ": belongs to another user; remove it or choose another --out");
+  if (!S_ISDIR(st.st_mode)) {
+    if (::unlinkat(state_fd, kCurrentLink, 0) != 0) fail(path, "cannot remove", errno);
+    return std::nullopt;
+  }
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string name = random_name(kSetPrefix);
+    struct stat taken {};
+    if (::fstatat(state_fd, name.c_str(), &taken, AT_SYMLINK_NOFOLLOW) == 0) continue;
+    if (::renameat(state_fd, kCurrentLink, state_fd, name.c_str()) == 0) return name;
+    fail(path, "cannot move aside", errno);
+  }
+  throw InputError(path + ": cannot move aside (names exhausted)");
+}
+
+// Whether the state folder's file system holds symbolic links (FAT, exFAT and some network shares
+// do not): tried once with a link of a private name.
+bool links_supported(int state_fd) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const std::string probe = random_name(kLinkPrefix);
+    if (::symlinkat(kCurrentLink, state_fd, probe.c_str()) == 0) {
+      ::unlinkat(state_fd, probe.c_str(), 0);
+      return true;
+    }
+    if (errno == EPERM || errno == EOPNOTSUPP || errno == ENOSYS) return false;
+    if (errno != EEXIST) return true;  // another error: the publish itself reports it
+  }
+  return true;
+}
+
+bool folder_is_empty(int folder_fd) {
+  bool empty = true;
+  for_each_entry(folder_fd, [&](const std::string&) { empty = false; });
+  return empty;
+}
+
+// True when DIR/.synthaudit is a folder: DIR holds results synthaudit wrote, perhaps copied with
+// their links followed (then the names are plain files).
+bool holds_state_folder(int dir_fd) {
+  struct stat st {};
+  return ::fstatat(dir_fd, kOutputStateFolder, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+         S_ISDIR(st.st_mode);
+}
+
+// The layout of docs/cli.md: names that are not yet links of ours (the first run here, results an
+// older version wrote as plain files, or a copy made with links followed) become links one by
+// one, each showing what it showed, because `current` first points at a set made of exactly those
+// files; then one rename of `current` publishes `fresh`.
+template <typename WriteSet, typename CarryShown>
+void publish_by_link(const std::string& dir, int dir_fd, const std::string& state_path,
+                     int state_fd, const std::vector<std::string>& names, const std::string& fresh,
+                     WriteSet& write_set, CarryShown& carry_shown) {
+  const bool all_linked = std::all_of(names.begin(), names.end(), [&](const std::string& name) {
+    return inspect(dir_fd, name) == Shown::kOurLink;
+  });
+  if (!all_linked) {
+    const std::string shown = write_set([&](int set_fd) {
+      for (const auto& name : names) carry_shown(name, set_fd);
+    });
+    replace_with_link(state_fd, shown, state_fd, kCurrentLink, state_path);
+    ::fsync(state_fd);
+    for (const auto& name : names)
+      if (inspect(dir_fd, name) != Shown::kOurLink)
+        replace_with_link(state_fd, stable_link_target(name), dir_fd, name, describe(dir, name));
+    ::fsync(dir_fd);
+  }
+  replace_with_link(state_fd, fresh, state_fd, kCurrentLink, state_path);
+  ::fsync(state_fd);
+}
+
+// Where the file system holds no links: each name is replaced by one rename, so each file is
+// always whole, but a run killed between two renames shows files of two runs (docs/cli.md).
+void publish_by_rename(const std::string& dir, int dir_fd, const std::string& state_path,
+                       int state_fd, const std::vector<std::string>& names,
+                       const std::string& fresh) {
+  const FileDescriptor fresh_fd = open_subfolder(state_fd, fresh);
+  if (!fresh_fd) fail(describe(state_path, fresh), "cannot open", errno);
+  for (const auto& name : names)
+    if (::renameat(fresh_fd.get(), name.c_str(), dir_fd, name.c_str()) != 0)
+      fail(describe(dir, name), "cannot publish", errno);
+  ::fsync(dir_fd);
+  // A name that was already a hard link to the same file stays behind: rename(2) leaves both.
+  remove_set_folder(state_fd, fresh);
+}
+
+// publish_output_set once DIR and its state folder are open.
+void publish_into(const std::string& dir, int dir_fd, const std::string& state_path, int state_fd,
+                  const std::vector<OutputFile>& files) {
+  // One publisher at a time per folder; the lock goes with the process, even when killed.
+  while (::flock(state_fd, LOCK_EX) != 0)
+    if (errno != EINTR) fail(state_path, "cannot lock", errno);
+
+  std::vector<std::string> names;
+  for (const auto& file : files) {
+    names.push_back(file.name);
+    if (inspect(dir_fd, file.name) == Shown::kFolder)
+      throw InputError(describe(dir, file.name) +
+                       ": is a folder; synthaudit writes a file of that name");
+  }
+  const mode_t folder_mode = 0777 & ~creation_mask();
+  std::optional<std::string> previous = set_aside_copied_current(state_fd, state_path);
+  if (!previous) previous = current_set(state_fd);
+  FileDescriptor previous_fd;
+  if (previous) previous_fd = open_subfolder(state_fd, *previous);
+
+  // What `name` shows now, carried into the set `to_fd`; false when it shows nothing we can keep.
+  auto carry_shown = [&](const std::string& name, int to_fd) {
+    const std::string path = describe(dir, name);
+    switch (inspect(dir_fd, name)) {
+      case Shown::kOurLink: {
+        struct stat st {};
+        if (!previous_fd ||
+            ::fstatat(previous_fd.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+          return false;
+        carry_file(previous_fd.get(), name, to_fd, path);
+        return true;
+      }
+      case Shown::kRegularFile:
+        carry_file(dir_fd, name, to_fd, path);
+        return true;
+      default:
+        return false;
+    }
+  };
+  // Writes a set into a fresh private folder and returns its name; the folder is removed again
+  // when writing fails.
+  auto write_set = [&](const std::function<void(int)>& fill) {
+    const std::string name = make_private_folder(state_fd, state_path);
+    try {
+      const FileDescriptor set_fd = open_subfolder(state_fd, name);
+      if (!set_fd) fail(describe(state_path, name), "cannot open", errno);
+      fill(set_fd.get());
+      seal_folder(set_fd.get(), folder_mode, describe(state_path, name));
+    } catch (...) {
+      remove_set_folder(state_fd, name);
+      throw;
+    }
+    return name;
+  };
+
+  const std::string fresh = write_set([&](int set_fd) {
+    for (const auto& file : files) {
+      if (file.content) {
+        write_new_file(set_fd, file.name, *file.content, describe(dir, file.name));
+      } else if (!carry_shown(file.name, set_fd)) {
+        throw InputError(describe(dir, file.name) + ": no published file of that name to keep");
+      }
+    }
+  });
+
+  // Once `current` names the new set it is published; before, a failure removes it.
+  const bool links = links_supported(state_fd);
+  try {
+    if (links)
+      publish_by_link(dir, dir_fd, state_path, state_fd, names, fresh, write_set, carry_shown);
+    else
+      publish_by_rename(dir, dir_fd, state_path, state_fd, names, fresh);
+  } catch (...) {
+    if (current_set(state_fd) != fresh) remove_set_folder(state_fd, fresh);
+    throw;
+  }
+  remove_leftovers(state_fd, links ? fresh : "", dir_fd, names);
+}
+
 }  // namespace
 
 void check_output_folder(const std::string& dir, const std::vector<std::string>& names,
@@ -354,95 +529,47 @@ void check_output_folder(const std::string& dir, const std::vector<std::string>&
 bool is_published_output_set(const std::string& dir, const std::vector<std::string>& names) {
   const FileDescriptor dir_fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!dir_fd) return false;
+  const bool ours = holds_state_folder(dir_fd.get());
   return std::all_of(names.begin(), names.end(), [&](const std::string& name) {
-    return inspect(dir_fd.get(), name) == Shown::kOurLink;
+    const Shown shown = inspect(dir_fd.get(), name);
+    return shown == Shown::kOurLink || (ours && shown == Shown::kRegularFile);
   });
 }
 
 void publish_output_set(const std::string& dir, const std::vector<OutputFile>& files) {
+  // The folders this run creates, innermost first.
+  std::vector<fs::path> created;
+  fs::path innermost = fs::path(dir).lexically_normal();
+  if (!innermost.has_filename()) innermost = innermost.parent_path();  // "out/"
+  for (fs::path folder = innermost; !folder.empty();
+       folder = folder.parent_path()) {
+    struct stat st {};
+    if (::lstat(folder.c_str(), &st) == 0 || errno != ENOENT) break;
+    created.push_back(folder);
+    if (folder == folder.parent_path()) break;
+  }
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw InputError(dir + ": cannot create output folder: " + ec.message());
   const FileDescriptor dir_fd = open_folder(dir);
   const std::string state_path = describe(dir, kOutputStateFolder);
+  const bool state_existed = holds_state_folder(dir_fd.get());
   const FileDescriptor state = open_state_folder(dir_fd.get(), dir, true);
-  // One publisher at a time per folder; the lock goes with the process, even when killed.
-  while (::flock(state.get(), LOCK_EX) != 0)
-    if (errno != EINTR) fail(state_path, "cannot lock", errno);
-
-  std::vector<std::string> names;
-  for (const auto& file : files) {
-    names.push_back(file.name);
-    if (inspect(dir_fd.get(), file.name) == Shown::kFolder)
-      throw InputError(describe(dir, file.name) +
-                       ": is a folder; synthaudit writes a file of that name");
-  }
-  const mode_t folder_mode = 0777 & ~creation_mask();
-  const std::optional<std::string> previous = current_set(state.get());
-  FileDescriptor previous_fd;
-  if (previous) previous_fd = open_subfolder(state.get(), *previous);
-
-  // What `name` shows now, carried into the set `to_fd`; false when it shows nothing we can keep.
-  auto carry_shown = [&](const std::string& name, int to_fd) {
-    const std::string path = describe(dir, name);
-    switch (inspect(dir_fd.get(), name)) {
-      case Shown::kOurLink: {
-        struct stat st {};
-        if (!previous_fd ||
-            ::fstatat(previous_fd.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
-          return false;
-        carry_file(previous_fd.get(), name, to_fd, path);
-        return true;
-      }
-      case Shown::kRegularFile:
-        carry_file(dir_fd.get(), name, to_fd, path);
-        return true;
-      default:
-        return false;
-    }
+  // A run that fails before its publish (a full disk, a name that cannot be kept) leaves the
+  // folder as it found it: the state folder and DIR are removed again when this run made them
+  // and they hold nothing.
+  auto undo_creation = [&] {
+    if (!state_existed && folder_is_empty(state.get()))
+      ::unlinkat(dir_fd.get(), kOutputStateFolder, AT_REMOVEDIR);
+    for (const auto& folder : created)
+      if (::rmdir(folder.c_str()) != 0) break;
   };
-
-  const std::string fresh = make_private_folder(state.get(), state_path);
   try {
-    const FileDescriptor fresh_fd = open_subfolder(state.get(), fresh);
-    if (!fresh_fd) fail(describe(state_path, fresh), "cannot open", errno);
-    for (const auto& file : files) {
-      if (file.content) {
-        write_new_file(fresh_fd.get(), file.name, *file.content, describe(dir, file.name));
-      } else if (!carry_shown(file.name, fresh_fd.get())) {
-        throw InputError(describe(dir, file.name) + ": no published file of that name to keep");
-      }
-    }
-    seal_folder(fresh_fd.get(), folder_mode, describe(state_path, fresh));
+    publish_into(dir, dir_fd.get(), state_path, state.get(), files);
   } catch (...) {
-    remove_set_folder(state.get(), fresh);
+    undo_creation();
     throw;
   }
-
-  // Names that are not yet links of ours (the first run here, or results an older version wrote
-  // as plain files) become links one by one; each keeps showing what it showed, because
-  // `current` first points at a set made of exactly those files.
-  const bool all_linked = std::all_of(names.begin(), names.end(), [&](const std::string& name) {
-    return inspect(dir_fd.get(), name) == Shown::kOurLink;
-  });
-  if (!all_linked) {
-    const std::string shown = make_private_folder(state.get(), state_path);
-    const FileDescriptor shown_fd = open_subfolder(state.get(), shown);
-    if (!shown_fd) fail(describe(state_path, shown), "cannot open", errno);
-    for (const auto& name : names) carry_shown(name, shown_fd.get());
-    seal_folder(shown_fd.get(), folder_mode, describe(state_path, shown));
-    replace_with_link(state.get(), shown, state.get(), kCurrentLink, state_path);
-    ::fsync(state.get());
-    for (const auto& name : names)
-      if (inspect(dir_fd.get(), name) != Shown::kOurLink)
-        replace_with_link(state.get(), stable_link_target(name), dir_fd.get(), name,
-                          describe(dir, name));
-    ::fsync(dir_fd.get());
-  }
-  // The publish: one rename.
-  replace_with_link(state.get(), fresh, state.get(), kCurrentLink, state_path);
-  ::fsync(state.get());
-  remove_leftovers(state.get(), fresh, dir_fd.get(), names);
 }
 
 void write_file_atomic(const std::string& path, const std::string& content) {

@@ -10,7 +10,9 @@
 // A new set is written into a fresh private folder (mode 0700 while written, O_EXCL and
 // O_NOFOLLOW through the folder's descriptor), and becomes visible when `current` is swapped to
 // it. Other files in DIR are never touched. This is the layout Kubernetes' AtomicWriter uses for
-// projected volumes (kubernetes/pkg/volume/util/atomic_writer.go).
+// projected volumes (kubernetes/pkg/volume/util/atomic_writer.go). A folder copied with its links
+// followed (`current` a folder, the names plain files) is taken over by the next publish; where
+// the file system refuses symbolic links, each file replaces its name by one rename instead.
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,12 +38,14 @@ void check_output_folder(const std::string& dir, const std::vector<std::string>&
 
 // Writes `files` as a new set and publishes it in `dir` (created if missing): after it returns,
 // every name shows the new set; if the process dies before, every name shows what it showed
-// before (or nothing, if it showed nothing). Sets and temporaries left by earlier runs that were
+// before (or nothing, if it showed nothing). A failure removes what this call created (the new
+// set, and .synthaudit and DIR and its parents when they were made by it and hold nothing). Sets and temporaries left by earlier runs that were
 // killed are removed (only this protocol's names, owned by this user). A concurrent publish in
 // the same folder waits for this one (flock). Throws InputError when the folder cannot be used.
 void publish_output_set(const std::string& dir, const std::vector<OutputFile>& files);
 
-// True when every name in `names` is already a link of this protocol in `dir`.
+// True when every name in `names` is a link of this protocol in `dir`, or a plain file in a `dir`
+// that holds .synthaudit (a copy made with links followed, or a file system without links).
 bool is_published_output_set(const std::string& dir, const std::vector<std::string>& names);
 
 // Writes one file `path` through a private temporary file in the same folder (random name,

@@ -188,6 +188,76 @@ mkdir -p "$WORK/here"
 [ "$(set_state "$WORK/here")" = kill_run_00077 ] && pass "--out . writes into the current folder" ||
   fail "--out . writes into the current folder" "found $(set_state "$WORK/here")"
 
+# --- A copy made with links followed (cp -rL, zip archives, cloud sync) takes the next run. ---
+one_set() { [ "$(find "$1/.synthaudit" -maxdepth 1 -name 'set-*' | wc -l)" -eq 1 ]; }
+linked() { [ "$(readlink "$1/results.json")" = .synthaudit/current/results.json ]; }
+COPY="$WORK/copied"
+cp -rL "$OUT" "$COPY" 2>/dev/null
+if [ -d "$COPY/.synthaudit/current" ] && [ ! -L "$COPY/results.json" ]; then
+  evaluate 00200 "$COPY" >/dev/null 2>"$WORK/copy.err"
+  rc=$?
+  if [ "$rc" -eq 0 ] && [ "$(set_state "$COPY")" = kill_run_00200 ] && linked "$COPY" &&
+    one_set "$COPY" && [ "$(cat "$COPY/user_notes.txt")" = mine ]; then
+    pass "a run into a copy made with links followed publishes (links again, one set)"
+  else
+    fail "a run into a copy made with links followed publishes" "exit $rc: $(head -c 300 "$WORK/copy.err")"
+  fi
+else
+  fail "cp -rL turns the links into files" "$(ls -lA "$COPY" "$COPY/.synthaudit" | tr '\n' ' ')"
+fi
+rm -rf "$COPY/.synthaudit/current" "$COPY/results.tsv"
+evaluate 00201 "$COPY" >/dev/null 2>"$WORK/copy.err"
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(set_state "$COPY")" = kill_run_00201 ] && linked "$COPY" && one_set "$COPY" &&
+  pass "a run into a partly deleted output folder publishes" ||
+  fail "a run into a partly deleted output folder publishes" "exit $rc: $(head -c 300 "$WORK/copy.err")"
+
+# --- A full disk (a file-size limit, SIGXFSZ ignored so that write(2) fails with EFBIG). ---
+full_disk() { (trap '' XFSZ; ulimit -f 16; evaluate "$@"); }
+mkdir -p "$WORK/full"
+full_disk 00300 "$WORK/full" >/dev/null 2>"$WORK/full.err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(grep -c error "$WORK/full.err")" -eq 1 ] &&
+  tail -n 1 "$WORK/full.err" | grep -q '^synthaudit: error: .*results.json: write failed' &&
+  [ -z "$(ls -A "$WORK/full")" ] &&
+  pass "a full disk: exit 2, the error last, an empty --out left empty [$(tail -n 1 "$WORK/full.err")]" ||
+  fail "a full disk leaves an empty --out empty" "exit $rc, holds: $(ls -A "$WORK/full" | tr '\n' ' ')"
+full_disk 00301 "$WORK/new/nested" >/dev/null 2>"$WORK/full.err"
+rc=$?
+[ "$rc" -eq 2 ] && [ ! -e "$WORK/new" ] &&
+  pass "a full disk: the folders the run created are removed again" ||
+  fail "a full disk: the folders the run created are removed again" "exit $rc, $WORK/new exists"
+full_disk 00302 "$COPY" >/dev/null 2>"$WORK/full.err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(set_state "$COPY")" = kill_run_00201 ] && one_set "$COPY" &&
+  pass "a full disk: a published folder keeps its set and nothing more" ||
+  fail "a full disk: a published folder keeps its set" "exit $rc: $(set_state "$COPY")"
+
+# --- A file system without symbolic links (FAT, some network shares): plain files. ---
+no_links() {
+  # The sanitizers' runtime must come first; a preloaded library is put before it.
+  LD_PRELOAD=$SYNTHAUDIT_NO_SYMLINKS ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$@"
+}
+if [ -n "${SYNTHAUDIT_NO_SYMLINKS:-}" ]; then
+  FAT="$WORK/fat"
+  ok=1
+  for id in 00400 00401; do
+    evaluate_args "$id" "$FAT"
+    no_links "$BIN" "${ARGS[@]}" >/dev/null 2>"$WORK/fat.err" || ok=0
+    [ "$(set_state "$FAT")" = "kill_run_$id" ] || ok=0
+  done
+  kept=$(find "$FAT" -type l | wc -l)
+  sets=$(find "$FAT/.synthaudit" -mindepth 1 | wc -l)
+  no_links "$BIN" report "$FAT/results.json" >/dev/null 2>>"$WORK/fat.err" || ok=0
+  [ "$(set_state "$FAT")" = kill_run_00401 ] || ok=0
+  [ "$ok" -eq 1 ] && [ "$kept" -eq 0 ] && [ "$sets" -eq 0 ] && [ -f "$FAT/results.json" ] &&
+    pass "without symbolic links the set is published as plain files (twice, then report)" ||
+    fail "without symbolic links the set is published as plain files" \
+      "links $kept, state entries $sets: $(head -c 300 "$WORK/fat.err")"
+else
+  fail "without symbolic links" "SYNTHAUDIT_NO_SYMLINKS is not set (tests/CMakeLists.txt sets it)"
+fi
+
 # --- Links planted by someone else are never followed. ---
 attack() {  # attack NAME SETUP: SETUP plants links in $OUT; the run must not touch $OUTSIDE
   local name=$1 setup=$2
