@@ -377,6 +377,7 @@ ReadSettings reading_settings(const EvaluationSpec& spec) {
   settings.csv.max_field_bytes = limits.field_bytes;
   settings.csv.max_columns = limits.columns;
   settings.csv.pipe_wait_seconds = limits.pipe_wait_seconds;
+  settings.csv.memory_budget = limits.memory;
   return settings;
 }
 

@@ -40,25 +40,52 @@ bool is_gzip(std::string_view bytes) {
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-std::string gunzip(std::string_view compressed, const std::string& path, std::uint64_t max_bytes) {
+std::string gunzip(std::string_view compressed, const std::string& path, std::uint64_t max_bytes,
+                   std::uint64_t memory_budget) {
+  ResourceLimits budget;
+  budget.memory = memory_budget;
+  const AvailableMemory memory = available_memory(budget);
+  // The output grows by doubling: the old and the new buffer are held at once.
+  auto grow_to = [&](std::string& out, std::size_t bytes, std::size_t produced) {
+    if (out.size() + bytes > memory.bytes)
+      throw InputError(path + ": decompresses to more than " + format_bytes(produced) +
+                       ", and holding more needs more than the " + format_bytes(memory.bytes) +
+                       " of memory available (bounded by " + memory.bound +
+                       "); decompress it elsewhere, or use a machine with more memory");
+    out.resize(bytes);
+  };
   z_stream stream{};
   // 15 + 32: zlib or gzip header, detected automatically.
   if (inflateInit2(&stream, 15 + 32) != Z_OK) throw InputError(path + ": cannot start gzip");
+  struct StreamEnd {
+    z_stream& stream;
+    ~StreamEnd() { inflateEnd(&stream); }
+  } end{stream};
   std::string out;
-  out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(
-      std::max<std::size_t>(compressed.size() * 4, 1 << 16), max_bytes + 1)));
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-  stream.avail_in = static_cast<uInt>(compressed.size());
+  grow_to(out,
+          static_cast<std::size_t>(std::min<std::uint64_t>(
+              std::max<std::size_t>(compressed.size() * 4, 1 << 16), max_bytes + 1)),
+          0);
+  // zlib counts in 32 bits: the input is fed in pieces.
+  std::size_t fed = 0;
+  auto feed = [&] {
+    if (stream.avail_in > 0 || fed == compressed.size()) return;
+    const std::size_t piece = std::min<std::size_t>(compressed.size() - fed, 1u << 30);
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data() + fed));
+    stream.avail_in = static_cast<uInt>(piece);
+    fed += piece;
+  };
   std::size_t produced = 0;
   int status = Z_OK;
   while (true) {
-    if (produced > max_bytes) {
-      inflateEnd(&stream);
+    feed();
+    if (produced > max_bytes)
       throw InputError(path + ": decompresses to more than " + format_bytes(max_bytes) +
                        " (limit input_bytes; raise it with --limit input_bytes=SIZE)");
-    }
     if (produced == out.size())
-      out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(out.size() * 2, max_bytes + 1)));
+      grow_to(out,
+              static_cast<std::size_t>(std::min<std::uint64_t>(out.size() * 2, max_bytes + 1)),
+              produced);
     stream.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
     stream.avail_out = static_cast<uInt>(std::min<std::size_t>(out.size() - produced, 1u << 30));
     if (stream.avail_out == 0) continue;  // full at the bound: the check above ends it
@@ -67,22 +94,16 @@ std::string gunzip(std::string_view compressed, const std::string& path, std::ui
     produced += before - stream.avail_out;
     if (status == Z_STREAM_END) {
       // Concatenated gzip members are valid gzip: continue with the next one.
-      if (stream.avail_in > 0) {
+      if (stream.avail_in > 0 || fed < compressed.size()) {
         inflateReset(&stream);
         continue;
       }
       break;
     }
-    if (status != Z_OK && status != Z_BUF_ERROR) {
-      inflateEnd(&stream);
-      throw InputError(path + ": corrupt gzip data");
-    }
-    if (status == Z_BUF_ERROR && stream.avail_in == 0) {
-      inflateEnd(&stream);
+    if (status != Z_OK && status != Z_BUF_ERROR) throw InputError(path + ": corrupt gzip data");
+    if (status == Z_BUF_ERROR && stream.avail_in == 0 && fed == compressed.size())
       throw InputError(path + ": truncated gzip data");
-    }
   }
-  inflateEnd(&stream);
   out.resize(produced);
   return out;
 }
@@ -349,7 +370,7 @@ CsvFile CsvFile::from_input(HashedInput input, const std::string& path, const Cs
   if (is_gzip(raw) || options.encoding != TextEncoding::kUtf8) {
     // The fingerprint is of the bytes as stored; the text is decompressed or converted.
     std::string digest = input.sha256.get();
-    std::string text = is_gzip(raw) ? gunzip(raw, path, options.max_input_bytes) : std::string(raw);
+    std::string text = is_gzip(raw) ? gunzip(raw, path, options.max_input_bytes, options.memory_budget) : std::string(raw);
     input.bytes = ByteBuffer();
     return from_bytes(std::move(text), path, options, std::move(digest));
   }

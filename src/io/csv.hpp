@@ -65,6 +65,9 @@ struct CsvOptions {
   std::uint64_t max_field_bytes = std::uint64_t{1} << 20;
   std::uint64_t max_columns = 1000;
   std::uint64_t pipe_wait_seconds = 10;
+  // The memory budget (limit memory; 0 = none): with the machine's and the process's own bounds,
+  // it bounds the text a gzip file decompresses to, as it grows.
+  std::uint64_t memory_budget = 0;
   // The structure check and row index are split into pieces of this many bytes of text, checked
   // on `threads` threads, each piece from the first line break in it as if no quoted field were
   // open there, and then verified in order against where the previous piece's rows really end
@@ -172,8 +175,12 @@ class CsvFile : public DataFile {
 
 // gzip (magic bytes 1f 8b).
 bool is_gzip(std::string_view bytes);
-// Inflates gzip or zlib data, at most `max_bytes` of output (InputError naming `path` beyond).
-std::string gunzip(std::string_view compressed, const std::string& path, std::uint64_t max_bytes);
+// Inflates gzip or zlib data, at most `max_bytes` of output (InputError naming `path` beyond),
+// and never more than the memory available (core/limits.hpp, available_memory with
+// `memory_budget`) would hold while the output buffer grows: a decompression bomb is an
+// InputError naming the file and the bound, not an exhausted machine.
+std::string gunzip(std::string_view compressed, const std::string& path, std::uint64_t max_bytes,
+                   std::uint64_t memory_budget = 0);
 
 // SHA-256 of a byte string, lowercase hex.
 std::string sha256_hex(std::string_view bytes);

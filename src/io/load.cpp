@@ -645,7 +645,7 @@ std::unique_ptr<DataFile> open_data_file(const std::string& path, const ReadSett
   std::string digest;
   if (is_gzip(stored)) {
     digest = input.sha256.get();
-    inflated = gunzip(stored, path, options.max_input_bytes);
+    inflated = gunzip(stored, path, options.max_input_bytes, options.memory_budget);
   }
   const std::string_view content = digest.empty() ? stored : std::string_view(inflated);
   const DataFormat format = detect_data_format(content.substr(0, 4096), path);

@@ -118,6 +118,16 @@ head -c 67108864 /dev/zero | gzip -9 >bomb.csv.gz
 check "gzip bomb stops at input_bytes" \
   "^synthaudit: error: bomb\.csv\.gz: decompresses to more than 1 MiB \(limit input_bytes" \
   "${EVAL[@]}" --confidential bomb.csv.gz --synthetic s=syn.csv --limit input_bytes=1M
+# Below input_bytes, the memory bounds it as it grows: the budget, and the address-space limit.
+check "gzip bomb stops at the memory budget" \
+  "^synthaudit: error: bomb\.csv\.gz: decompresses to more than .* of memory available \(bounded by the memory budget" \
+  "${EVAL[@]}" --confidential conf.csv --synthetic s=bomb.csv.gz --memory 40M
+# (Not under the sanitizers, whose shadow memory needs terabytes of address space.)
+if [ -z "${ASAN_OPTIONS:-}" ]; then
+  check "gzip bomb stops at ulimit -v" \
+    "^synthaudit: error: bomb\.csv\.gz: decompresses to more than .* \(bounded by the address-space limit" \
+    bash -c 'ulimit -v 180000; exec "$@"' _ "${EVAL[@]}" --confidential bomb.csv.gz --synthetic s=syn.csv
+fi
 
 check "memory budget too small (--memory)" \
   "^synthaudit: error: conf\.csv: reading it needs about .*, more than the 16 bytes available \(bounded by the memory budget \(--memory or limits: memory\)\)" \
