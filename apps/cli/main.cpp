@@ -16,6 +16,7 @@
 #include "core/limits.hpp"
 #include "core/mpi_round_bytes.hpp"
 #include "core/progress.hpp"
+#include "core/thread_environment.hpp"
 #include "core/text.hpp"
 #include "engine/partitioned_evaluate.hpp"
 #include "io/file.hpp"
@@ -442,6 +443,7 @@ int run_sdc(const SdcFlags& f, bool label_given) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const std::vector<std::string> environment_warnings = tame_openmp_environment(argv);
   CLI::App app{"synthaudit: audit a synthetic data release against the confidential data"};
   app.require_subcommand(1);
   app.set_version_flag("--version", SYNTHAUDIT_VERSION);
@@ -561,6 +563,9 @@ int main(int argc, char** argv) {
   }
   Communicator& communicator = group->communicator();
   const bool root = communicator.is_root();
+  if (root)
+    for (const auto& warning : environment_warnings)
+      std::cerr << "synthaudit: warning: " << warning << "\n";
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -335,8 +335,12 @@ int parse_threads(const std::string& text, const std::string& where) {
 std::string cap_threads(EvaluationSpec& spec) {
   const int hardware = hardware_threads();
   if (spec.context.threads <= hardware) return "";
-  const std::string warning = "threads: " + std::to_string(spec.context.threads) +
-                              " requested, but this machine has " + std::to_string(hardware) +
+  // parse_threads reads every count beyond 32 bits as INT32_MAX.
+  const std::string requested = spec.context.threads == INT32_MAX
+                                    ? std::to_string(INT32_MAX) + " or more"
+                                    : std::to_string(spec.context.threads);
+  const std::string warning = "threads: " + requested + " requested, but this machine has " +
+                              std::to_string(hardware) +
                               "; using " + std::to_string(hardware);
   spec.context.threads = hardware;
   return warning;

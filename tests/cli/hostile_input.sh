@@ -209,6 +209,16 @@ check "30-way interaction (2^30 terms) fails at once" \
 check_ok "--threads 100000 is capped to the machine (exit 0)" \
   "^synthaudit: warning: threads: 100000 requested, but this machine has [0-9]+; using [0-9]+$" \
   "${EVAL[@]}" "${base[@]}" "${fast[@]}" --threads 100000
+check_ok "--threads beyond 64 bits is capped, and said as given (exit 0)" \
+  "^synthaudit: warning: threads: 2147483647 or more requested, but this machine has [0-9]+; using [0-9]+$" \
+  "${EVAL[@]}" "${base[@]}" "${fast[@]}" --threads 99999999999999999999
+# OpenMP's environment, read by libgomp before main: capped or dropped with our warning.
+check_ok "OMP_NUM_THREADS=100000 is capped to the machine (exit 0)" \
+  "^synthaudit: warning: OMP_NUM_THREADS=100000 asks for more threads than this machine has \([0-9]+\); using [0-9]+$" \
+  env OMP_NUM_THREADS=100000 "${EVAL[@]}" "${base[@]}" --baseline-draws 0 --metrics ks_distance,distance_to_closest_record
+check_ok "OMP_STACKSIZE=100000G is dropped (exit 0, not libgomp's thread failure)" \
+  "^synthaudit: warning: OMP_STACKSIZE=100000G is more than the 1 GiB per thread synthaudit allows; ignored" \
+  env OMP_STACKSIZE=100000G "${EVAL[@]}" "${base[@]}" --baseline-draws 0 --metrics ks_distance,distance_to_closest_record
 check "negative --threads" \
   "^synthaudit: error: --threads: '-2': the thread count cannot be negative" \
   "${EVAL[@]}" "${base[@]}" --threads=-2
