@@ -36,6 +36,12 @@ using namespace synthaudit;
 
 namespace {
 
+// One line on stderr per message, whatever the message holds: a parser's message may quote a
+// line break, a NUL or a terminal escape from the file it read (docs/limits.md).
+void say(const char* kind, std::string_view message) {
+  std::cerr << "synthaudit: " << kind << ": " << escape_controls(message) << "\n";
+}
+
 // Exit codes (docs/cli.md): 0 done, 1 internal error, 2 bad input, 3 no candidate passes the
 // release policy (the outputs are written in full).
 constexpr int kExitNoCandidatePasses = 3;
@@ -145,7 +151,7 @@ EvaluationSpec build_spec(const nlohmann::json& given) {
   if (spec.output_dir.empty()) throw InputError("no output folder given (--out DIR)");
   validate_spec(spec);
   if (const std::string warning = cap_threads(spec); !warning.empty())
-    std::cerr << "synthaudit: warning: " << warning << "\n";
+    say("warning", warning);
   return spec;
 }
 
@@ -213,7 +219,7 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
   auto run = [&](const EvaluationData& data, EvaluationSinks sinks) {
     // How the files were read shouts even with --quiet: a wrong guess changes every result.
     for (const auto& warning : data.reading_warnings)
-      std::cerr << "synthaudit: warning: " << warning << "\n";
+      say("warning", warning);
     sinks.work_progress = quiet ? nullptr : &work_progress;
     // Safe output writes nothing per record: the records are never collected.
     sinks.records = spec.safe_output ? nullptr : &records;
@@ -222,7 +228,7 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
   auto publish = [&](const nlohmann::json& document) {
     // The checks before the metrics shout even with --quiet: they are mistakes, not progress.
     for (const auto& finding : document.value("data_checks", nlohmann::json::array()))
-      std::cerr << "synthaudit: warning: " << finding.value("message", "") << "\n";
+      say("warning", finding.value("message", ""));
     const std::string json_path = (fs::path(spec.output_dir) / "results.json").string();
     const std::string tsv_path = (fs::path(spec.output_dir) / "results.tsv").string();
     const std::string html_path = (fs::path(spec.output_dir) / "report.html").string();
@@ -558,14 +564,14 @@ int main(int argc, char** argv) {
   try {
     group = ProcessGroup::start();
   } catch (const InputError& e) {
-    if (launcher_rank() == 0) std::cerr << "synthaudit: error: " << e.what() << "\n";
+    if (launcher_rank() == 0) say("error", e.what());
     return 2;
   }
   Communicator& communicator = group->communicator();
   const bool root = communicator.is_root();
   if (root)
     for (const auto& warning : environment_warnings)
-      std::cerr << "synthaudit: warning: " << warning << "\n";
+      say("warning", warning);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -574,7 +580,7 @@ int main(int argc, char** argv) {
     // A usage error is bad input like any other: one line, exit code 2.
     std::string message = e.what();
     std::replace(message.begin(), message.end(), '\n', ' ');
-    std::cerr << "synthaudit: error: " << message << " (see --help)\n";
+    say("error", message + " (see --help)");
     return 2;
   }
 
@@ -636,7 +642,7 @@ int main(int argc, char** argv) {
       return 0;
     }
   } catch (const InputError& e) {
-    if (root) std::cerr << "synthaudit: error: " << e.what() << "\n";
+    if (root) say("error", e.what());
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "synthaudit: internal error"

@@ -116,6 +116,11 @@ void check_yaml_shape(const YAML::Node& root, const std::string& file,
 // Reads and parses a YAML file (a spec or a policy) within the limits.
 YAML::Node load_yaml(const std::string& path, const ResourceLimits& limits) {
   const std::string text = read_input_file(path, limits.input_bytes, limits.pipe_wait_seconds);
+  // YAML is text: a NUL is never part of it, and the parser's message would quote it.
+  if (const auto nul = text.find('\0'); nul != std::string::npos)
+    throw InputError(path + ": line " +
+                     std::to_string(1 + std::count(text.begin(), text.begin() + nul, '\n')) +
+                     ": a NUL byte; a spec or policy is YAML text (is this the right file?)");
   YAML::Node root;
   try {
     root = YAML::Load(text);

@@ -219,6 +219,24 @@ check_ok "OMP_NUM_THREADS=100000 is capped to the machine (exit 0)" \
 check_ok "OMP_STACKSIZE=100000G is dropped (exit 0, not libgomp's thread failure)" \
   "^synthaudit: warning: OMP_STACKSIZE=100000G is more than the 1 GiB per thread synthaudit allows; ignored" \
   env OMP_STACKSIZE=100000G "${EVAL[@]}" "${base[@]}" --baseline-draws 0 --metrics ks_distance,distance_to_closest_record
+# A warning may come before an error; the error is then the last line.
+rm -rf "$OUT"
+OMP_NUM_THREADS=100000 "${EVAL[@]}" --confidential missing.csv --synthetic s=syn.csv 2>"$WORK/stderr" >/dev/null
+rc=$?
+if [ "$rc" -eq 2 ] && [ "$(wc -l <"$WORK/stderr")" -eq 2 ] &&
+  head -n 1 "$WORK/stderr" | grep -q '^synthaudit: warning: OMP_NUM_THREADS' &&
+  tail -n 1 "$WORK/stderr" | grep -q '^synthaudit: error: missing\.csv: '; then
+  pass "a warning before an error: the error is the last line"
+else
+  fail "a warning before an error: the error is the last line" "exit $rc: $(tr '\n' '|' <"$WORK/stderr")"
+fi
+printf 'confidential: conf.csv\0\ncandidates: [{name: s, replicates: [syn.csv]}]\n' >spec_nul.yaml
+check "a NUL byte in a spec" \
+  "^synthaudit: error: spec_nul\.yaml: line 1: a NUL byte; a spec or policy is YAML text" \
+  "${EVAL[@]}" --spec spec_nul.yaml
+check "a line break in a value quoted by an error stays on one line" \
+  "^synthaudit: error: .*no\\\\nsuch\.csv" \
+  "${EVAL[@]}" --confidential "$(printf 'no\nsuch.csv')" --synthetic s=syn.csv
 check "negative --threads" \
   "^synthaudit: error: --threads: '-2': the thread count cannot be negative" \
   "${EVAL[@]}" "${base[@]}" --threads=-2
