@@ -348,6 +348,8 @@ void print_metric_list(bool as_json) {
 
 int describe_metric(const std::string& name, bool as_json) {
   const MetricSpec& m = describe(name);
+  // Found by an acronym or a statistic's name: say which metric this is.
+  if (m.name != name) std::cerr << "synthaudit: '" << escape_controls(name) << "' is " << m.name << "\n";
   std::cout << (as_json ? metric_to_json(m).dump(2) + "\n" : describe_text(m));
   return 0;
 }

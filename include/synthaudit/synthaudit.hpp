@@ -114,7 +114,9 @@ EvaluationData make_evaluation_data(Evaluation&& evaluation, const EvaluationSpe
 
 // Every metric, in the registry's order.
 const std::vector<MetricSpec>& list_metrics();
-// The metric named `name`; InputError with a did-you-mean hint when there is none.
+// The metric named `name`, or else the one metric whose acronym (cap, dcr), statistic (DiSCO,
+// repU) or statistic's first word `name` is, case-insensitively; InputError listing the metrics
+// when several fit, with a did-you-mean hint when none does.
 const MetricSpec& describe(const std::string& name);
 // A declaration as JSON: metric_to_json(), and the whole registry: registry_to_json()
 // (metrics/registry_json.hpp); in words: describe_text() (metrics/registry_docs.hpp).

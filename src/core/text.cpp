@@ -76,6 +76,18 @@ std::string did_you_mean(std::string_view given, const std::vector<std::string>&
   return " (did you mean '" + *best + "'?)";
 }
 
+std::string column_hint(std::string_view given, const std::vector<std::string>& columns,
+                        std::size_t shown) {
+  if (std::string hint = did_you_mean(given, columns); !hint.empty()) return hint;
+  if (columns.empty()) return " (the data have no columns)";
+  std::vector<std::string> quoted;
+  for (std::size_t i = 0; i < columns.size() && i < shown; ++i)
+    quoted.push_back("'" + columns[i] + "'");
+  std::string out = " (the columns: " + join(quoted, ", ");
+  if (columns.size() > shown) out += ", and " + std::to_string(columns.size() - shown) + " more";
+  return out + ")";
+}
+
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) {

@@ -11,6 +11,11 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 // " (did you mean 'x'?)" for the closest candidate within a small distance, else "".
 std::string did_you_mean(std::string_view given, const std::vector<std::string>& candidates);
 
+// did_you_mean for a column name, or, when no column is close, " (the columns: a, b, …)" naming
+// the first `shown` columns and how many more there are.
+std::string column_hint(std::string_view given, const std::vector<std::string>& columns,
+                        std::size_t shown = 12);
+
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 std::vector<std::string> split(std::string_view text, char separator);
 std::string trim(std::string_view text);

@@ -227,7 +227,7 @@ struct NamedColumnChecker {
     if (!index)
       throw InputError(where + ": " + key + ": no column '" + name +
                        "' in the confidential data (" + confidential.source().path + ")" +
-                       did_you_mean(name, names));
+                       column_hint(name, names));
     const Column& column = confidential.column(*index);
     if (needs == Needs::kNumeric && !column.is_numeric())
       throw InputError(where + ": " + key + ": column '" + name +
@@ -606,11 +606,28 @@ std::vector<DataFinding> check_copies(const EvaluationData& data, SynthesisType 
 // --- missing codes -------------------------------------------------------------------------------
 
 // One pass: a new minimum makes the old one the smallest value above it (likewise the maximum).
+namespace {
+
+// Adds `v` to the distinct values kept while they are few.
+void note_distinct(ColumnExtremes& e, double v) {
+  const auto at = std::lower_bound(e.distinct.begin(), e.distinct.end(), v);
+  if (at != e.distinct.end() && *at == v) return;
+  if (e.distinct.size() + 1 >= kFewNumericValues) {
+    e.many_values = true;
+    e.distinct.clear();
+    return;
+  }
+  e.distinct.insert(at, v);
+}
+
+}  // namespace
+
 ColumnExtremes column_extremes(const Column& column) {
   ColumnExtremes e;
   if (!column.is_numeric()) return e;
   for (double v : column.numeric) {
     if (std::isnan(v)) continue;
+    if (!e.many_values) note_distinct(e, v);
     if (e.values++ == 0) {
       e.lo = e.hi = v;
       e.at_lo = e.at_hi = 1;
@@ -657,6 +674,12 @@ void merge_column_extremes(ColumnExtremes& into, const ColumnExtremes& part) {
   merged.at_hi = (into.hi == hi ? into.at_hi : 0) + (part.hi == hi ? part.at_hi : 0);
   merged.above_lo = std::min(next_above(into), next_above(part));
   merged.below_hi = std::max(next_below(into), next_below(part));
+  merged.many_values = into.many_values || part.many_values;
+  if (!merged.many_values) {
+    merged.distinct = into.distinct;
+    for (const double v : part.distinct)
+      if (!merged.many_values) note_distinct(merged, v);
+  }
   into = merged;
 }
 
@@ -731,6 +754,47 @@ std::vector<DataFinding> check_missing_code_spikes(const Table& confidential,
     }
   }
   return findings;
+}
+
+std::vector<DataFinding> check_few_valued_numeric(const Table& confidential, const Schema& schema,
+                                                  const EvaluationContext& context,
+                                                  const std::vector<ColumnExtremes>& whole) {
+  std::vector<DataFinding> findings;
+  for (std::size_t c = 0; c < confidential.column_count() && c < schema.columns.size(); ++c) {
+    const Column& column = confidential.column(c);
+    const ColumnExtremes& e = whole[c];
+    if (!column.is_numeric() || !schema.columns[c].inferred || e.many_values ||
+        e.distinct.size() < 2 || column.name == context.weights || column.name == context.household)
+      continue;
+    std::vector<std::string> values;
+    for (const double v : e.distinct) values.push_back(format_number(v));
+    findings.push_back(
+        {"few_valued_numeric",
+         "",
+         0,
+         column.name,
+         false,
+         confidential.source().path + ", column '" + column.name + "': read as numeric, but it " +
+             "holds only " + std::to_string(values.size()) + " distinct values (" +
+             join(values, ", ") +
+             "); if they are codes of categories, declare it (spec: columns: {" + column.name +
+             ": categorical}) so that its distributions are compared level by level (synthpop's "
+             "syn() treats numeric variables with fewer than " +
+             std::to_string(kFewNumericValues) + " values as factors)",
+         {{"distinct_values", e.distinct}}});
+  }
+  return findings;
+}
+
+std::vector<DataFinding> check_few_valued_numeric(const Table& confidential, const Schema& schema,
+                                                  const EvaluationContext& context) {
+  std::vector<ColumnExtremes> extremes(confidential.column_count());
+  const auto columns = static_cast<std::ptrdiff_t>(confidential.column_count());
+#pragma omp parallel for schedule(dynamic) num_threads(parallel_threads())
+  for (std::ptrdiff_t c = 0; c < columns; ++c)
+    extremes[static_cast<std::size_t>(c)] =
+        column_extremes(confidential.column(static_cast<std::size_t>(c)));
+  return check_few_valued_numeric(confidential, schema, context, extremes);
 }
 
 }  // namespace synthaudit

@@ -165,7 +165,14 @@ struct ColumnExtremes {
   std::size_t at_lo = 0, at_hi = 0;
   double above_lo = std::numeric_limits<double>::infinity();   // the smallest value above lo
   double below_hi = -std::numeric_limits<double>::infinity();  // the largest value below hi
+  // The distinct values, ascending, while there are fewer than kFewNumericValues of them;
+  // many_values once there are more (then `distinct` is empty).
+  std::vector<double> distinct;
+  bool many_values = false;
 };
+// A numeric column with fewer distinct values than this is probably codes of categories (synthpop's
+// syn() turns such variables into factors: its minnumlevels).
+inline constexpr std::size_t kFewNumericValues = 5;
 ColumnExtremes column_extremes(const Column& column);
 void merge_column_extremes(ColumnExtremes& into, const ColumnExtremes& part);
 std::vector<MissingCodeSpike> missing_code_spikes(const ColumnExtremes& extremes);
@@ -174,5 +181,14 @@ std::vector<DataFinding> check_missing_code_spikes(const Table& confidential);
 // The same from the whole table's extremes per column (`confidential` gives names and path).
 std::vector<DataFinding> check_missing_code_spikes(const Table& confidential,
                                                    const std::vector<ColumnExtremes>& whole);
+
+// Numeric columns whose kind was inferred (not declared) with 2 to kFewNumericValues - 1 distinct
+// values (0/1 flags, a 1-4 scale): one finding each, suggesting the categorical declaration. The
+// weights and household columns are left out. `whole`: per column, as for the spikes.
+std::vector<DataFinding> check_few_valued_numeric(const Table& confidential, const Schema& schema,
+                                                  const EvaluationContext& context,
+                                                  const std::vector<ColumnExtremes>& whole);
+std::vector<DataFinding> check_few_valued_numeric(const Table& confidential, const Schema& schema,
+                                                  const EvaluationContext& context);
 
 }  // namespace synthaudit

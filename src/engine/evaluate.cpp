@@ -687,6 +687,8 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
   if (!sinks.check_data) {
     findings = check_copies(data, spec.context.synthesis);
     for (auto& f : check_missing_code_spikes(data.confidential)) findings.push_back(std::move(f));
+    for (auto& f : check_few_valued_numeric(data.confidential, data.schema, spec.context))
+      findings.push_back(std::move(f));
   }
 
   nlohmann::json doc;
@@ -743,11 +745,13 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
   doc["warnings"] = data.warnings;
   for (const auto& f : findings) doc["warnings"].push_back(f.message);
   if (!spec.context.weights.empty()) {
-    // The weights reach only the metrics that declare synthetic_weights (metrics/design_weights);
-    // the others are said once here rather than in every result.
+    // The weights reach the metrics that declare synthetic_weights (metrics/design_weights) and
+    // those that say they use them (uses_weights); the others are said once here rather than in
+    // every result.
     std::vector<std::string> unweighted;
     for (const MetricSpec* metric : selected)
-      if (std::none_of(metric->params.begin(), metric->params.end(),
+      if (!metric->uses_weights &&
+          std::none_of(metric->params.begin(), metric->params.end(),
                        [](const ParamSpec& p) { return p.name == "synthetic_weights"; }))
         unweighted.push_back(metric->name);
     if (!unweighted.empty())

@@ -347,6 +347,8 @@ std::optional<nlohmann::json> evaluate_partitioned(
       out.put(e.hi);
       out.put(e.above_lo);
       out.put(e.below_hi);
+      out.put<std::uint64_t>(e.many_values ? UINT64_MAX : e.distinct.size());
+      for (const double v : e.distinct) out.put(v);
     }
     return out.take();
   });
@@ -548,6 +550,10 @@ std::optional<nlohmann::json> evaluate_partitioned(
           e.hi = in.get<double>();
           e.above_lo = in.get<double>();
           e.below_hi = in.get<double>();
+          const auto distinct = in.get<std::uint64_t>();
+          e.many_values = distinct == UINT64_MAX;
+          for (std::uint64_t i = 0; !e.many_values && i < distinct; ++i)
+            e.distinct.push_back(in.get<double>());
           merge_column_extremes(whole, e);
         }
       }
@@ -576,6 +582,9 @@ std::optional<nlohmann::json> evaluate_partitioned(
       std::vector<DataFinding> findings =
           check_copies(tables, checked.context.synthesis, row_key_comparisons(keys_of));
       for (auto& f : check_missing_code_spikes(tables.confidential, extremes))
+        findings.push_back(std::move(f));
+      for (auto& f :
+           check_few_valued_numeric(tables.confidential, tables.schema, checked.context, extremes))
         findings.push_back(std::move(f));
       return findings;
     };

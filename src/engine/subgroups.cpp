@@ -65,7 +65,7 @@ Subgroups::Subgroups(const EvaluationSpec& spec, const EvaluationData& data)
     if (!index)
       throw InputError(spec.origin + ": by: no column '" + name + "' in the confidential data (" +
                        confidential.source().path + ")" +
-                       did_you_mean(name, confidential.column_names()));
+                       column_hint(name, confidential.column_names()));
     const Column& column = confidential.column(*index);
     if (!column.is_categorical())
       throw InputError(spec.origin + ": by: column '" + name +

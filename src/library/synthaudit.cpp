@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <set>
 #include <type_traits>
 
+#include "core/limits.hpp"
 #include "core/text.hpp"
 #include "engine/safe_output.hpp"
 #include "io/csv.hpp"
@@ -39,6 +41,14 @@ std::size_t length_of(const InputColumn& column) {
 // Text becomes levels, column names and JSON strings: the same UTF-8 rule as for files.
 void check_utf8(std::string_view text, const std::string& where) {
   if (!valid_utf8(text)) throw InputError(where + ": the text is not valid UTF-8");
+}
+
+// A level: valid UTF-8 and no longer than a field of a file may be (limit field_bytes).
+void check_level(std::string_view text, const std::string& where, std::uint64_t max_bytes) {
+  if (text.size() > max_bytes)
+    throw InputError(where + ": a value is longer than " + format_bytes(max_bytes) +
+                     " (limit field_bytes; raise it with the limits option, field_bytes=SIZE)");
+  check_utf8(text, where);
 }
 
 // The columns of `table`, checked: at least one row, names valid UTF-8, none empty or used twice,
@@ -74,7 +84,7 @@ Schema schema_of(const InputTable& confidential, const ReadSettings& read,
                               [&](const auto& e) { return e.name == name; });
     if (entry == schema.columns.end())
       throw InputError(origin + ": missing_codes." + name + ": confidential has no column '" +
-                       name + "'" + did_you_mean(name, names));
+                       name + "'" + column_hint(name, names));
     return *entry;
   };
   for (const auto& [name, codes] : read.missing_codes) {
@@ -135,7 +145,7 @@ Column encode_numeric(std::vector<double>&& values, const Schema::Entry& entry,
 
 Column encode_text(const std::vector<std::optional<std::string>>& values,
                    const Schema::Entry& entry, const MissingText& missing,
-                   const std::string& label) {
+                   const std::string& label, std::uint64_t max_level_bytes) {
   Column column{entry.name, ColumnKind::kCategorical};
   column.dictionary = entry.dictionary;
   column.codes.assign(values.size(), kMissingCode);
@@ -144,14 +154,16 @@ Column encode_text(const std::vector<std::optional<std::string>>& values,
     const std::size_t known = entry.dictionary->size();
     column.codes[row] = entry.dictionary->intern(*values[row]);
     if (entry.dictionary->size() > known)
-      check_utf8(*values[row],
-                 label + ": row " + std::to_string(row + 1) + ", column '" + entry.name + "'");
+      check_level(*values[row],
+                  label + ": row " + std::to_string(row + 1) + ", column '" + entry.name + "'",
+                  max_level_bytes);
   }
   return column;
 }
 
 Column encode_coded(const CodedLevels& values, const Schema::Entry& entry,
-                    const MissingText& missing, const std::string& label) {
+                    const MissingText& missing, const std::string& label,
+                    std::uint64_t max_level_bytes) {
   Column column{entry.name, ColumnKind::kCategorical};
   column.dictionary = entry.dictionary;
   column.codes.assign(values.codes.size(), kMissingCode);
@@ -171,8 +183,9 @@ Column encode_coded(const CodedLevels& values, const Schema::Entry& entry,
     if (!decided[level]) {
       decided[level] = true;
       if (!missing(values.levels[level])) {
-        check_utf8(values.levels[level],
-                   label + ": column '" + entry.name + "', level " + std::to_string(level));
+        check_level(values.levels[level],
+                    label + ": column '" + entry.name + "', level " + std::to_string(level),
+                    max_level_bytes);
         shared[level] = entry.dictionary->intern(values.levels[level]);
       }
     }
@@ -183,7 +196,7 @@ Column encode_coded(const CodedLevels& values, const Schema::Entry& entry,
 
 // The table in the schema's column order, its levels interned into the schema's dictionaries.
 Table encode(InputTable&& table, const Schema& schema, const ReadSettings& read,
-             const std::string& label, const std::string& role,
+             std::uint64_t max_level_bytes, const std::string& label, const std::string& role,
              std::vector<std::string>& warnings) {
   check_columns(table, label);
   std::vector<std::string> names;
@@ -201,10 +214,12 @@ Table encode(InputTable&& table, const Schema& schema, const ReadSettings& read,
     if (auto* numbers = std::get_if<std::vector<double>>(&it->values))
       columns.push_back(encode_numeric(std::move(*numbers), entry, label));
     else if (auto* text = std::get_if<std::vector<std::optional<std::string>>>(&it->values))
-      columns.push_back(encode_text(*text, entry, MissingText(entry, read.missing_values), label));
+      columns.push_back(encode_text(*text, entry, MissingText(entry, read.missing_values), label,
+                                    max_level_bytes));
     else
       columns.push_back(encode_coded(std::get<CodedLevels>(it->values), entry,
-                                     MissingText(entry, read.missing_values), label));
+                                     MissingText(entry, read.missing_values), label,
+                                     max_level_bytes));
   }
   std::vector<std::string> ignored;
   for (const auto& name : names)
@@ -257,19 +272,21 @@ EvaluationData make_evaluation_data(Evaluation&& evaluation, const EvaluationSpe
   EvaluationData data;
   check_columns(evaluation.confidential, "confidential");
   data.schema = schema_of(evaluation.confidential, spec.read, spec.origin);
+  const std::uint64_t max_level_bytes = spec.context.limits.field_bytes;
   data.confidential = encode(std::move(evaluation.confidential), data.schema, spec.read,
-                             "confidential", "confidential", data.warnings);
+                             max_level_bytes, "confidential", "confidential", data.warnings);
   for (auto& candidate : evaluation.candidates) {
     EvaluationData::Candidate encoded{candidate.name, {}};
     for (std::size_t r = 0; r < candidate.replicates.size(); ++r)
       encoded.replicates.push_back(encode(std::move(candidate.replicates[r]), data.schema,
-                                          spec.read, replicate_label(candidate.name, r),
+                                          spec.read, max_level_bytes,
+                                          replicate_label(candidate.name, r),
                                           "synthetic", data.warnings));
     data.candidates.push_back(std::move(encoded));
   }
   if (evaluation.holdout)
-    data.holdout = encode(std::move(*evaluation.holdout), data.schema, spec.read, "holdout",
-                          "holdout", data.warnings);
+    data.holdout = encode(std::move(*evaluation.holdout), data.schema, spec.read,
+                          max_level_bytes, "holdout", "holdout", data.warnings);
   finish_evaluation_data(data, spec.context.synthesis);
   return data;
 }
@@ -295,11 +312,89 @@ nlohmann::json audit(const EvaluationSpec& spec, const EvaluationData& data,
 
 const std::vector<MetricSpec>& list_metrics() { return all_metrics(); }
 
+namespace {
+
+std::string lowercase(std::string text) {
+  for (char& c : text)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return text;
+}
+
+// The initials of a metric's name, with and without its short words:
+// distance_to_closest_record gives "dtcr" and "dcr", correct_attribution_probability "cap".
+std::vector<std::string> acronyms(const std::string& name) {
+  static const std::vector<std::string> kShortWords = {"to", "of", "the", "and", "for", "in", "on"};
+  std::string all, content;
+  for (const auto& word : split(name, '_')) {
+    if (word.empty()) continue;
+    all += word[0];
+    if (std::find(kShortWords.begin(), kShortWords.end(), word) == kShortWords.end())
+      content += word[0];
+  }
+  std::vector<std::string> out;
+  for (const auto& a : {all, content})
+    if (a.size() >= 2 && std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+  return out;
+}
+
+// A declared statistic's names: "{repU_max|DiSCO_max}" and "share_{a|b}" name each alternative.
+std::vector<std::string> statistic_names(const std::string& pattern) {
+  const auto open = pattern.find('{');
+  const auto close = pattern.find('}', open == std::string::npos ? 0 : open);
+  if (open == std::string::npos || close == std::string::npos) return {pattern};
+  std::vector<std::string> out;
+  for (const auto& choice : split(pattern.substr(open + 1, close - open - 1), '|'))
+    out.push_back(pattern.substr(0, open) + choice + pattern.substr(close + 1));
+  return out;
+}
+
+}  // namespace
+
 const MetricSpec& describe(const std::string& name) {
   if (const MetricSpec* metric = find_metric(name)) return *metric;
+  // What users call a metric: its acronym (cap, dcr), a statistic it reports (DiSCO, repU), or
+  // the first word of one (tcap), or a word of its name (identity). Each way is tried in turn; the first that finds metrics wins.
+  const std::string given = lowercase(trim(name));
+  const std::vector<std::function<bool(const MetricSpec&)>> ways = {
+      [&](const MetricSpec& m) {
+        const auto a = acronyms(m.name);
+        return std::find(a.begin(), a.end(), given) != a.end();
+      },
+      [&](const MetricSpec& m) {
+        for (const auto& statistic : m.statistics)
+          for (const auto& s : statistic_names(statistic.name))
+            if (lowercase(s) == given) return true;
+        return false;
+      },
+      [&](const MetricSpec& m) {
+        for (const auto& statistic : m.statistics)
+          for (const auto& s : statistic_names(statistic.name))
+            if (lowercase(s.substr(0, s.find('_'))) == given) return true;
+        return false;
+      },
+      [&](const MetricSpec& m) {
+        const auto words = split(m.name, '_');
+        return std::find(words.begin(), words.end(), given) != words.end();
+      }};
+  if (!given.empty()) {
+    for (const auto& matches : ways) {
+      std::vector<const MetricSpec*> found;
+      for (const auto& m : all_metrics())
+        if (matches(m)) found.push_back(&m);
+      if (found.size() == 1) return *found.front();
+      if (found.size() > 1) {
+        std::vector<std::string> names;
+        for (const MetricSpec* m : found) names.push_back(m->name);
+        throw InputError("describe: '" + name + "' could be any of " + join(names, ", ") +
+                         "; give one of these names");
+      }
+    }
+  }
   std::vector<std::string> names;
   for (const auto& m : all_metrics()) names.push_back(m.name);
-  throw InputError("describe: no metric named '" + name + "'" + did_you_mean(name, names));
+  const std::string hint = did_you_mean(name, names);
+  throw InputError("describe: no metric named '" + name + "'" +
+                   (hint.empty() ? "; `synthaudit list-metrics` lists them all" : hint));
 }
 
 }  // namespace synthaudit

@@ -402,6 +402,10 @@ struct MetricSpec {
   bool needs_row_correspondence = false;  // only for partial synthesis
   bool needs_scenarios = false;           // needs disclosure keys/targets
   bool needs_analyses = false;            // needs declared analyses
+  // Reads the declared survey weights as weights although it declares no synthetic_weights
+  // parameter (individual_risk's population frequencies): not listed among the metrics that
+  // treat every row alike.
+  bool uses_weights = false;
   std::vector<Headline> headlines;        // at most two or three per metric
   ComputeFn compute;
   // Set when the metric can be computed from row partitions (above); optional.

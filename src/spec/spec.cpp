@@ -807,10 +807,11 @@ std::string starter_spec(const std::string& confidential_path, const ReadSetting
     if (spec_dir.empty()) spec_dir = ".";
     const fs::path rel =
         fs::weakly_canonical(conf, ec).lexically_relative(fs::weakly_canonical(spec_dir, ec));
-    // Inside the spec's folder: relative (the pair can move together); elsewhere: absolute.
-    if (!ec && !rel.empty() && *rel.begin() != "..")
+    // Given relative, written relative (../data/conf.csv from a specs/ folder): a project folder
+    // that holds both moves as a whole. Absolute only where no relative path leads there.
+    if (!ec && !rel.empty())
       conf = rel.string();
-    else if (!ec)
+    else
       conf = fs::absolute(conf, ec).lexically_normal().string();
   }
   std::ostringstream out;

@@ -7,7 +7,7 @@ namespace synthaudit::stats {
 
 std::size_t resolve_column(const Table& table, const std::string& name, const std::string& what) {
   if (auto index = table.find(name)) return *index;
-  throw InputError(what + ": no column '" + name + "'" + did_you_mean(name, table.column_names()));
+  throw InputError(what + ": no column '" + name + "'" + column_hint(name, table.column_names()));
 }
 
 std::vector<std::size_t> resolve_columns(const Table& table, const std::vector<std::string>& names,

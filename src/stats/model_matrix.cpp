@@ -41,7 +41,7 @@ ModelLayout::ModelLayout(Formula formula, const Table& reference, ResponseKind r
   const std::string where = "formula '" + formula_.text + "'";
   for (const auto& name : formula_.columns())
     if (!reference.find(name))
-      throw InputError(where + ": no column '" + name + "'" + did_you_mean(name, table_columns_));
+      throw InputError(where + ": no column '" + name + "'" + column_hint(name, table_columns_));
 
   // The response.
   if (!formula_.has_response) throw InputError(where + ": a model needs a response (y ~ ...)");

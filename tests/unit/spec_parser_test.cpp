@@ -338,7 +338,11 @@ TEST_F(SpecTest, InitOutputLoadsBack) {
   fs::current_path(dir_ / "sub");
   std::string text = starter_spec("conf.csv", ReadSettings{}, spec_path);
   const std::string to_stdout = starter_spec("conf.csv", ReadSettings{});
+  // A spec in a sibling folder: still relative, through the parent.
+  fs::create_directories(dir_ / "specs");
+  const std::string beside = starter_spec("conf.csv", ReadSettings{}, "../specs/spec.yaml");
   fs::current_path(cwd);
+  EXPECT_NE(beside.find("\nconfidential: ../sub/conf.csv\n"), std::string::npos) << beside;
   const auto pos = text.find("synthetic_1.csv");
   ASSERT_NE(pos, std::string::npos);
   text.replace(pos, std::string("synthetic_1.csv").size(), "sub/conf.csv");  // fill a candidate

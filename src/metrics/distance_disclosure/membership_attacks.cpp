@@ -619,6 +619,7 @@ MetricSpec membership_attacks_metric() {
       .params = params,
       .granularity = MetricGranularity::kPerReplicate,
       .needs_holdout = true,
+      .uses_weights = true,
       .headlines = {{.statistic = "worst_case_auc",
                      .scope = "isolated_1%",
                      .ideal = Ideal::at(0.5),

@@ -331,6 +331,7 @@ MetricSpec individual_risk_metric() {
       .params = params,
       .granularity = MetricGranularity::kPerReplicate,
       .needs_scenarios = true,
+      .uses_weights = true,
       .compute = compute_individual_risk,
       .mergeable = MergeableForm{.partial_state = individual_risk_state,
                                  .finalize = finalize_individual_risk},
