@@ -8,8 +8,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <cstring>
 #include <optional>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,35 @@ namespace {
 
 // Prefix of messages about the options of a call without a spec file.
 constexpr const char* kOrigin = "synthaudit.evaluate";
+
+// Ctrl-C during an evaluation: Python's signal handler only sets a flag, which the thread that
+// runs the evaluation (the interpreter's main thread, GIL released) checks here whenever a long
+// step reports progress (core/progress.hpp), so a long step stops within a fraction of a second,
+// not at the next metric. The KeyboardInterrupt is kept to be raised once the work has stopped.
+class InterruptibleWork : public sa::ProgressSink {
+ public:
+  void report(const std::string&, std::size_t, std::size_t, double, bool) override {}
+  bool stop_requested() override {
+    if (stopped_.load()) return true;
+    if (std::this_thread::get_id() != caller_) return false;  // signals reach the main thread
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) {
+      error_.emplace();  // takes the pending KeyboardInterrupt
+      stopped_.store(true);
+    }
+    return stopped_.load();
+  }
+  // Raises the interrupt that stopped the work (GIL held).
+  [[noreturn]] void raise() {
+    if (error_) throw *error_;
+    throw py::error_already_set();
+  }
+
+ private:
+  const std::thread::id caller_ = std::this_thread::get_id();
+  std::atomic<bool> stopped_{false};
+  std::optional<py::error_already_set> error_;
+};
 
 // A results document as the library returns it; Python reads it through the methods below.
 struct Document {
@@ -88,10 +119,17 @@ Document evaluate(const py::list& confidential, const py::list& candidates,
     if (report_progress) progress(line);
   };
 
-  py::gil_scoped_release no_gil;
-  const sa::EvaluationSpec spec = sa::make_spec(evaluation);
-  const sa::EvaluationData data = sa::make_evaluation_data(std::move(evaluation), spec);
-  return Document{sa::audit(spec, data, on_progress)};
+  InterruptibleWork work;
+  sa::EvaluationSinks sinks;
+  sinks.work_progress = &work;
+  try {
+    py::gil_scoped_release no_gil;
+    const sa::EvaluationSpec spec = sa::make_spec(evaluation);
+    const sa::EvaluationData data = sa::make_evaluation_data(std::move(evaluation), spec);
+    return Document{sa::audit(spec, data, on_progress, sinks)};
+  } catch (const sa::WorkStopped&) {
+    work.raise();
+  }
 }
 
 // The column kinds a spec file fixes: its SDV metadata, overridden by its `columns:`.

@@ -3,8 +3,10 @@
 // Everything about metrics comes from the registry; nothing here names one.
 #include <Rcpp.h>
 
+#include <atomic>
 #include <cstring>
 #include <fstream>
+#include <thread>
 #include <limits>
 #include <sstream>
 #include <unordered_map>
@@ -322,6 +324,30 @@ nlohmann::json parse_document(const std::string& text, const std::string& where)
   return document;
 }
 
+// Ctrl-C (Esc in RStudio) during an evaluation: R only notes the interrupt, and the thread that
+// runs the evaluation (R's main thread) checks for it here whenever a long step reports progress
+// (core/progress.hpp) and between two metric runs, so a long step stops within a fraction of a
+// second. The check runs R_CheckUserInterrupt inside R_ToplevelExec (Rcpp::checkUserInterrupt),
+// which never jumps over C++ frames; the interrupt is signalled to R once the work has stopped.
+class InterruptibleWork : public synthaudit::ProgressSink {
+ public:
+  void report(const std::string&, std::size_t, std::size_t, double, bool) override {}
+  bool stop_requested() override {
+    if (stopped_.load()) return true;
+    if (std::this_thread::get_id() != caller_) return false;  // R may be called from one thread
+    try {
+      Rcpp::checkUserInterrupt();
+    } catch (const Rcpp::internal::InterruptedException&) {
+      stopped_.store(true);
+    }
+    return stopped_.load();
+  }
+
+ private:
+  const std::thread::id caller_ = std::this_thread::get_id();
+  std::atomic<bool> stopped_{false};
+};
+
 // The library's bad-input errors become R errors with the same message; anything else is a bug
 // and says so.
 template <typename Fn>
@@ -359,7 +385,23 @@ Rcpp::List sa_evaluate_impl(SEXP confidential, Rcpp::List candidates, SEXP holdo
       evaluation.candidates.push_back(std::move(candidate));
     }
     if (holdout != R_NilValue) evaluation.holdout = to_table(holdout, "holdout");
-    return results_of(synthaudit::evaluate(std::move(evaluation)));
+    InterruptibleWork work;
+    synthaudit::EvaluationSinks sinks;
+    sinks.work_progress = &work;
+    const synthaudit::ProgressFn between_runs = [&](const std::string&) {
+      synthaudit::stop_if_requested(&work);
+    };
+    nlohmann::json document;
+    try {
+      const synthaudit::EvaluationSpec spec = synthaudit::make_spec(evaluation);
+      const synthaudit::EvaluationData data =
+          synthaudit::make_evaluation_data(std::move(evaluation), spec);
+      document = synthaudit::audit(spec, data, between_runs, sinks);
+    } catch (const synthaudit::WorkStopped&) {
+      // Rcpp's wrapper (END_RCPP) signals it as R's interrupt once this frame is gone.
+      throw Rcpp::internal::InterruptedException();
+    }
+    return results_of(document);
   });
 }
 

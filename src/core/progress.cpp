@@ -35,6 +35,11 @@ void ProgressTracker::maybe_report(std::size_t done) {
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   sink_->report(task_, std::min(done, total_), total_, elapsed, false);
+  if (sink_->stop_requested()) stopped_.store(true, std::memory_order_relaxed);
+}
+
+void stop_if_requested(ProgressSink* sink) {
+  if (sink != nullptr && sink->stop_requested()) throw WorkStopped();
 }
 
 StreamProgress::StreamProgress(std::FILE* stream, bool terminal, double quiet_seconds,

@@ -9,9 +9,17 @@
 #include <cstddef>
 #include <cstdio>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 
 namespace synthaudit {
+
+// The work stopped because its caller asked (ProgressSink::stop_requested: Ctrl-C in a notebook).
+// It passes through the engine to the caller, which knows why it asked.
+class WorkStopped : public std::runtime_error {
+ public:
+  WorkStopped() : std::runtime_error("the evaluation was stopped by its caller") {}
+};
 
 class ProgressSink {
  public:
@@ -20,7 +28,14 @@ class ProgressSink {
   // for one tracker; `finished` once at the end.
   virtual void report(const std::string& task, std::size_t done, std::size_t total,
                       double elapsed_seconds, bool finished) = 0;
+  // Whether the caller wants the work to stop: asked after each report (from any thread) and
+  // between the steps of the engine. Once true, long loops skip their remaining work and the
+  // evaluation ends with WorkStopped.
+  virtual bool stop_requested() { return false; }
 };
+
+// Throws WorkStopped when `sink` asks to stop (between steps, outside parallel regions).
+void stop_if_requested(ProgressSink* sink);
 
 // Counts the work of one task. advance() may be called from any thread; it is cheap (an atomic
 // add and a clock read at most every 1/1024 of the total).
@@ -33,6 +48,12 @@ class ProgressTracker {
   ProgressTracker& operator=(const ProgressTracker&) = delete;
 
   void advance(std::size_t amount);
+  // True once the sink asked to stop: a parallel loop skips the rest of its iterations (an
+  // exception must not leave a parallel region) and calls throw_if_stopped after it.
+  bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
+  void throw_if_stopped() const {
+    if (stopped()) throw WorkStopped();
+  }
 
  private:
   void maybe_report(std::size_t done);
@@ -43,6 +64,7 @@ class ProgressTracker {
   std::size_t step_;
   std::atomic<std::size_t> done_{0};
   std::atomic<std::size_t> next_check_;
+  std::atomic<bool> stopped_{false};
   std::chrono::steady_clock::time_point started_;
   std::mutex report_mutex_;
 };

@@ -927,9 +927,19 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
             failed_by_checks.count(candidate.name) == 0) {
           const MetricOnTables on_tables = [&](const Table& synthetic, const Table* holdout,
                                                std::uint64_t seed) {
-            MetricInput input{
-                data.confidential, {&synthetic}, holdout, spec.context, candidate.name, seed,
-                &neighbours,       nullptr,      &memo,   false};
+            // Re-splits run long in all (up to null_draws of them): between two, and inside
+            // their long steps, the caller may stop the work.
+            stop_if_requested(sinks.work_progress);
+            MetricInput input{data.confidential,
+                              {&synthetic},
+                              holdout,
+                              spec.context,
+                              candidate.name,
+                              seed,
+                              &neighbours,
+                              sinks.work_progress,
+                              &memo,
+                              false};
             try {
               return metric->compute(input, params).values;
             } catch (const MetricNotApplicable&) {

@@ -673,6 +673,7 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
       std::vector<TopK> tops(kBlock, TopK{nullptr, nullptr, opt.k});
 #pragma omp for schedule(dynamic, 1)
       for (std::size_t t = 0; t < tasks; ++t) {
+        if (tracker.stopped()) continue;  // asked to stop: the rest is skipped, then thrown
         const std::size_t b0 = t * kBlocksPerTask, b1 = std::min(nblocks, b0 + kBlocksPerTask);
         for (std::size_t a = 0; a < g.n; a += tile) {
           const std::size_t e = std::min(g.n, a + tile);
@@ -707,6 +708,7 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
       std::vector<TopK> tops(kBlock, TopK{nullptr, nullptr, opt.k});
 #pragma omp for schedule(dynamic, 4)
       for (std::size_t b = 0; b < blocks.size(); ++b) {
+        if (tracker.stopped()) continue;
         std::size_t qids[kBlock] = {};
         const int nq = block_tops(b, qids, tops);
         // Mismatch lower bound per group, visited in increasing order (counting sort).
@@ -770,7 +772,7 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
         std::vector<TopK> tops(kBlock, TopK{nullptr, nullptr, opt.k});
 #pragma omp for schedule(dynamic, 4)
         for (std::size_t b = 0; b < blocks.size(); ++b) {
-          if (done[b]) continue;
+          if (done[b] || tracker.stopped()) continue;
           std::size_t qids[kBlock] = {};
           const int nq = block_tops(b, qids, tops);
           scanned += scan_projected(g, qids, nq, 0, g.n, 0, 0, tops, recomputed) *
@@ -782,6 +784,7 @@ Neighbours gower_search(const Table& query, const Table& reference, const Neighb
   } else {
     full_scan(qorder);
   }
+  tracker.throw_if_stopped();
   result.projected = projected;
   result.scanned_pairs = scanned;
   result.exact_recomputations = recomputed;
@@ -855,6 +858,7 @@ Neighbours numeric_search(const Table& query, const Table& reference, const Neig
     std::vector<double> acc(kTile);
 #pragma omp for schedule(dynamic, 16)
     for (std::size_t q = 0; q < m; ++q) {
+      if (tracker.stopped()) continue;
       TopK top{result.distance.data() + q * opt.k, result.index.data() + q * opt.k, opt.k};
       for (std::size_t a = 0; a < n; a += kTile) {
         const std::size_t len = std::min(kTile, n - a);
@@ -886,6 +890,7 @@ Neighbours numeric_search(const Table& query, const Table& reference, const Neig
       tracker.advance(1);
     }
   }
+  tracker.throw_if_stopped();
   return result;
 }
 

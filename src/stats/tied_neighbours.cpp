@@ -388,7 +388,7 @@ TiedNeighbourLists::TiedNeighbourLists(const Table& query, const Table& referenc
       int give_up;
 #pragma omp atomic read
       give_up = over;
-      if (give_up) continue;
+      if (give_up || tracker.stopped()) continue;
       std::size_t added = 0;
       const std::size_t end = std::min(m, (chunk + 1) * kChunk);
       for (std::size_t i = chunk * kChunk; i < end; ++i) {
@@ -414,6 +414,7 @@ TiedNeighbourLists::TiedNeighbourLists(const Table& query, const Table& referenc
       }
     }
   }
+  tracker.throw_if_stopped();
   if (over) {
     sure_count_ = {};
     picks_ = {};

@@ -344,6 +344,7 @@ MetricResult compute_identifiability(const MetricInput& in, const Params& params
   // Queries in the tree's order: consecutive queries are neighbours and visit the same nodes.
 #pragma omp parallel for schedule(dynamic, 64) num_threads(parallel_threads())
   for (std::ptrdiff_t signed_p = 0; signed_p < positions; ++signed_p) {
+    if (tracker.stopped()) continue;
     const auto self = static_cast<std::size_t>(signed_p);
     const double* query = conf_tree.point(self);
     double nearest_other = std::numeric_limits<double>::infinity();
@@ -363,6 +364,7 @@ MetricResult compute_identifiability(const MetricInput& in, const Params& params
     identifiable[conf_tree.row(self)] = closer ? 1 : 0;
     tracker.advance(1);
   }
+  tracker.throw_if_stopped();
   std::size_t count = 0;
   for (auto v : identifiable) count += v;
   result.add_share("identifiability", "all", static_cast<double>(count), static_cast<double>(n));

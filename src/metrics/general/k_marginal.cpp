@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "core/random.hpp"
 #include "core/text.hpp"
 #include "core/threads.hpp"
@@ -144,7 +145,8 @@ std::string order_scope(std::size_t k) { return k == 2 ? "two-way" : "three-way"
 // 1,140 triples of 20 columns at 100k rows).
 std::vector<double> anchor_sums(const std::vector<stats::CodedColumn>& coded,
                                 const std::vector<std::vector<std::size_t>>& subsets, std::size_t n,
-                                int draws, std::uint64_t seed, std::size_t k) {
+                                int draws, std::uint64_t seed, std::size_t k,
+                                ProgressSink* progress) {
   const std::size_t fractions = std::size(kFractions);
   std::vector<std::vector<std::uint32_t>> subsamples;
   for (int d = 0; d < draws; ++d) {
@@ -165,16 +167,25 @@ std::vector<double> anchor_sums(const std::vector<stats::CodedColumn>& coded,
   const std::size_t samples = subsamples.size();
   std::vector<double> subsample_difference(subsets.size() * samples);
   const auto subset_count = static_cast<std::ptrdiff_t>(subsets.size());
+  // At a million rows the subsample passes run for minutes: say how far they are.
+  ProgressTracker tracker(progress,
+                          "k_marginal: " + std::to_string(k) + "-way subsample curve (marginals × "
+                          "subsamples)",
+                          subsets.size() * samples);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
   for (std::ptrdiff_t signed_i = 0; signed_i < subset_count; ++signed_i) {
+    if (tracker.stopped()) continue;
     const auto i = static_cast<std::size_t>(signed_i);
     std::vector<std::uint64_t> cell;
     const std::uint64_t cells = marginal_cells(coded, subsets[i], 0, cell);
     const CellCounts whole = count_cells(cell, cells, nullptr);
-    for (std::size_t s = 0; s < samples; ++s)
+    for (std::size_t s = 0; s < samples; ++s) {
       subsample_difference[i * samples + s] =
           density_difference(whole, count_cells(cell, cells, &subsamples[s]));
+      tracker.advance(1);
+    }
   }
+  tracker.throw_if_stopped();
   std::vector<double> sums(samples, 0.0);
   for (std::size_t i = 0; i < subsets.size(); ++i)
     for (std::size_t s = 0; s < samples; ++s) sums[s] += subsample_difference[i * samples + s];
@@ -227,15 +238,20 @@ MetricResult compute_k_marginal(const MetricInput& in, const Params& params) {
     // The differences of the candidate, marginals in parallel and added in marginal order.
     std::vector<double> difference(subsets.size());
     const auto subset_count = static_cast<std::ptrdiff_t>(subsets.size());
+    ProgressTracker tracker(in.progress, "k_marginal: " + std::to_string(k) + "-way marginals",
+                            subsets.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
     for (std::ptrdiff_t signed_i = 0; signed_i < subset_count; ++signed_i) {
+      if (tracker.stopped()) continue;
       const auto i = static_cast<std::size_t>(signed_i);
       std::vector<std::uint64_t> conf_cell, syn_cell;
       const std::uint64_t cells = marginal_cells(coded, subsets[i], 0, conf_cell);
       marginal_cells(coded, subsets[i], 1, syn_cell);
       difference[i] = density_difference(count_cells(conf_cell, cells, nullptr),
                                          count_cells(syn_cell, cells, nullptr));
+      tracker.advance(1);
     }
+    tracker.throw_if_stopped();
     double sum = 0;
     for (double d : difference) sum += d;
     const auto marginals = static_cast<double>(subsets.size());
@@ -254,7 +270,9 @@ MetricResult compute_k_marginal(const MetricInput& in, const Params& params) {
     // replicates and baseline draws.
     const std::size_t fractions = std::size(kFractions);
     const auto compute_anchor = std::function<std::vector<double>()>(
-        [&] { return anchor_sums(coded, subsets, conf.rows(), draws, in.context.seed, k); });
+        [&] {
+          return anchor_sums(coded, subsets, conf.rows(), draws, in.context.seed, k, in.progress);
+        });
     std::string key = "k_marginal anchor " +
                       std::to_string(reinterpret_cast<std::uintptr_t>(&conf)) + " seed " +
                       std::to_string(in.context.seed) + " k " + std::to_string(k) + " draws " +
