@@ -16,8 +16,8 @@
 #include "core/limits.hpp"
 #include "core/mpi_round_bytes.hpp"
 #include "core/progress.hpp"
-#include "core/thread_environment.hpp"
 #include "core/text.hpp"
+#include "core/thread_environment.hpp"
 #include "engine/partitioned_evaluate.hpp"
 #include "io/file.hpp"
 #include "io/partitioned_read.hpp"
@@ -150,8 +150,7 @@ EvaluationSpec build_spec(const nlohmann::json& given) {
   check_read_options(spec.read, "--delimiter and --decimal");
   if (spec.output_dir.empty()) throw InputError("no output folder given (--out DIR)");
   validate_spec(spec);
-  if (const std::string warning = cap_threads(spec); !warning.empty())
-    say("warning", warning);
+  if (const std::string warning = cap_threads(spec); !warning.empty()) say("warning", warning);
   return spec;
 }
 
@@ -218,8 +217,7 @@ int run_evaluation(const EvaluationSpec& spec, bool quiet, const std::string& fo
   std::vector<RecordLevelOutput> records;
   auto run = [&](const EvaluationData& data, EvaluationSinks sinks) {
     // How the files were read shouts even with --quiet: a wrong guess changes every result.
-    for (const auto& warning : data.reading_warnings)
-      say("warning", warning);
+    for (const auto& warning : data.reading_warnings) say("warning", warning);
     sinks.work_progress = quiet ? nullptr : &work_progress;
     // Safe output writes nothing per record: the records are never collected.
     sinks.records = spec.safe_output ? nullptr : &records;
@@ -349,7 +347,8 @@ void print_metric_list(bool as_json) {
 int describe_metric(const std::string& name, bool as_json) {
   const MetricSpec& m = describe(name);
   // Found by an acronym or a statistic's name: say which metric this is.
-  if (m.name != name) std::cerr << "synthaudit: '" << escape_controls(name) << "' is " << m.name << "\n";
+  if (m.name != name)
+    std::cerr << "synthaudit: '" << escape_controls(name) << "' is " << m.name << "\n";
   std::cout << (as_json ? metric_to_json(m).dump(2) + "\n" : describe_text(m));
   return 0;
 }
@@ -572,8 +571,7 @@ int main(int argc, char** argv) {
   Communicator& communicator = group->communicator();
   const bool root = communicator.is_root();
   if (root)
-    for (const auto& warning : environment_warnings)
-      say("warning", warning);
+    for (const auto& warning : environment_warnings) say("warning", warning);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -11,8 +11,8 @@
 #include <atomic>
 #include <cstring>
 #include <optional>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "synthaudit/synthaudit.hpp"

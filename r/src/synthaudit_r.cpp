@@ -6,9 +6,9 @@
 #include <atomic>
 #include <cstring>
 #include <fstream>
-#include <thread>
 #include <limits>
 #include <sstream>
+#include <thread>
 #include <unordered_map>
 
 #include "synthaudit/synthaudit.hpp"

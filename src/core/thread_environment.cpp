@@ -38,11 +38,20 @@ std::optional<unsigned long long> stack_bytes(const std::string& text) {
   unsigned shift = 10;
   if (i < text.size()) {
     switch (std::toupper(static_cast<unsigned char>(text[i]))) {
-      case 'B': shift = 0; break;
-      case 'K': shift = 10; break;
-      case 'M': shift = 20; break;
-      case 'G': shift = 30; break;
-      default: return std::nullopt;
+      case 'B':
+        shift = 0;
+        break;
+      case 'K':
+        shift = 10;
+        break;
+      case 'M':
+        shift = 20;
+        break;
+      case 'G':
+        shift = 30;
+        break;
+      default:
+        return std::nullopt;
     }
     ++i;
   }
@@ -79,8 +88,8 @@ std::vector<std::string> tame_openmp_environment(char** argv) {
       threads != nullptr && omp_get_max_threads() > hardware) {
     omp_set_num_threads(hardware);
     warnings.push_back("OMP_NUM_THREADS=" + shown_value(threads) +
-                       " asks for more threads than this machine has (" +
-                       std::to_string(hardware) + "); using " + std::to_string(hardware));
+                       " asks for more threads than this machine has (" + std::to_string(hardware) +
+                       "); using " + std::to_string(hardware));
   }
   return warnings;
 }

@@ -930,16 +930,9 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
             // Re-splits run long in all (up to null_draws of them): between two, and inside
             // their long steps, the caller may stop the work.
             stop_if_requested(sinks.work_progress);
-            MetricInput input{data.confidential,
-                              {&synthetic},
-                              holdout,
-                              spec.context,
-                              candidate.name,
-                              seed,
-                              &neighbours,
-                              sinks.work_progress,
-                              &memo,
-                              false};
+            MetricInput input{
+                data.confidential, {&synthetic},        holdout, spec.context, candidate.name, seed,
+                &neighbours,       sinks.work_progress, &memo,   false};
             try {
               return metric->compute(input, params).values;
             } catch (const MetricNotApplicable&) {

@@ -83,8 +83,7 @@ std::string gunzip(std::string_view compressed, const std::string& path, std::ui
       throw InputError(path + ": decompresses to more than " + format_bytes(max_bytes) +
                        " (limit input_bytes; raise it with --limit input_bytes=SIZE)");
     if (produced == out.size())
-      grow_to(out,
-              static_cast<std::size_t>(std::min<std::uint64_t>(out.size() * 2, max_bytes + 1)),
+      grow_to(out, static_cast<std::size_t>(std::min<std::uint64_t>(out.size() * 2, max_bytes + 1)),
               produced);
     stream.next_out = reinterpret_cast<Bytef*>(out.data() + produced);
     stream.avail_out = static_cast<uInt>(std::min<std::size_t>(out.size() - produced, 1u << 30));
@@ -370,7 +369,9 @@ CsvFile CsvFile::from_input(HashedInput input, const std::string& path, const Cs
   if (is_gzip(raw) || options.encoding != TextEncoding::kUtf8) {
     // The fingerprint is of the bytes as stored; the text is decompressed or converted.
     std::string digest = input.sha256.get();
-    std::string text = is_gzip(raw) ? gunzip(raw, path, options.max_input_bytes, options.memory_budget) : std::string(raw);
+    std::string text = is_gzip(raw)
+                           ? gunzip(raw, path, options.max_input_bytes, options.memory_budget)
+                           : std::string(raw);
     input.bytes = ByteBuffer();
     return from_bytes(std::move(text), path, options, std::move(digest));
   }

@@ -144,8 +144,8 @@ Column encode_numeric(std::vector<double>&& values, const Schema::Entry& entry,
 }
 
 Column encode_text(const std::vector<std::optional<std::string>>& values,
-                   const Schema::Entry& entry, const MissingText& missing,
-                   const std::string& label, std::uint64_t max_level_bytes) {
+                   const Schema::Entry& entry, const MissingText& missing, const std::string& label,
+                   std::uint64_t max_level_bytes) {
   Column column{entry.name, ColumnKind::kCategorical};
   column.dictionary = entry.dictionary;
   column.codes.assign(values.size(), kMissingCode);
@@ -278,15 +278,14 @@ EvaluationData make_evaluation_data(Evaluation&& evaluation, const EvaluationSpe
   for (auto& candidate : evaluation.candidates) {
     EvaluationData::Candidate encoded{candidate.name, {}};
     for (std::size_t r = 0; r < candidate.replicates.size(); ++r)
-      encoded.replicates.push_back(encode(std::move(candidate.replicates[r]), data.schema,
-                                          spec.read, max_level_bytes,
-                                          replicate_label(candidate.name, r),
-                                          "synthetic", data.warnings));
+      encoded.replicates.push_back(
+          encode(std::move(candidate.replicates[r]), data.schema, spec.read, max_level_bytes,
+                 replicate_label(candidate.name, r), "synthetic", data.warnings));
     data.candidates.push_back(std::move(encoded));
   }
   if (evaluation.holdout)
-    data.holdout = encode(std::move(*evaluation.holdout), data.schema, spec.read,
-                          max_level_bytes, "holdout", "holdout", data.warnings);
+    data.holdout = encode(std::move(*evaluation.holdout), data.schema, spec.read, max_level_bytes,
+                          "holdout", "holdout", data.warnings);
   finish_evaluation_data(data, spec.context.synthesis);
   return data;
 }
@@ -353,7 +352,8 @@ std::vector<std::string> statistic_names(const std::string& pattern) {
 const MetricSpec& describe(const std::string& name) {
   if (const MetricSpec* metric = find_metric(name)) return *metric;
   // What users call a metric: its acronym (cap, dcr), a statistic it reports (DiSCO, repU), or
-  // the first word of one (tcap), or a word of its name (identity). Each way is tried in turn; the first that finds metrics wins.
+  // the first word of one (tcap), or a word of its name (identity). Each way is tried in turn; the
+  // first that finds metrics wins.
   const std::string given = lowercase(trim(name));
   const std::vector<std::function<bool(const MetricSpec&)>> ways = {
       [&](const MetricSpec& m) {

@@ -406,7 +406,7 @@ struct MetricSpec {
   // parameter (individual_risk's population frequencies): not listed among the metrics that
   // treat every row alike.
   bool uses_weights = false;
-  std::vector<Headline> headlines;        // at most two or three per metric
+  std::vector<Headline> headlines;  // at most two or three per metric
   ComputeFn compute;
   // Set when the metric can be computed from row partitions (above); optional.
   std::optional<MergeableForm> mergeable;

@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <system_error>
 #include <utility>
@@ -541,8 +541,7 @@ void publish_output_set(const std::string& dir, const std::vector<OutputFile>& f
   std::vector<fs::path> created;
   fs::path innermost = fs::path(dir).lexically_normal();
   if (!innermost.has_filename()) innermost = innermost.parent_path();  // "out/"
-  for (fs::path folder = innermost; !folder.empty();
-       folder = folder.parent_path()) {
+  for (fs::path folder = innermost; !folder.empty(); folder = folder.parent_path()) {
     struct stat st {};
     if (::lstat(folder.c_str(), &st) == 0 || errno != ENOENT) break;
     created.push_back(folder);

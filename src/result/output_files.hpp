@@ -39,9 +39,10 @@ void check_output_folder(const std::string& dir, const std::vector<std::string>&
 // Writes `files` as a new set and publishes it in `dir` (created if missing): after it returns,
 // every name shows the new set; if the process dies before, every name shows what it showed
 // before (or nothing, if it showed nothing). A failure removes what this call created (the new
-// set, and .synthaudit and DIR and its parents when they were made by it and hold nothing). Sets and temporaries left by earlier runs that were
-// killed are removed (only this protocol's names, owned by this user). A concurrent publish in
-// the same folder waits for this one (flock). Throws InputError when the folder cannot be used.
+// set, and .synthaudit and DIR and its parents when they were made by it and hold nothing). Sets
+// and temporaries left by earlier runs that were killed are removed (only this protocol's names,
+// owned by this user). A concurrent publish in the same folder waits for this one (flock). Throws
+// InputError when the folder cannot be used.
 void publish_output_set(const std::string& dir, const std::vector<OutputFile>& files);
 
 // True when every name in `names` is a link of this protocol in `dir`, or a plain file in a `dir`

@@ -345,8 +345,7 @@ std::string cap_threads(EvaluationSpec& spec) {
                                     ? std::to_string(INT32_MAX) + " or more"
                                     : std::to_string(spec.context.threads);
   const std::string warning = "threads: " + requested + " requested, but this machine has " +
-                              std::to_string(hardware) +
-                              "; using " + std::to_string(hardware);
+                              std::to_string(hardware) + "; using " + std::to_string(hardware);
   spec.context.threads = hardware;
   return warning;
 }

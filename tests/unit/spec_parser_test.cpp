@@ -182,7 +182,8 @@ TEST_F(SpecTest, ParameterValueThatIsNotUtf8IsBadInput) {
 TEST_F(SpecTest, UnknownKeysWithHints) {
   EXPECT_EQ(
       error(std::string(kMinimal) + "metircs: [all]\n")
-          .rfind(": metircs: unknown key (did you mean 'metrics'?); allowed: limits, confidential", 0),
+          .rfind(": metircs: unknown key (did you mean 'metrics'?); allowed: limits, confidential",
+                 0),
       0u);
   EXPECT_EQ(error("confidential: c.csv\ncandidates: [{name: a, replicate: [x.csv]}]\n")
                 .rfind(": candidates[0].replicate: unknown key (did you mean 'replicates'?)", 0),

@@ -169,8 +169,9 @@ std::vector<double> anchor_sums(const std::vector<stats::CodedColumn>& coded,
   const auto subset_count = static_cast<std::ptrdiff_t>(subsets.size());
   // At a million rows the subsample passes run for minutes: say how far they are.
   ProgressTracker tracker(progress,
-                          "k_marginal: " + std::to_string(k) + "-way subsample curve (marginals × "
-                          "subsamples)",
+                          "k_marginal: " + std::to_string(k) +
+                              "-way subsample curve (marginals × "
+                              "subsamples)",
                           subsets.size() * samples);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(parallel_threads())
   for (std::ptrdiff_t signed_i = 0; signed_i < subset_count; ++signed_i) {
@@ -269,10 +270,9 @@ MetricResult compute_k_marginal(const MetricInput& in, const Params& params) {
     // passes: 4.56 × draws confidential sizes per marginal) and shares it between candidates,
     // replicates and baseline draws.
     const std::size_t fractions = std::size(kFractions);
-    const auto compute_anchor = std::function<std::vector<double>()>(
-        [&] {
-          return anchor_sums(coded, subsets, conf.rows(), draws, in.context.seed, k, in.progress);
-        });
+    const auto compute_anchor = std::function<std::vector<double>()>([&] {
+      return anchor_sums(coded, subsets, conf.rows(), draws, in.context.seed, k, in.progress);
+    });
     std::string key = "k_marginal anchor " +
                       std::to_string(reinterpret_cast<std::uintptr_t>(&conf)) + " seed " +
                       std::to_string(in.context.seed) + " k " + std::to_string(k) + " draws " +
