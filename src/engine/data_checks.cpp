@@ -717,14 +717,23 @@ std::vector<MissingCodeSpike> missing_code_spikes(const ColumnExtremes& e) {
   return spikes;
 }
 
-std::vector<DataFinding> check_missing_code_spikes(const Table& confidential) {
-  std::vector<ColumnExtremes> extremes(confidential.column_count());
-  const auto columns = static_cast<std::ptrdiff_t>(confidential.column_count());
+namespace {
+
+// column_extremes of every column of a whole table, columns in parallel.
+std::vector<ColumnExtremes> table_extremes(const Table& table) {
+  std::vector<ColumnExtremes> extremes(table.column_count());
+  const auto columns = static_cast<std::ptrdiff_t>(table.column_count());
 #pragma omp parallel for schedule(dynamic) num_threads(parallel_threads())
   for (std::ptrdiff_t c = 0; c < columns; ++c)
     extremes[static_cast<std::size_t>(c)] =
-        column_extremes(confidential.column(static_cast<std::size_t>(c)));
-  return check_missing_code_spikes(confidential, extremes);
+        column_extremes(table.column(static_cast<std::size_t>(c)));
+  return extremes;
+}
+
+}  // namespace
+
+std::vector<DataFinding> check_missing_code_spikes(const Table& confidential) {
+  return check_missing_code_spikes(confidential, table_extremes(confidential));
 }
 
 std::vector<DataFinding> check_missing_code_spikes(const Table& confidential,
@@ -788,13 +797,7 @@ std::vector<DataFinding> check_few_valued_numeric(const Table& confidential, con
 
 std::vector<DataFinding> check_few_valued_numeric(const Table& confidential, const Schema& schema,
                                                   const EvaluationContext& context) {
-  std::vector<ColumnExtremes> extremes(confidential.column_count());
-  const auto columns = static_cast<std::ptrdiff_t>(confidential.column_count());
-#pragma omp parallel for schedule(dynamic) num_threads(parallel_threads())
-  for (std::ptrdiff_t c = 0; c < columns; ++c)
-    extremes[static_cast<std::size_t>(c)] =
-        column_extremes(confidential.column(static_cast<std::size_t>(c)));
-  return check_few_valued_numeric(confidential, schema, context, extremes);
+  return check_few_valued_numeric(confidential, schema, context, table_extremes(confidential));
 }
 
 }  // namespace synthaudit
