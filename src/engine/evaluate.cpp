@@ -122,6 +122,10 @@ struct BaselineData {
   std::size_t noise_rows = 0;
   double noise_scale = 1.0;
   bool value_is_pool = false;  // the value draw is the whole pool in its order
+  // The independent-marginals baseline: each draw takes every column from its own draw of rows
+  // (made when the draw runs, from `seed`), so value_draws and noise_draws stay empty.
+  std::size_t independent_draws = 0;
+  std::uint64_t seed = 0;
 };
 
 }  // namespace
@@ -246,6 +250,47 @@ BaselineData resample_baseline(const Table& confidential, std::size_t pool, std:
   return b;
 }
 
+// The floor of utility: each column drawn with replacement from the confidential data on its own
+// (n rows), so every column keeps its distribution and no relationship between columns is left,
+// as a synthesis that samples each variable from its marginal would (synthpop's method "sample"
+// for every column). What a candidate keeps of the utility is measured between this floor and
+// the resample baseline (result/verdict.cpp). Two draws: the gap between floor and resample is
+// wide wherever the measure can tell the two apart, so their mean is enough.
+inline constexpr int kIndependentMarginalsDraws = 2;
+
+BaselineData independent_marginals_baseline(const Table& confidential, std::size_t n,
+                                            std::uint64_t seed) {
+  BaselineData b;
+  b.name = kIndependentMarginalsBaseline;
+  b.pool = &confidential;
+  b.rows = n;
+  b.independent_draws = kIndependentMarginalsDraws;
+  b.seed = seed;
+  b.description =
+      "Independent marginals, the floor of utility: every column drawn with replacement from the "
+      "confidential data on its own (" +
+      std::to_string(n) + " rows, the synthetic size; " +
+      std::to_string(kIndependentMarginalsDraws) +
+      " draws, value their mean), so each column keeps its distribution and no relationship "
+      "between columns is left. The verdict measures how much of the way from this floor to the "
+      "resample baseline a candidate's utility goes.";
+  return b;
+}
+
+// The row lists of draw `draw` of the independent-marginals baseline: one independent draw with
+// replacement per column, in draw order (not sorted: sorting would pair up neighbouring records).
+std::vector<std::vector<std::size_t>> independent_column_rows(const BaselineData& b,
+                                                              std::size_t columns,
+                                                              std::size_t draw) {
+  std::vector<std::vector<std::size_t>> rows(columns);
+  for (std::size_t j = 0; j < columns; ++j) {
+    Rng rng(derive_seed(b.seed, "baseline rows", b.name, draw * 1'000'003 + j));
+    rows[j].resize(b.rows);
+    for (auto& r : rows[j]) r = rng.below(b.pool->rows());
+  }
+  return rows;
+}
+
 // Standard deviation over results of each (statistic, scope) that every result reports with a
 // finite value, times `scale`; NaN otherwise.
 std::vector<MetricValue> spread_over_results(const std::vector<MetricResult>& results,
@@ -280,6 +325,22 @@ bool wants_baseline(const MetricSpec& metric, BaselineKind kind) {
   for (const auto& h : metric.headlines)
     if (h.baseline.kind == kind) return true;
   return false;
+}
+
+// The metrics the verdict's utility floor reads: those with a utility headline measured against
+// what a perfect synthesis would score (the resample baseline or a value theory gives).
+bool wants_independent_marginals(const MetricSpec& metric) {
+  for (const auto& h : metric.headlines)
+    if (h.axis == "utility" &&
+        (h.baseline.kind == BaselineKind::kResample || h.baseline.kind == BaselineKind::kAnalytic))
+      return true;
+  return false;
+}
+
+bool wants_baseline(const MetricSpec& metric, const BaselineData& baseline) {
+  if (baseline.independent_draws > 0) return wants_independent_marginals(metric);
+  return wants_baseline(metric, baseline.name == "holdout" ? BaselineKind::kHoldout
+                                                           : BaselineKind::kResample);
 }
 
 std::string iso_time_now() {
@@ -775,10 +836,11 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
   std::vector<BaselineData> baselines;
   const std::size_t n_synthetic = synthetic_size(data, rows_of);
   if (spec.baseline_draws > 0 && n_synthetic > 0) {
-    bool any_holdout = false, any_resample = false;
+    bool any_holdout = false, any_resample = false, any_floor = false;
     for (const MetricSpec* metric : selected) {
       any_holdout = any_holdout || wants_baseline(*metric, BaselineKind::kHoldout);
       any_resample = any_resample || wants_baseline(*metric, BaselineKind::kResample);
+      any_floor = any_floor || wants_independent_marginals(*metric);
     }
     if (any_holdout && data.holdout && rows_of(*data.holdout) > 0)
       baselines.push_back(holdout_baseline(*data.holdout, rows_of(*data.holdout), n_synthetic,
@@ -786,6 +848,12 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
     if (any_resample && rows_of(data.confidential) > 0)
       baselines.push_back(resample_baseline(data.confidential, rows_of(data.confidential),
                                             n_synthetic, spec.baseline_draws, spec.context.seed));
+    // Column-wise draws need every row of the pool in one place: not under MPI without whole
+    // tables (sinks.select_rows), where the verdict says the floor was not measured.
+    if (any_floor && spec.policy.utility_floor.enabled && !sinks.select_rows &&
+        rows_of(data.confidential) > 0)
+      baselines.push_back(
+          independent_marginals_baseline(data.confidential, n_synthetic, spec.context.seed));
   }
   doc["baselines"] = nlohmann::json::array();
   for (const auto& b : baselines)
@@ -1034,12 +1102,10 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
       entry["subgroups"] = run_in_subgroups(*metric, params, spec, data, *subgroups,
                                             subgroup_min_rows, progress, sinks.work_progress);
     for (const auto& baseline : baselines) {
-      const BaselineKind kind =
-          baseline.name == "holdout" ? BaselineKind::kHoldout : BaselineKind::kResample;
-      if (!wants_baseline(*metric, kind)) continue;
+      if (!wants_baseline(*metric, baseline)) continue;
       // The holdout is not also given as the holdout when it stands in for the synthetic data.
       const Table* holdout_input =
-          kind == BaselineKind::kHoldout ? nullptr : (data.holdout ? &*data.holdout : nullptr);
+          baseline.name == "holdout" ? nullptr : (data.holdout ? &*data.holdout : nullptr);
       auto run_draw = [&](const std::vector<std::size_t>& rows, bool whole_pool,
                           std::size_t replicate, const std::string& label) {
         if (progress)
@@ -1049,7 +1115,13 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                                      std::to_string(replicate) + ")",
                                  "", "synthetic"};
         std::shared_ptr<const Table> drawn;
-        if (!whole_pool) drawn = take_rows(*baseline.pool, rows, source);
+        if (baseline.independent_draws > 0)
+          drawn = std::make_shared<const Table>(select_rows_per_column(
+              *baseline.pool,
+              independent_column_rows(baseline, baseline.pool->column_count(), replicate),
+              source));
+        else if (!whole_pool)
+          drawn = take_rows(*baseline.pool, rows, source);
         const std::uint64_t seed =
             derive_seed(spec.context.seed, metric->name, baseline.name, replicate);
         MetricInput input{data.confidential,
@@ -1077,10 +1149,15 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
       nlohmann::json cand = {
           {"name", baseline.name}, {"baseline", true}, {"replicates", nlohmann::json::array()}};
       std::vector<MetricResult> value_results;
-      for (std::size_t d = 0; d < baseline.value_draws.size(); ++d) {
+      const std::size_t value_draws = baseline.independent_draws > 0
+                                          ? baseline.independent_draws
+                                          : baseline.value_draws.size();
+      for (std::size_t d = 0; d < value_draws; ++d) {
         auto [result, seconds, seed] =
-            run_draw(baseline.value_draws[d].rows(), baseline.value_is_pool, d + 1,
-                     std::to_string(d + 1) + "/" + std::to_string(baseline.value_draws.size()));
+            run_draw(baseline.independent_draws > 0 ? std::vector<std::size_t>{}
+                                                    : baseline.value_draws[d].rows(),
+                     baseline.value_is_pool, d + 1,
+                     std::to_string(d + 1) + "/" + std::to_string(value_draws));
         nlohmann::json replicate = {{"replicate", d + 1},
                                     {"values", values_to_json(result.values)},
                                     {"details", result.details},

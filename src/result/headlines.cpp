@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "result/json_fields.hpp"
+#include "spec/spec.hpp"
 
 namespace synthaudit {
 
@@ -135,6 +136,8 @@ HeadlineTable headline_table(const json& document) {
         row.unit = text_of(h, "unit", "number");
         row.ideal = ideal_from_json(h.value("ideal", json()), text_of(h, "better", "lower"));
         row.baseline_declaration = h.value("baseline", json());
+        if (const json* floor = find_entry(metric, kIndependentMarginalsBaseline, true))
+          row.floor_value = entry_value(*floor, row.statistic, row.scope);
         for (std::size_t c = 0; c < n; ++c) {
           const json* entry = find_entry(metric, table.candidates[c], false);
           std::vector<std::optional<double>> reps;

@@ -49,6 +49,8 @@ struct HeadlineRow {
   std::vector<std::optional<double>> size_matched_rows;
   // Per candidate, per replicate: the permutation test of this headline, where one was made.
   std::vector<std::vector<std::optional<NullResult>>> nulls;
+  // The independent-marginals baseline's value (the verdict's utility floor), where it ran.
+  std::optional<double> floor_value;
 };
 
 struct HeadlineTable {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -56,6 +57,7 @@ struct Check {
   Status status = Status::kNotEvaluated;
   std::string reason;
   bool default_rule = false;
+  bool utility_floor = false;
   double severity = 0.0;  // excess over the fail limit's excess (default rule), for ordering
   json extra = json::object();
 };
@@ -327,6 +329,112 @@ Check permutation_check(const HeadlineRow& row, std::size_t candidate, const Rel
   return check;
 }
 
+// --- the utility floor ------------------------------------------------------------------------
+
+// A utility headline tells the floor from a perfect synthesis when the independent-marginals
+// baseline is worse than the perfect reference by more than this many of the reference's
+// standard deviations; the others (a per-column measure that independent columns keep exactly,
+// a measure blind to relationships on these data) say nothing about what a candidate keeps.
+constexpr double kFloorSeparationSd = 4.0;
+
+struct KeptUtility {
+  const HeadlineRow* row;
+  double perfect, floor, value, kept;
+};
+
+std::string headline_label(const HeadlineRow& row) {
+  return row.metric + " " + row.statistic + (row.scope == "all" ? "" : " [" + row.scope + "]");
+}
+
+// The candidate's share of utility kept per informative headline (spec/spec.hpp: UtilityFloor).
+std::vector<KeptUtility> kept_utility(const HeadlineTable& table, std::size_t candidate) {
+  std::vector<KeptUtility> out;
+  for (const auto& row : table.rows) {
+    if (row.axis != "utility" || !row.floor_value || !row.values[candidate]) continue;
+    const auto& perfect = row.baselines[candidate];
+    if (!perfect || !perfect->value || (perfect->kind != "resample" && perfect->kind != "analytic"))
+      continue;
+    const double floor_badness = row.ideal.badness(*row.floor_value);
+    const double perfect_badness = row.ideal.badness(*perfect->value);
+    const double badness = row.ideal.badness(*row.values[candidate]);
+    const double gap = floor_badness - perfect_badness;
+    const double sd = perfect->sd && std::isfinite(*perfect->sd) ? *perfect->sd : 0.0;
+    // A ratio measure at 0 (a propensity tree that found nothing to split on) is infinitely far
+    // from its ideal on the log scale; such values cannot be placed between floor and reference.
+    if (!std::isfinite(gap) || !std::isfinite(badness) || !(gap > 0.0) ||
+        !(gap > kFloorSeparationSd * sd))
+      continue;
+    const double kept = (floor_badness - badness) / gap;
+    out.push_back({&row, *perfect->value, *row.floor_value, *row.values[candidate], kept});
+  }
+  return out;
+}
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t m = values.size();
+  return m % 2 == 1 ? values[m / 2] : 0.5 * (values[m / 2 - 1] + values[m / 2]);
+}
+
+Check utility_floor_check(const HeadlineTable& table, std::size_t candidate,
+                          const ReleasePolicy& policy) {
+  Check check;
+  check.criterion = "utility_floor";
+  check.utility_floor = true;
+  const std::vector<KeptUtility> kept = kept_utility(table, candidate);
+  if (kept.empty()) {
+    const bool measured = std::any_of(table.rows.begin(), table.rows.end(),
+                                      [](const HeadlineRow& row) { return row.floor_value; });
+    check.reason =
+        measured ? "Utility floor: no utility measure of this run tells a file whose columns are "
+                   "independent from a resample of the confidential data, so how much utility "
+                   "the candidate keeps was not judged."
+                 : "Utility floor: not measured (no utility metric with a resample or theoretical "
+                   "baseline ran, baseline_draws is 0, or the run was partitioned without whole "
+                   "tables).";
+    return check;
+  }
+  std::vector<double> shares;
+  json headlines = json::array();
+  const KeptUtility* lowest = nullptr;
+  for (const auto& k : kept) {
+    shares.push_back(k.kept);
+    if (lowest == nullptr || k.kept < lowest->kept) lowest = &k;
+    headlines.push_back({{"metric", k.row->metric},
+                         {"statistic", k.row->statistic},
+                         {"scope", k.row->scope},
+                         {"value", k.value},
+                         {"perfect", k.perfect},
+                         {"floor", k.floor},
+                         {"kept", k.kept}});
+  }
+  const double median = median_of(shares);
+  check.value = median;
+  check.baseline = 1.0;
+  check.limit = policy.utility_floor.fail;
+  check.extra["review_limit"] = policy.utility_floor.review;
+  check.extra["headlines"] = std::move(headlines);
+  const std::string measured =
+      "keeps " + plain_number(median, "share") + " of the utility a perfect synthesis would (median over " +
+      std::to_string(kept.size()) + " utility measure" + (kept.size() == 1 ? "" : "s") +
+      "; 0 % is a file whose columns are independent, 100 % a resample of the confidential data; "
+      "lowest " +
+      plain_number(lowest->kept, "share") + ", " + headline_label(*lowest->row) + ")";
+  if (median < policy.utility_floor.fail) {
+    check.status = Status::kFail;
+    check.reason = "Not fit for use: it " + measured + ", below the utility floor of " +
+                   plain_number(policy.utility_floor.fail, "share") + ".";
+  } else if (median < policy.utility_floor.review) {
+    check.status = Status::kReview;
+    check.reason = "Utility: it " + measured + ", below the review level of " +
+                   plain_number(policy.utility_floor.review, "share") + ".";
+  } else {
+    check.status = Status::kPass;
+    check.reason = "Utility: it " + measured + ".";
+  }
+  return check;
+}
+
 // --- explicit criteria ------------------------------------------------------------------------
 
 // Fails with the policy key when the metric reports no such statistic or scope anywhere.
@@ -503,21 +611,60 @@ std::string plain_number(double value, const std::string& unit) {
 
 namespace {
 
+bool has_default_risk_check(const MetricSpec& metric) {
+  return std::any_of(metric.headlines.begin(), metric.headlines.end(), [](const Headline& h) {
+    return h.axis == "risk" && h.baseline.kind != BaselineKind::kNone;
+  });
+}
+
+// Why a registered metric did not run in this document ("" when it ran).
+std::string why_not_run(const json& document, const MetricSpec& metric) {
+  std::string reason = "not selected (--metrics, the spec's metrics:)";
+  for (const auto& entry : json_fields::member(document, "metrics"))
+    if (text_of(entry, "name") == metric.name)
+      reason = entry.contains("skipped") ? text_of(entry, "skipped") : "";
+  return reason;
+}
+
 // The default rule's checks that could not be made in this run: every registered risk headline
 // with a baseline whose metric was not selected or was skipped, with the reason, so that a verdict
 // reached on fewer checks says so instead of passing silently.
 json default_checks_not_run(const json& document) {
   json out = json::array();
   for (const auto& metric : all_metrics()) {
-    std::string reason = "not selected (--metrics, the spec's metrics:)";
-    for (const auto& entry : json_fields::member(document, "metrics"))
-      if (text_of(entry, "name") == metric.name)
-        reason = entry.contains("skipped") ? text_of(entry, "skipped") : "";
+    const std::string reason = why_not_run(document, metric);
     if (reason.empty()) continue;
     for (const auto& h : metric.headlines)
       if (h.axis == "risk" && h.baseline.kind != BaselineKind::kNone)
-        out.push_back({{"metric", metric.name}, {"statistic", h.statistic}, {"reason", reason}});
+        out.push_back({{"metric", metric.name},
+                       {"family", to_string(metric.family)},
+                       {"statistic", h.statistic},
+                       {"reason", reason}});
   }
+  return out;
+}
+
+// The default risk families of which no metric ran, each with the reasons its metrics did not.
+// Metrics that need row correspondence (partial synthesis) do not count: for a full synthesis
+// they do not apply rather than being left out.
+std::vector<std::pair<std::string, std::vector<std::string>>> risk_families_not_run(
+    const json& document) {
+  std::vector<std::string> order;
+  std::map<std::string, std::pair<bool, std::vector<std::string>>> families;
+  for (const auto& metric : all_metrics()) {
+    if (!has_default_risk_check(metric) || metric.needs_row_correspondence) continue;
+    const std::string family = to_string(metric.family);
+    if (!families.count(family)) order.push_back(family);
+    auto& [ran, reasons] = families[family];
+    const std::string reason = why_not_run(document, metric);
+    if (reason.empty())
+      ran = true;
+    else if (std::find(reasons.begin(), reasons.end(), reason) == reasons.end())
+      reasons.push_back(reason);
+  }
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  for (const auto& family : order)
+    if (!families[family].first) out.emplace_back(family, families[family].second);
   return out;
 }
 
@@ -576,9 +723,16 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
       any_default_evaluated =
           any_default_evaluated || checks[c].back().status != Status::kNotEvaluated;
     }
+    if (policy.utility_floor.enabled) checks[c].push_back(utility_floor_check(table, c, policy));
     for (const auto& criterion : policy.criteria)
       checks[c].push_back(policy_check(document, criterion, table.candidates[c], where));
   }
+  // The default risk families that did not run keep every candidate from passing.
+  std::string families_missing;
+  if (policy.default_checks && policy.require_default_checks)
+    for (const auto& [family, reasons] : risk_families_not_run(document))
+      families_missing += std::string(families_missing.empty() ? "" : "; ") + family + " (" +
+                          join(reasons, ", ") + ")";
   if (policy.criteria.empty() && !any_default_evaluated) return nullptr;
 
   json criteria = json::array();
@@ -591,6 +745,19 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
          {"rule", "checks before the metrics"}});
   for (const HeadlineRow* row : risk_rows)
     criteria.push_back(describe_default_criterion(*row, policy));
+  if (policy.utility_floor.enabled)
+    criteria.push_back(
+        {{"id", "utility_floor"},
+         {"text",
+          "Fit for use: per utility measure that tells them apart, how far the candidate goes "
+          "from a file whose columns are independent (each drawn on its own from the confidential "
+          "data: 0 %) to a resample of the confidential data or the value theory gives (100 %); "
+          "fail when the median over those measures is below " +
+              plain_number(policy.utility_floor.fail, "share") + ", review below " +
+              plain_number(policy.utility_floor.review, "share") + "."},
+         {"rule", "utility floor"},
+         {"fail", policy.utility_floor.fail},
+         {"review", policy.utility_floor.review}});
   for (const auto& c : policy.criteria)
     criteria.push_back(
         {{"id", c.id},
@@ -608,20 +775,23 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
   for (std::size_t c = 0; c < n; ++c) {
     std::vector<const Check*> fails, reviews, passes, missing_policy;
     std::size_t default_evaluated = 0;
+    const Check* floor = nullptr;
     for (const auto& check : checks[c]) {
+      if (check.utility_floor) floor = &check;
       if (check.default_rule && check.status != Status::kNotEvaluated) ++default_evaluated;
       if (check.status == Status::kFail) fails.push_back(&check);
       if (check.status == Status::kReview) reviews.push_back(&check);
       if (check.status == Status::kPass) passes.push_back(&check);
       // An agency's criterion that could not be checked is not met; the default rule's checks
       // that could not be made (a metric not run) only count when none could be made at all.
-      if (check.status == Status::kNotEvaluated && !check.default_rule)
+      // The utility floor not judged (nothing to judge it by) is said, not held against it.
+      if (check.status == Status::kNotEvaluated && !check.default_rule && !check.utility_floor)
         missing_policy.push_back(&check);
     }
     if (!fails.empty())
       status[c] = Status::kFail;
     else if (!reviews.empty() || !missing_policy.empty() ||
-             (!risk_rows.empty() && default_evaluated == 0))
+             (!risk_rows.empty() && default_evaluated == 0) || !families_missing.empty())
       status[c] = Status::kReview;
     for (const Check* check : fails) reasons[c].push_back(check->reason);
     for (const Check* check : reviews) reasons[c].push_back(check->reason);
@@ -630,6 +800,10 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
       reasons[c].push_back(
           "No record-level disclosure risk measure could be compared with a baseline (give a "
           "holdout file and run the disclosure metrics).");
+    if (!families_missing.empty() && status[c] == Status::kReview)
+      reasons[c].push_back(
+          "Not every default risk family ran, so it cannot pass: " + families_missing +
+          ". Run them, or set the policy's require_default_checks: false to judge without them.");
     if (status[c] == Status::kPass) {
       // The passing check closest to its fail limit, so the committee sees the tightest margin.
       const Check* tightest = nullptr;
@@ -651,7 +825,10 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
         summary += std::string(summary.empty() ? "" : " ") + "Meets all " +
                    std::to_string(policy_passes) + " criteria of the release policy.";
       reasons[c].push_back(summary);
+      if (floor != nullptr && floor->status == Status::kPass) reasons[c].push_back(floor->reason);
       if (tightest != nullptr) reasons[c].push_back("Closest to its limit: " + tightest->reason);
+    } else if (floor != nullptr && floor->status == Status::kPass) {
+      reasons[c].push_back(floor->reason);
     }
   }
 
@@ -670,14 +847,18 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
   }
   if (recommended) {
     const auto rank = table.utility_rank[*recommended];
+    const bool floor_judged = std::any_of(
+        checks[*recommended].begin(), checks[*recommended].end(),
+        [](const Check& check) { return check.utility_floor && check.status == Status::kPass; });
+    const std::string passes =
+        floor_judged ? "it passes the risk checks and the utility floor" : "it passes";
     reasons[*recommended].insert(
         reasons[*recommended].begin(),
         std::string("Recommended: ") +
-            (status[*recommended] == Status::kPass ? "it passes, and has the best utility of the "
-                                                     "candidates that pass"
-                                                   : "no candidate passes; it has the best "
-                                                     "utility of those to review, and needs that "
-                                                     "review before release") +
+            (status[*recommended] == Status::kPass
+                 ? passes + ", and has the best utility of the candidates that pass"
+                 : std::string("no candidate passes; it has the best utility of those to review, "
+                               "and needs that review before release")) +
             (rank ? " (mean utility rank " + plain_number(*rank) + " over " +
                         std::to_string(table.ranked_utility[*recommended]) + " headlines)."
                   : "."));
@@ -698,6 +879,7 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
            {{"source", policy.source},
             {"multiplicity", policy.multiplicity},
             {"levels", {{"fail", policy.fail_level}, {"review", policy.review_level}}},
+            {"require_default_checks", policy.require_default_checks},
             {"criteria", criteria}}},
           {"candidates", candidates}};
 }

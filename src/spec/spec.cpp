@@ -356,13 +356,37 @@ const std::vector<std::string> kBounds = {"max", "min", "target"};
 
 ReleasePolicy read_policy(const Reader& r, const YAML::Node& node, const std::string& key) {
   ReleasePolicy policy;
-  r.check_keys(node, key, {"criteria", "default_checks", "margins", "multiplicity", "levels"});
+  r.check_keys(node, key,
+               {"criteria", "default_checks", "margins", "multiplicity", "levels",
+                "utility_floor", "require_default_checks"});
   const std::string prefix = key.empty() ? "" : key + ".";
-  if (const auto flag = node["default_checks"]) {
-    const auto text = r.string(flag, prefix + "default_checks");
-    if (text != "true" && text != "false")
-      r.fail(prefix + "default_checks", "expected true or false");
-    policy.default_checks = text == "true";
+  auto flag_of = [&](const YAML::Node& flag, const std::string& at) {
+    const auto text = r.string(flag, at);
+    if (text != "true" && text != "false") r.fail(at, "expected true or false");
+    return text == "true";
+  };
+  if (const auto flag = node["default_checks"])
+    policy.default_checks = flag_of(flag, prefix + "default_checks");
+  if (const auto flag = node["require_default_checks"])
+    policy.require_default_checks = flag_of(flag, prefix + "require_default_checks");
+  if (const auto floor = node["utility_floor"]) {
+    const std::string at = prefix + "utility_floor";
+    if (floor.IsScalar()) {
+      if (flag_of(floor, at))
+        r.fail(at, "expected false (no utility floor) or a mapping {fail, review}");
+      policy.utility_floor.enabled = false;
+    } else {
+      r.check_keys(floor, at, {"fail", "review"});
+      for (const char* name : {"fail", "review"}) {
+        if (!floor[name]) continue;
+        const double share = r.number(floor[name], at + "." + name);
+        if (!(share >= 0.0 && share <= 1.0)) r.fail(at + "." + name, "must be between 0 and 1");
+        (std::string(name) == "fail" ? policy.utility_floor.fail : policy.utility_floor.review) =
+            share;
+      }
+      if (policy.utility_floor.fail > policy.utility_floor.review)
+        r.fail(at + ".fail", "must be at most the review share");
+    }
   }
   if (const auto margins = node["margins"]) {
     const std::string at = prefix + "margins";
@@ -606,7 +630,8 @@ void validate_spec(const EvaluationSpec& spec) {
     if (escape_controls(c.name) != c.name)
       throw InputError(where + ": candidate name '" + escape_controls(c.name) +
                        "' contains control characters; rename the candidate");
-    if (std::find(kBaselineNames.begin(), kBaselineNames.end(), c.name) != kBaselineNames.end())
+    if (std::find(kBaselineNames.begin(), kBaselineNames.end(), c.name) != kBaselineNames.end() ||
+        c.name == kIndependentMarginalsBaseline)
       throw InputError(where + ": candidate name '" + c.name +
                        "' is reserved for a baseline; rename the candidate");
     if (!names.insert(c.name).second)
@@ -697,6 +722,11 @@ nlohmann::json policy_to_json(const ReleasePolicy& policy) {
             {"fail_relative", policy.margins.fail_relative}}},
           {"multiplicity", policy.multiplicity},
           {"levels", {{"fail", policy.fail_level}, {"review", policy.review_level}}},
+          {"utility_floor", policy.utility_floor.enabled
+                                ? nlohmann::json{{"fail", policy.utility_floor.fail},
+                                                 {"review", policy.utility_floor.review}}
+                                : nlohmann::json(false)},
+          {"require_default_checks", policy.require_default_checks},
           {"criteria", criteria}};
 }
 

@@ -49,6 +49,19 @@ struct RiskMargins {
 inline const std::vector<std::string> kMultiplicityMethods = {"holm", "bonferroni",
                                                               "benjamini-hochberg"};
 
+// The verdict's utility floor: a candidate's share of utility kept is, per utility headline
+// that can tell them apart, how far its value goes from the independent-marginals baseline (0:
+// no relationship between columns kept) to the perfect-synthesis reference (1: the resample
+// baseline, or the value theory gives), and the median over those headlines is judged. Below
+// `fail` the candidate fails (not fit for use, never recommended), below `review` it is sent to
+// review. On SD2011 synthpop's CART synthesis keeps about 0.96, an independent-marginals file
+// about 0 (docs/config.md).
+struct UtilityFloor {
+  bool enabled = true;
+  double fail = 0.25;
+  double review = 0.5;
+};
+
 struct ReleasePolicy {
   std::string source = "default";  // "default", "spec" or the policy file's path
   bool default_checks = true;      // apply the default record-level risk rule
@@ -59,7 +72,16 @@ struct ReleasePolicy {
   double fail_level = 0.01;
   double review_level = 0.05;
   std::vector<PolicyCriterion> criteria;
+  UtilityFloor utility_floor;
+  // A candidate cannot pass when a default risk family (key, distance or attack disclosure, or
+  // statistical disclosure control risk) did not run at all: not selected, or skipped for want of
+  // an input (keys, a holdout); it is sent to review saying which. False lets it pass, the
+  // families still listed in verdict.not_run.
+  bool require_default_checks = true;
 };
+
+// The reserved name of the utility floor's baseline (engine/evaluate.cpp).
+inline const std::string kIndependentMarginalsBaseline = "independent_marginals";
 
 // The default smallest subgroup computed: below about 50 records the sampling noise of a share
 // (a standard error of up to 0.07) is as large as the differences the utility metrics look for.

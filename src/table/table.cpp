@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 #include "core/error.hpp"
 
@@ -96,27 +97,48 @@ std::vector<std::string> Table::column_names() const {
   return names;
 }
 
+namespace {
+
+Column column_rows(const Column& from, const std::vector<std::size_t>& rows) {
+  Column to;
+  to.name = from.name;
+  to.kind = from.kind;
+  to.dictionary = from.dictionary;
+  to.missing_codes = from.missing_codes;
+  if (from.is_numeric()) {
+    to.numeric.reserve(rows.size());
+    for (std::size_t r : rows) to.numeric.push_back(from.numeric[r]);
+  } else {
+    to.codes.reserve(rows.size());
+    for (std::size_t r : rows) to.codes.push_back(from.codes[r]);
+  }
+  if (!from.missing_code_index.empty()) {
+    to.missing_code_index.reserve(rows.size());
+    for (std::size_t r : rows) to.missing_code_index.push_back(from.missing_code_index[r]);
+  }
+  return to;
+}
+
+}  // namespace
+
 Table select_rows(const Table& table, const std::vector<std::size_t>& rows, TableSource source) {
   std::vector<Column> columns;
   columns.reserve(table.column_count());
-  for (const Column& from : table.columns()) {
-    Column to;
-    to.name = from.name;
-    to.kind = from.kind;
-    to.dictionary = from.dictionary;
-    to.missing_codes = from.missing_codes;
-    if (from.is_numeric()) {
-      to.numeric.reserve(rows.size());
-      for (std::size_t r : rows) to.numeric.push_back(from.numeric[r]);
-    } else {
-      to.codes.reserve(rows.size());
-      for (std::size_t r : rows) to.codes.push_back(from.codes[r]);
-    }
-    if (!from.missing_code_index.empty()) {
-      to.missing_code_index.reserve(rows.size());
-      for (std::size_t r : rows) to.missing_code_index.push_back(from.missing_code_index[r]);
-    }
-    columns.push_back(std::move(to));
+  for (const Column& from : table.columns()) columns.push_back(column_rows(from, rows));
+  return Table(std::move(source), std::move(columns));
+}
+
+Table select_rows_per_column(const Table& table,
+                             const std::vector<std::vector<std::size_t>>& rows_per_column,
+                             TableSource source) {
+  if (rows_per_column.size() != table.column_count())
+    throw std::logic_error("select_rows_per_column: one row list per column expected");
+  std::vector<Column> columns;
+  columns.reserve(table.column_count());
+  for (std::size_t j = 0; j < table.column_count(); ++j) {
+    if (rows_per_column[j].size() != rows_per_column[0].size())
+      throw std::logic_error("select_rows_per_column: row lists of different lengths");
+    columns.push_back(column_rows(table.column(j), rows_per_column[j]));
   }
   return Table(std::move(source), std::move(columns));
 }

@@ -105,4 +105,11 @@ class Table {
 // dictionaries stay shared, so codes keep their meaning.
 Table select_rows(const Table& table, const std::vector<std::size_t>& rows, TableSource source);
 
+// Column j of the result is rows `rows_per_column[j]` of column j of `table` (each list of the
+// same length): a table whose columns come from different records, with the associations between
+// columns broken and each column's distribution kept.
+Table select_rows_per_column(const Table& table,
+                             const std::vector<std::vector<std::size_t>>& rows_per_column,
+                             TableSource source);
+
 }  // namespace synthaudit
