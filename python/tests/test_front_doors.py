@@ -138,3 +138,47 @@ def test_the_text_NA_is_missing_as_in_a_file(cli, tmp_path):
     # na_strings changes it, as --na does.
     kept = synthaudit.evaluate(conf, {"s": syn}, metrics="column_summaries", na_strings=[""])
     assert not kept.table.equals(as_text.table)
+
+
+def test_the_policys_utility_floor_reaches_the_verdict_as_on_the_command_line(cli, data_dir,
+                                                                                tmp_path):
+    """A file whose columns are drawn each on its own (independent marginals) is safe but keeps
+    no relationship: the default policy fails it as not fit for use, here as on the command line,
+    and a policy mapping turns the floor off."""
+    conf, syn, holdout, folder = sd2011(data_dir)
+    rng = np.random.default_rng(11)
+    indep = pd.DataFrame({c: conf[c].to_numpy()[rng.integers(0, len(conf), len(syn))]
+                          for c in conf.columns})
+    common = dict(metrics="general,propensity,distance_to_closest_record",
+                  missing_codes={"income": -8}, threads=2)
+    judged = synthaudit.evaluate(conf, {"cart": syn, "indep": indep}, holdout,
+                                 policy={"require_default_checks": False}, **common)
+    status = {c["name"]: c for c in judged.verdict["candidates"]}
+    floor = {name: next(k for k in c["checks"] if k["criterion"] == "utility_floor")
+             for name, c in status.items()}
+    assert status["indep"]["status"] == "fail"
+    assert floor["indep"]["status"] == "fail" and floor["indep"]["value"] < 0.25
+    assert floor["cart"]["status"] == "pass" and floor["cart"]["value"] > 0.5
+    assert judged.verdict["recommended"] != "indep"
+    # Without the policy's require_default_checks: false the risk families left out keep every
+    # candidate from passing, and say so.
+    strict = synthaudit.evaluate(conf, {"cart": syn, "indep": indep}, holdout, **common)
+    cart = next(c for c in strict.verdict["candidates"] if c["name"] == "cart")
+    assert cart["status"] == "review"
+    assert any("Not every default risk family ran" in r for r in cart["reasons"])
+    # The same on the command line.
+    indep.to_csv(tmp_path / "indep.csv", index=False)
+    policy = tmp_path / "policy.yaml"
+    policy.write_text("require_default_checks: false\n")
+    run_cli(cli, "evaluate", "--confidential", folder / "train.csv", "--synthetic",
+            f"cart={folder / 'train_syn.csv'}", "--synthetic", f"indep={tmp_path / 'indep.csv'}",
+            "--holdout", folder / "holdout.csv", "--missing-codes", "income=-8", "--metrics",
+            common["metrics"], "--threads", "2", "--policy", policy, "--out", tmp_path / "out",
+            "--quiet")
+    on_the_command_line = json.loads((tmp_path / "out" / "results.json").read_text())["verdict"]
+    assert judged.verdict["candidates"] == on_the_command_line["candidates"]
+    off = synthaudit.evaluate(conf, {"cart": syn, "indep": indep}, holdout,
+                              policy={"require_default_checks": False, "utility_floor": False},
+                              **common)
+    assert all(k["criterion"] != "utility_floor"
+               for c in off.verdict["candidates"] for k in c["checks"])

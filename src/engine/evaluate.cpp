@@ -850,7 +850,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                                             n_synthetic, spec.baseline_draws, spec.context.seed));
     // Column-wise draws need every row of the pool in one place: not under MPI without whole
     // tables (sinks.select_rows), where the verdict says the floor was not measured.
-    if (any_floor && spec.policy.utility_floor.enabled && !sinks.select_rows &&
+    if (any_floor && spec.policy.default_checks && spec.policy.utility_floor.enabled && !sinks.select_rows &&
         rows_of(data.confidential) > 0)
       baselines.push_back(
           independent_marginals_baseline(data.confidential, n_synthetic, spec.context.seed));

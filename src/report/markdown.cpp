@@ -103,12 +103,25 @@ void executive_summary(std::ostringstream& out, const ExecutiveView& view) {
         << cell(h.ideal_short) << " |";
     for (std::size_t i = 0; i < view.candidates.size(); ++i)
       out << " " << (i < h.values.size() ? h.values[i] : "NA") << " |";
+    const bool compared = !h.compared_values.empty();
     if (any_baseline)
       out << " "
-          << (h.baseline_name.empty() ? std::string("—")
-                                      : cell(h.baseline_name + " " + h.baseline_value))
+          << (h.baseline_name.empty() || compared ? std::string("—")
+                                                  : cell(h.baseline_name + " " + h.baseline_value))
           << " |";
     out << "\n";
+    if (!compared) continue;
+    // The verdict compares a smaller holdout with the candidates at its size: those values, on
+    // the row of the baseline they are compared with.
+    out << "| " << h.axis << " | " << cell(h.metric) << " | "
+        << cell(h.statistic_label + " at the holdout's " + h.compared_rows + " rows (compared)")
+        << " | " << cell(h.ideal_short) << " |";
+    for (std::size_t i = 0; i < view.candidates.size(); ++i)
+      out << " "
+          << (i < h.compared_values.size() && !h.compared_values[i].empty() ? h.compared_values[i]
+                                                                             : "—")
+          << " |";
+    out << " " << cell(h.baseline_name + " " + h.baseline_value) << " |\n";
   }
   out << "\n";
   if (!view.baselines.empty()) {

@@ -65,6 +65,16 @@ json scorecard(const json& document) {
                 {"replicates", json::array()},
                 {"ranks", json::array()},
                 {"baseline", baseline_json(row)}};
+    // Where the verdict compares a candidate with a smaller holdout at the holdout's size, the
+    // values it compared, so that no table sets the baseline beside numbers of another size.
+    if (std::any_of(row.size_matched_values.begin(), row.size_matched_values.end(),
+                    [](const auto& v) { return v.has_value(); })) {
+      out["at_baseline_size"] = {{"values", json::array()}, {"rows", json::array()}};
+      for (std::size_t c = 0; c < n; ++c) {
+        out["at_baseline_size"]["values"].push_back(optional_json(row.size_matched_values[c]));
+        out["at_baseline_size"]["rows"].push_back(optional_json(row.size_matched_rows[c]));
+      }
+    }
     for (std::size_t c = 0; c < n; ++c) {
       out["source"].push_back(row.sources[c].empty() ? json(nullptr) : json(row.sources[c]));
       out["values"].push_back(optional_json(row.values[c]));

@@ -281,6 +281,12 @@ ExecutiveView executive_view(const json& document) {
                                : "NA";
         h.baseline_note = text_of(baseline, "note");
       }
+      if (const json& at = member(row, "at_baseline_size"); at.is_object()) {
+        for (const auto& v : member(at, "values"))
+          h.compared_values.push_back(v.is_number() ? value_in_unit(v.get<double>(), unit) : "");
+        for (const auto& r : member(at, "rows"))
+          if (r.is_number() && h.compared_rows.empty()) h.compared_rows = plain_number(r.get<double>());
+      }
       view.headlines.push_back(std::move(h));
     }
 
@@ -391,8 +397,16 @@ std::string render_summary(const json& document, const OutputPaths& paths) {
     std::vector<std::size_t> column_width;
     for (const auto& c : view.candidates)
       column_width.push_back(std::max<std::size_t>(width(c.name), 6));
+    // A headline compared at the holdout's size gets a second line: those values and the
+    // baseline, which is of that size; the first line then shows no baseline.
+    auto compared_label = [](const ExecutiveView::Headline& h) {
+      return "  at the holdout's " + h.compared_rows + " rows (compared)";
+    };
     for (const auto& h : view.headlines) {
       label_width = std::max(label_width, width(h.label));
+      if (!h.compared_values.empty()) label_width = std::max(label_width, width(compared_label(h)));
+      for (std::size_t i = 0; i < h.compared_values.size() && i < column_width.size(); ++i)
+        column_width[i] = std::max(column_width[i], width(h.compared_values[i]));
       for (std::size_t i = 0; i < h.values.size() && i < column_width.size(); ++i)
         column_width[i] = std::max(column_width[i], width(h.values[i]));
       if (!h.baseline_name.empty())
@@ -413,14 +427,25 @@ std::string render_summary(const json& document, const OutputPaths& paths) {
         axis = h.axis;
         out << (axis == "risk" ? "  Risk\n" : "  Utility\n");
       }
+      const bool compared = !h.compared_values.empty();
       out << "    " << pad(h.label, label_width);
       for (std::size_t i = 0; i < column_width.size(); ++i)
         out << "  " << pad_left(i < h.values.size() ? h.values[i] : "NA", column_width[i]);
       if (any_baseline)
         out << "  "
-            << pad(h.baseline_name.empty() ? "-" : h.baseline_name + " " + h.baseline_value,
+            << pad(h.baseline_name.empty() || compared ? "-"
+                                                       : h.baseline_name + " " + h.baseline_value,
                    baseline_width);
       out << "  " << h.ideal_short << "\n";
+      if (!compared) continue;
+      out << "    " << pad(compared_label(h), label_width);
+      for (std::size_t i = 0; i < column_width.size(); ++i)
+        out << "  "
+            << pad_left(i < h.compared_values.size() && !h.compared_values[i].empty()
+                            ? h.compared_values[i]
+                            : "-",
+                        column_width[i]);
+      out << "  " << pad(h.baseline_name + " " + h.baseline_value, baseline_width) << "\n";
     }
   }
 

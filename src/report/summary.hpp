@@ -47,6 +47,11 @@ struct ExecutiveView {
     std::string baseline_name;        // "" when the headline has no baseline
     std::string baseline_value;
     std::string baseline_note;
+    // When the baseline is a holdout smaller than the synthetic data, the verdict compares it
+    // with each candidate scored on subsamples of the holdout's size: those values, shown on a
+    // row of their own beside the baseline ("" for a candidate without one), and the size.
+    std::vector<std::string> compared_values;
+    std::string compared_rows;
   };
   std::string tool_line;  // version, candidates, metrics, sizes, time
   bool has_verdict = false;

@@ -723,7 +723,7 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
       any_default_evaluated =
           any_default_evaluated || checks[c].back().status != Status::kNotEvaluated;
     }
-    if (policy.utility_floor.enabled) checks[c].push_back(utility_floor_check(table, c, policy));
+    if (policy.default_checks && policy.utility_floor.enabled) checks[c].push_back(utility_floor_check(table, c, policy));
     for (const auto& criterion : policy.criteria)
       checks[c].push_back(policy_check(document, criterion, table.candidates[c], where));
   }
@@ -745,7 +745,7 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
          {"rule", "checks before the metrics"}});
   for (const HeadlineRow* row : risk_rows)
     criteria.push_back(describe_default_criterion(*row, policy));
-  if (policy.utility_floor.enabled)
+  if (policy.default_checks && policy.utility_floor.enabled)
     criteria.push_back(
         {{"id", "utility_floor"},
          {"text",

@@ -466,3 +466,22 @@ TEST(Load, LevelsOfEveryLengthAndThousandsOfLevelsAtAnyThreadCount) {
   for (std::size_t k = 1; k < runs.size(); ++k)
     expect_same_columns(runs[0].schema, runs[0].confidential, runs[k].schema, runs[k].confidential);
 }
+
+TEST(Table, SelectRowsPerColumnTakesEachColumnFromItsOwnRows) {
+  Column number{.name = "x", .kind = ColumnKind::kNumeric, .numeric = {10, 11, 12},
+                .missing_codes = {-8}, .missing_code_index = {0, 1, 0}};
+  auto dictionary = std::make_shared<Dictionary>();
+  Column level{.name = "g", .kind = ColumnKind::kCategorical};
+  for (const char* v : {"a", "b", "c"}) level.codes.push_back(dictionary->intern(v));
+  level.dictionary = dictionary;
+  const Table table(TableSource{"t.csv", "", "confidential"}, {number, level});
+  const Table mixed = select_rows_per_column(table, {{2, 1, 1, 0}, {0, 0, 2, 1}},
+                                             TableSource{"t.csv (draw)", "", "synthetic"});
+  ASSERT_EQ(mixed.rows(), 4u);
+  EXPECT_EQ(mixed.column(0).numeric, (std::vector<double>{12, 11, 11, 10}));
+  EXPECT_EQ(mixed.column(0).missing_code_index, (std::vector<std::uint8_t>{0, 1, 1, 0}));
+  EXPECT_EQ(mixed.column(1).codes, (std::vector<std::uint32_t>{0, 0, 2, 1}));
+  EXPECT_EQ(mixed.column(1).dictionary, dictionary);  // codes keep their meaning
+  EXPECT_THROW(select_rows_per_column(table, {{0, 1}}, table.source()), std::logic_error);
+  EXPECT_THROW(select_rows_per_column(table, {{0, 1}, {0}}, table.source()), std::logic_error);
+}

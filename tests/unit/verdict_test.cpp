@@ -67,6 +67,14 @@ json document(double risk_a, double risk_b, double risk_c) {
           {"metrics", {utility, risk}}};
 }
 
+// The default policy judged on the metrics of a hand-made document only: the registered risk
+// families it does not hold would otherwise keep every candidate from passing.
+ReleasePolicy on_these_metrics() {
+  ReleasePolicy policy;
+  policy.require_default_checks = false;
+  return policy;
+}
+
 const json& verdict_of(const json& verdict, const std::string& name) {
   for (const auto& c : verdict["candidates"])
     if (c["name"] == name) return c;
@@ -85,7 +93,7 @@ TEST(Verdict, DefaultRuleFailsReviewsAndPassesAgainstTheHoldoutNoise) {
   // The holdout and a candidate are two samples: their difference has sd sqrt(2) 0.01 = 1.41
   // points. a: 30 % copies (fail: beyond 4 sd and 25 % of the baseline); b: 13 % (review: beyond
   // 2 sd = 2.83 points, within the fail limit of 15.66 %); c: 11 % (pass: within the noise).
-  const json verdict = decide_verdict(document(0.30, 0.13, 0.11), ReleasePolicy{});
+  const json verdict = decide_verdict(document(0.30, 0.13, 0.11), on_these_metrics());
   ASSERT_TRUE(verdict.is_object());
   EXPECT_EQ(verdict_of(verdict, "a")["status"], "fail");
   EXPECT_EQ(verdict_of(verdict, "b")["status"], "review");
@@ -101,6 +109,113 @@ TEST(Verdict, DefaultRuleFailsReviewsAndPassesAgainstTheHoldoutNoise) {
   EXPECT_EQ(verdict["policy"]["source"], "default");
   EXPECT_EQ(verdict["policy"]["criteria"][0]["relative_to"], "holdout");
   EXPECT_FALSE(no_candidate_passes({{"verdict", verdict}}));
+}
+
+// A utility metric with two headlines measured against the resample baseline (value, noise sd)
+// and the independent-marginals baseline: "gap" (lower is better) tells independent columns
+// (0.5) from a resample (0.1, sd 0.01); "per_column" does not (independent columns keep each
+// column: 0.0 beside the resample's 0.02), so only "gap" counts.
+json floor_metric(double gap_a, double gap_b, double gap_c) {
+  auto two = [](double gap, double per_column) {
+    return json::array({{{"statistic", "gap"}, {"scope", "all"}, {"value", gap}},
+                        {{"statistic", "per_column"}, {"scope", "all"}, {"value", per_column}}});
+  };
+  auto entry = [&](const std::string& name, double gap, double per_column) {
+    return json{{"name", name},
+                {"replicates", {{{"replicate", 1}, {"values", two(gap, per_column)}}}}};
+  };
+  auto headline = [](const std::string& statistic) {
+    return json{{"statistic", statistic},
+                {"scope", "all"},
+                {"ideal", {{"kind", "lower"}}},
+                {"reading", statistic},
+                {"axis", "utility"},
+                {"unit", "number"},
+                {"baseline", {{"kind", "resample"}, {"name", "resample"}, {"note", "n"}}}};
+  };
+  json resample = entry("resample", 0.1, 0.02);
+  resample["baseline"] = true;
+  resample["noise"] = {{"values", two(0.01, 0.005)}};
+  json floor = entry("independent_marginals", 0.5, 0.0);
+  floor["baseline"] = true;
+  return {{"name", "m_fit"},
+          {"family", "general"},
+          {"headlines", {headline("gap"), headline("per_column")}},
+          {"candidates",
+           {entry("a", gap_a, 0.02), entry("b", gap_b, 0.02), entry("c", gap_c, 0.02), resample,
+            floor}}};
+}
+
+const json& check_of(const json& candidate, const std::string& criterion) {
+  for (const auto& check : candidate["checks"])
+    if (check["criterion"] == criterion) return check;
+  throw std::runtime_error("no check " + criterion);
+}
+
+TEST(Verdict, UtilityFloorMeasuresTheWayFromIndependentColumnsToAResample) {
+  // a keeps (0.5 - 0.12) / (0.5 - 0.1) = 95 % (pass), b 37.5 % (review, below 50 %), c 5 %
+  // (fail, below 25 %: not fit for use); risk is alike for all three.
+  json doc = document(0.1, 0.1, 0.1);
+  doc["metrics"].push_back(floor_metric(0.12, 0.35, 0.48));
+  const json verdict = decide_verdict(doc, on_these_metrics());
+  const json& a = check_of(verdict_of(verdict, "a"), "utility_floor");
+  EXPECT_NEAR(a["value"].get<double>(), 0.95, 1e-12);
+  ASSERT_EQ(a["headlines"].size(), 1u) << a.dump(1);  // per_column cannot tell them apart
+  EXPECT_EQ(a["headlines"][0]["statistic"], "gap");
+  EXPECT_DOUBLE_EQ(a["headlines"][0]["floor"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(a["headlines"][0]["perfect"].get<double>(), 0.1);
+  EXPECT_EQ(a["status"], "pass");
+  EXPECT_NEAR(check_of(verdict_of(verdict, "b"), "utility_floor")["value"].get<double>(), 0.375,
+              1e-12);
+  EXPECT_EQ(verdict_of(verdict, "b")["status"], "review");
+  EXPECT_EQ(verdict_of(verdict, "c")["status"], "fail");
+  EXPECT_TRUE(any_reason_contains(verdict_of(verdict, "c"), "Not fit for use: it keeps 5 %"))
+      << verdict_of(verdict, "c")["reasons"].dump(1);
+  EXPECT_EQ(verdict["recommended"], "a");
+  EXPECT_TRUE(any_reason_contains(verdict_of(verdict, "a"),
+                                  "passes the risk checks and the utility floor"));
+  // The policy sets the levels, or turns the floor off.
+  ReleasePolicy lenient = on_these_metrics();
+  lenient.utility_floor.fail = 0.01;
+  lenient.utility_floor.review = 0.02;
+  EXPECT_EQ(verdict_of(decide_verdict(doc, lenient), "c")["status"], "pass");
+  ReleasePolicy off = on_these_metrics();
+  off.utility_floor.enabled = false;
+  const json unjudged = decide_verdict(doc, off);
+  EXPECT_EQ(verdict_of(unjudged, "c")["status"], "pass");
+  for (const auto& check : verdict_of(unjudged, "c")["checks"])
+    EXPECT_NE(check["criterion"], "utility_floor");
+  // Without the floor's baseline nothing is judged, and nothing is held against the candidate.
+  json no_floor = document(0.1, 0.1, 0.1);
+  json metric = floor_metric(0.12, 0.35, 0.48);
+  metric["candidates"].erase(4);
+  no_floor["metrics"].push_back(metric);
+  const json not_measured = decide_verdict(no_floor, on_these_metrics());
+  EXPECT_EQ(verdict_of(not_measured, "c")["status"], "pass");
+  EXPECT_EQ(check_of(verdict_of(not_measured, "c"), "utility_floor")["status"], "not_evaluated");
+}
+
+TEST(Verdict, ARiskFamilyThatDidNotRunKeepsACandidateFromPassing) {
+  // The document holds one risk metric of no registered family: every default risk family is
+  // missing, and a candidate within its baseline's noise is sent to review saying so.
+  const json verdict = decide_verdict(document(0.1, 0.1, 0.1), ReleasePolicy{});
+  const json& c = verdict_of(verdict, "c");
+  EXPECT_EQ(c["status"], "review");
+  EXPECT_TRUE(any_reason_contains(c, "Not every default risk family ran, so it cannot pass: "
+                                     "key-disclosure"))
+      << c["reasons"].dump(1);
+  EXPECT_TRUE(any_reason_contains(c, "require_default_checks: false")) << c["reasons"].dump(1);
+  EXPECT_TRUE(any_reason_contains(c, "not selected")) << c["reasons"].dump(1);
+  bool family_named = false;
+  for (const auto& check : verdict["not_run"])
+    family_named = family_named || check["family"] == "distance-disclosure";
+  EXPECT_TRUE(family_named) << verdict["not_run"].dump(1);
+  EXPECT_EQ(verdict["policy"]["require_default_checks"], true);
+  // The policy may say the families are not needed; a failing candidate fails either way.
+  EXPECT_EQ(verdict_of(decide_verdict(document(0.1, 0.1, 0.1), on_these_metrics()), "c")["status"],
+            "pass");
+  EXPECT_EQ(verdict_of(decide_verdict(document(0.3, 0.1, 0.1), ReleasePolicy{}), "a")["status"],
+            "fail");
 }
 
 TEST(Verdict, MarginsAreParameters) {
@@ -235,6 +350,16 @@ TEST(ReleasePolicy, SpecBlockAndPolicyFileParseAndRejectBadKeys) {
   EXPECT_DOUBLE_EQ(policy.margins.fail_relative, 0.5);
   EXPECT_NO_THROW(validate_policy(policy, good));
 
+  const ReleasePolicy floored = load_policy(
+      write("floor.yaml", "utility_floor: {fail: 0.1, review: 0.3}\nrequire_default_checks: false\n"));
+  EXPECT_TRUE(floored.utility_floor.enabled);
+  EXPECT_DOUBLE_EQ(floored.utility_floor.fail, 0.1);
+  EXPECT_DOUBLE_EQ(floored.utility_floor.review, 0.3);
+  EXPECT_FALSE(floored.require_default_checks);
+  EXPECT_FALSE(load_policy(write("nofloor.yaml", "utility_floor: false\n")).utility_floor.enabled);
+  EXPECT_TRUE(load_policy(good).utility_floor.enabled);
+  EXPECT_TRUE(load_policy(good).require_default_checks);
+
   auto error_of = [&](const std::string& text) -> std::string {
     const std::string path = write("bad.yaml", text);
     try {
@@ -244,6 +369,18 @@ TEST(ReleasePolicy, SpecBlockAndPolicyFileParseAndRejectBadKeys) {
     }
     return "";
   };
+  EXPECT_NE(error_of("utility_floor: true\n").find("utility_floor: expected false"),
+            std::string::npos);
+  EXPECT_NE(error_of("utility_floor: {fail: 0.6, review: 0.5}\n")
+                .find("utility_floor.fail: must be at most the review share"),
+            std::string::npos);
+  EXPECT_NE(error_of("utility_floor: {fail: 2}\n").find("utility_floor.fail: must be between 0 and 1"),
+            std::string::npos);
+  EXPECT_NE(error_of("utility_floor: {fial: 0.2}\n").find("utility_floor.fial: unknown key"),
+            std::string::npos);
+  EXPECT_NE(error_of("require_default_checks: maybe\n")
+                .find("require_default_checks: expected true or false"),
+            std::string::npos);
   EXPECT_NE(error_of("criteria:\n  - metric: ks_distance\n    statistic: s\n    maxx: 1\n")
                 .find("criteria[0].maxx: unknown key (did you mean 'max'?)"),
             std::string::npos);
@@ -292,8 +429,12 @@ TEST(Verdict, SimulatedNearCopyFailsAndAFreshDrawPasses) {
   spec.metrics = {"distance_to_closest_record", "distance_membership_inference",
                   "synthpop_disclosure", "ks_distance", "total_variation"};
   spec.baseline_draws = 3;
+  spec.policy.require_default_checks = false;  // judged on these metrics only
   json doc = evaluate(spec, load_evaluation_data(spec));
-  ASSERT_EQ(doc["baselines"].size(), 2u);
+  // holdout, resample and the utility floor's independent marginals (ks_distance has a resample
+  // baseline).
+  ASSERT_EQ(doc["baselines"].size(), 3u);
+  EXPECT_EQ(doc["baselines"][2]["name"], "independent_marginals");
   add_verdict(doc, spec.policy, spec.origin);
   const json& verdict = doc["verdict"];
   ASSERT_TRUE(verdict.is_object()) << doc["warnings"].dump();

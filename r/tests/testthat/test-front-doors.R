@@ -61,3 +61,34 @@ test_that("a spec file's safe_output is honoured and equals the command line's",
                            read("holdout.csv"), spec = spec, safe_output = FALSE),
                "may raise the threshold but not turn output checking off")
 })
+
+test_that("the policy's utility floor reaches the verdict, and a policy list turns it off", {
+  folder <- dirname(test_data("sd2011", "train.csv"))
+  read <- function(name) read.csv(file.path(folder, name), na.strings = c("", "NA"),
+                                  stringsAsFactors = FALSE)
+  conf <- read("train.csv")
+  cart <- read("train_syn.csv")
+  set.seed(11)
+  # Each column drawn on its own: safe, and no relationship between columns kept.
+  indep <- as.data.frame(lapply(conf, function(column) column[sample.int(nrow(conf), nrow(cart),
+                                                                            replace = TRUE)]),
+                         stringsAsFactors = FALSE)
+  audit <- function(policy) {
+    attr(sa_evaluate(conf, list(cart = cart, indep = indep), read("holdout.csv"),
+                     metrics = "general,propensity,distance_to_closest_record",
+                     missing_codes = list(income = -8), threads = 2, policy = policy), "verdict")
+  }
+  floor_of <- function(verdict, name) {
+    candidate <- Filter(function(c) c$name == name, verdict$candidates)[[1]]
+    Filter(function(k) k$criterion == "utility_floor", candidate$checks)
+  }
+  judged <- audit(list(require_default_checks = FALSE))
+  statuses <- setNames(vapply(judged$candidates, `[[`, character(1), "status"),
+                       vapply(judged$candidates, `[[`, character(1), "name"))
+  expect_identical(statuses[["indep"]], "fail")
+  expect_lt(floor_of(judged, "indep")[[1]]$value, 0.25)
+  expect_identical(floor_of(judged, "cart")[[1]]$status, "pass")
+  expect_false(identical(judged$recommended, "indep"))
+  off <- audit(list(require_default_checks = FALSE, utility_floor = FALSE))
+  expect_length(floor_of(off, "indep"), 0L)
+})
