@@ -15,6 +15,7 @@
 #include "engine/evaluate.hpp"
 #include "metrics/registry.hpp"
 #include "metrics/specific/analysis_models.hpp"
+#include "stats/edit_rule.hpp"
 #include "stats/formula.hpp"
 #include "stats/model_matrix.hpp"
 
@@ -292,6 +293,9 @@ void check_named_columns(const EvaluationSpec& spec, const Table& confidential,
   }
   if (!spec.context.household.empty())
     checker.require(spec.context.household, "household", Needs::kAny);
+  // Edit rules: their syntax, columns and types, before any metric runs (the table's columns
+  // are all a rule needs, so a partition stands for the whole table).
+  for (const auto& rule : spec.context.rules) (void)stats::EditRule::compile(rule, confidential);
   for (std::size_t i = 0; i < spec.context.analyses.size(); ++i) {
     const AnalysisSpec& a = spec.context.analyses[i];
     const std::string key = "analyses[" + std::to_string(i) + "] ('" + a.name + "')";

@@ -339,8 +339,8 @@ bool wants_independent_marginals(const MetricSpec& metric) {
 
 bool wants_baseline(const MetricSpec& metric, const BaselineData& baseline) {
   if (baseline.independent_draws > 0) return wants_independent_marginals(metric);
-  return wants_baseline(metric, baseline.name == "holdout" ? BaselineKind::kHoldout
-                                                           : BaselineKind::kResample);
+  return wants_baseline(
+      metric, baseline.name == "holdout" ? BaselineKind::kHoldout : BaselineKind::kResample);
 }
 
 std::string iso_time_now() {
@@ -850,8 +850,8 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                                             n_synthetic, spec.baseline_draws, spec.context.seed));
     // Column-wise draws need every row of the pool in one place: not under MPI without whole
     // tables (sinks.select_rows), where the verdict says the floor was not measured.
-    if (any_floor && spec.policy.default_checks && spec.policy.utility_floor.enabled && !sinks.select_rows &&
-        rows_of(data.confidential) > 0)
+    if (any_floor && spec.policy.default_checks && spec.policy.utility_floor.enabled &&
+        !sinks.select_rows && rows_of(data.confidential) > 0)
       baselines.push_back(
           independent_marginals_baseline(data.confidential, n_synthetic, spec.context.seed));
   }
@@ -1118,8 +1118,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
         if (baseline.independent_draws > 0)
           drawn = std::make_shared<const Table>(select_rows_per_column(
               *baseline.pool,
-              independent_column_rows(baseline, baseline.pool->column_count(), replicate),
-              source));
+              independent_column_rows(baseline, baseline.pool->column_count(), replicate), source));
         else if (!whole_pool)
           drawn = take_rows(*baseline.pool, rows, source);
         const std::uint64_t seed =
@@ -1149,9 +1148,8 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
       nlohmann::json cand = {
           {"name", baseline.name}, {"baseline", true}, {"replicates", nlohmann::json::array()}};
       std::vector<MetricResult> value_results;
-      const std::size_t value_draws = baseline.independent_draws > 0
-                                          ? baseline.independent_draws
-                                          : baseline.value_draws.size();
+      const std::size_t value_draws =
+          baseline.independent_draws > 0 ? baseline.independent_draws : baseline.value_draws.size();
       for (std::size_t d = 0; d < value_draws; ++d) {
         auto [result, seconds, seed] =
             run_draw(baseline.independent_draws > 0 ? std::vector<std::size_t>{}

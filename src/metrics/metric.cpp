@@ -162,6 +162,8 @@ const char* to_string(ScopeKind kind) {
       return "analysis";
     case ScopeKind::kEstimand:
       return "estimand";
+    case ScopeKind::kRule:
+      return "rule";
     case ScopeKind::kRecordGroup:
       return "record group";
   }

@@ -15,6 +15,7 @@
 
 #include "core/limits.hpp"
 #include "metrics/params.hpp"
+#include "stats/edit_rule.hpp"
 #include "table/table.hpp"
 
 namespace synthaudit {
@@ -76,6 +77,9 @@ struct EvaluationContext {
   // They are design variables, not data to compare: metrics that use them say so in their docs.
   std::string weights;
   std::string household;
+  // Edit rules (the spec's `rules:`): checked against the confidential data's columns before any
+  // metric runs (engine/data_checks.hpp), counted by the edit_rules metric.
+  std::vector<stats::EditRuleSpec> rules;
 };
 
 // What a metric sees. Per-replicate metrics get exactly one synthetic table; per-candidate
@@ -297,6 +301,11 @@ struct Headline {
   std::string axis = "utility";  // "utility" or "risk": which axis of the risk–utility map
   Baseline baseline = Baseline::none();
   Unit unit = Unit::kNumber;
+  // A gate: the value counts the findings of a test the metric made itself (corrected for
+  // multiplicity there), so the default policy fails a candidate whose value is worse than the
+  // analytic baseline. `gate_names` is a statistic reported per scope whose nonzero scopes the
+  // verdict's reason names (e.g. the edit rules broken); "" = not a gate.
+  std::string gate_names;
 };
 
 // What a statistic's scope string names (the `scope` column of results.tsv).
@@ -313,6 +322,7 @@ enum class ScopeKind {
   kAnalysis,      // one declared analysis: its name
   kEstimand,      // one estimand of an analysis: "ANALYSIS:ESTIMAND"
   kRecordGroup,   // the records an attack is scored on, ranked by isolation: "isolated_1%"
+  kRule,          // one declared edit rule: "rule=NAME"
 };
 const char* to_string(ScopeKind kind);
 

@@ -778,4 +778,28 @@ Reference neal_2015() {
           .doi = "10.48550/arXiv.1505.05571"};
 }
 
+Reference fellegi_holt_1976() {
+  return {.authors = "Fellegi, I. P. and Holt, D.",
+          .year = 1976,
+          .title = "A systematic approach to automatic edit and imputation",
+          .venue = "Journal of the American Statistical Association 71(353), 17-35",
+          .doi = "10.1080/01621459.1976.10481472"};
+}
+
+Reference de_waal_pannekoek_scholtus_2011() {
+  return {.authors = "de Waal, T., Pannekoek, J. and Scholtus, S.",
+          .year = 2011,
+          .title = "Handbook of Statistical Data Editing and Imputation",
+          .venue = "Wiley, Hoboken",
+          .doi = "10.1002/9780470904848"};
+}
+
+Reference fisher_1935() {
+  return {.authors = "Fisher, R. A.",
+          .year = 1935,
+          .title = "The logic of inductive inference",
+          .venue = "Journal of the Royal Statistical Society 98(1), 39-82",
+          .doi = "10.2307/2342435"};
+}
+
 }  // namespace synthaudit::references

@@ -109,6 +109,10 @@ Reference esteban_hyland_raetsch_2017();
 Reference bailey_emad_wcorr();
 // Distribution-free confidence intervals for a quantile from order statistics.
 Reference conover_1999();
+// Edit rules: data editing, and the exact test of two rates.
+Reference fellegi_holt_1976();
+Reference de_waal_pannekoek_scholtus_2011();
+Reference fisher_1935();
 // Exact (order-independent) summation of floating-point numbers.
 Reference kulisch_2013();
 Reference neal_2015();

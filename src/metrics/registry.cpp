@@ -46,6 +46,7 @@ MetricSpec singling_out_attack_metric();
 MetricSpec suda2_metric();
 MetricSpec tail_agreement_metric();
 MetricSpec zero_cell_agreement_metric();
+MetricSpec edit_rules_metric();
 MetricSpec train_synthetic_test_real_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
@@ -88,6 +89,7 @@ const std::vector<MetricSpec>& all_metrics() {
         suda2_metric(),
         tail_agreement_metric(),
         zero_cell_agreement_metric(),
+        edit_rules_metric(),
         train_synthetic_test_real_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)

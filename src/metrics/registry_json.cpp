@@ -72,7 +72,7 @@ nlohmann::json reference_to_json(const Reference& reference) {
 
 nlohmann::json headlines_to_json(const std::vector<Headline>& headlines) {
   auto out = nlohmann::json::array();
-  for (const auto& h : headlines)
+  for (const auto& h : headlines) {
     out.push_back({{"statistic", h.statistic},
                    {"scope", h.scope},
                    {"ideal", to_json(h.ideal)},
@@ -81,6 +81,8 @@ nlohmann::json headlines_to_json(const std::vector<Headline>& headlines) {
                    {"axis", h.axis},
                    {"unit", to_string(h.unit)},
                    {"baseline", to_json(h.baseline)}});
+    if (!h.gate_names.empty()) out.back()["gate"] = {{"names", h.gate_names}};
+  }
   return out;
 }
 

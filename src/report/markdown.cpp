@@ -119,7 +119,7 @@ void executive_summary(std::ostringstream& out, const ExecutiveView& view) {
     for (std::size_t i = 0; i < view.candidates.size(); ++i)
       out << " "
           << (i < h.compared_values.size() && !h.compared_values[i].empty() ? h.compared_values[i]
-                                                                             : "—")
+                                                                            : "—")
           << " |";
     out << " " << cell(h.baseline_name + " " + h.baseline_value) << " |\n";
   }

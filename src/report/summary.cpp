@@ -285,7 +285,8 @@ ExecutiveView executive_view(const json& document) {
         for (const auto& v : member(at, "values"))
           h.compared_values.push_back(v.is_number() ? value_in_unit(v.get<double>(), unit) : "");
         for (const auto& r : member(at, "rows"))
-          if (r.is_number() && h.compared_rows.empty()) h.compared_rows = plain_number(r.get<double>());
+          if (r.is_number() && h.compared_rows.empty())
+            h.compared_rows = plain_number(r.get<double>());
       }
       view.headlines.push_back(std::move(h));
     }

@@ -136,6 +136,7 @@ HeadlineTable headline_table(const json& document) {
         row.unit = text_of(h, "unit", "number");
         row.ideal = ideal_from_json(h.value("ideal", json()), text_of(h, "better", "lower"));
         row.baseline_declaration = h.value("baseline", json());
+        row.gate_names = text_of(h.value("gate", json()), "names");
         if (const json* floor = find_entry(metric, kIndependentMarginalsBaseline, true))
           row.floor_value = entry_value(*floor, row.statistic, row.scope);
         for (std::size_t c = 0; c < n; ++c) {

@@ -51,6 +51,8 @@ struct HeadlineRow {
   std::vector<std::vector<std::optional<NullResult>>> nulls;
   // The independent-marginals baseline's value (the verdict's utility floor), where it ran.
   std::optional<double> floor_value;
+  // A gate's per-scope statistic (metrics/metric.hpp: Headline::gate_names); "" = not a gate.
+  std::string gate_names;
 };
 
 struct HeadlineTable {

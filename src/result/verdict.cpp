@@ -58,6 +58,7 @@ struct Check {
   std::string reason;
   bool default_rule = false;
   bool utility_floor = false;
+  bool gate = false;
   double severity = 0.0;  // excess over the fail limit's excess (default rule), for ordering
   json extra = json::object();
 };
@@ -415,8 +416,9 @@ Check utility_floor_check(const HeadlineTable& table, std::size_t candidate,
   check.extra["review_limit"] = policy.utility_floor.review;
   check.extra["headlines"] = std::move(headlines);
   const std::string measured =
-      "keeps " + plain_number(median, "share") + " of the utility a perfect synthesis would (median over " +
-      std::to_string(kept.size()) + " utility measure" + (kept.size() == 1 ? "" : "s") +
+      "keeps " + plain_number(median, "share") +
+      " of the utility a perfect synthesis would (median over " + std::to_string(kept.size()) +
+      " utility measure" + (kept.size() == 1 ? "" : "s") +
       "; 0 % is a file whose columns are independent, 100 % a resample of the confidential data; "
       "lowest " +
       plain_number(lowest->kept, "share") + ", " + headline_label(*lowest->row) + ")";
@@ -432,6 +434,56 @@ Check utility_floor_check(const HeadlineTable& table, std::size_t candidate,
     check.status = Status::kPass;
     check.reason = "Utility: it " + measured + ".";
   }
+  return check;
+}
+
+// --- gates: tests a metric made itself ---------------------------------------------------------
+
+// The scopes of the candidate's entry (any replicate, or combined) where `statistic` is above 0:
+// what a gate found ("rule=status_from_16").
+std::vector<std::string> gate_findings(const json& document, const HeadlineRow& row,
+                                       const std::string& candidate) {
+  std::vector<std::string> scopes;
+  const json* metric = find_metric_entry(document, row.metric);
+  const json* entry = metric ? find_candidate_entry(*metric, candidate) : nullptr;
+  if (entry == nullptr) return scopes;
+  auto collect = [&](const json& values) {
+    if (!values.is_array()) return;
+    for (const auto& v : values)
+      if (text_of(v, "statistic") == row.gate_names && v.contains("value") &&
+          v["value"].is_number() && v["value"].get<double>() > 0 &&
+          std::find(scopes.begin(), scopes.end(), text_of(v, "scope")) == scopes.end())
+        scopes.push_back(text_of(v, "scope"));
+  };
+  for (const auto& r : entry->value("replicates", json::array()))
+    collect(r.value("values", json()));
+  if (entry->contains("combined")) collect((*entry)["combined"].value("values", json()));
+  return scopes;
+}
+
+Check gate_check(const json& document, const HeadlineRow& row, std::size_t candidate,
+                 const std::string& name) {
+  Check check;
+  check.criterion = default_criterion_id(row);
+  check.gate = true;
+  check.value = row.values[candidate];
+  const auto& baseline = row.baselines[candidate];
+  check.baseline = baseline && baseline->value ? *baseline->value : 0.0;
+  check.limit = check.baseline;
+  const std::string reading = capitalised(row.reading);
+  if (!check.value) {
+    check.reason = reading + ": no value for this candidate.";
+    return check;
+  }
+  const bool worse = row.ideal.badness(*check.value) > row.ideal.badness(*check.baseline);
+  const std::vector<std::string> found = gate_findings(document, row, name);
+  if (!found.empty()) check.extra["found"] = found;
+  const std::string value =
+      plain_number(*check.value, row.unit) + (found.empty() ? "" : " (" + join(found, ", ") + ")");
+  check.status = worse ? Status::kFail : Status::kPass;
+  check.reason = reading + ": " + value + " for this candidate, against " +
+                 plain_number(*check.baseline, row.unit) + " for a fresh real sample" +
+                 (worse ? "." : ": none.");
   return check;
 }
 
@@ -558,32 +610,6 @@ Check policy_check(const json& document, const PolicyCriterion& c, const std::st
 }
 
 }  // namespace
-
-std::vector<double> corrected_p_values(const std::vector<double>& p, const std::string& method) {
-  const std::size_t m = p.size();
-  std::vector<double> out(m, 1.0);
-  if (m == 0) return out;
-  std::vector<std::size_t> order(m);
-  for (std::size_t i = 0; i < m; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return p[a] < p[b]; });
-  const double count = static_cast<double>(m);
-  if (method == "bonferroni") {
-    for (std::size_t i = 0; i < m; ++i) out[i] = std::min(1.0, count * p[i]);
-  } else if (method == "benjamini-hochberg") {
-    double running = 1.0;
-    for (std::size_t k = m; k-- > 0;) {
-      running = std::min(running, count / static_cast<double>(k + 1) * p[order[k]]);
-      out[order[k]] = std::min(1.0, running);
-    }
-  } else {  // holm
-    double running = 0.0;
-    for (std::size_t k = 0; k < m; ++k) {
-      running = std::max(running, (count - static_cast<double>(k)) * p[order[k]]);
-      out[order[k]] = std::min(1.0, running);
-    }
-  }
-  return out;
-}
 
 std::string plain_number(double value, const std::string& unit) {
   if (std::isnan(value)) return "NA";
@@ -723,7 +749,12 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
       any_default_evaluated =
           any_default_evaluated || checks[c].back().status != Status::kNotEvaluated;
     }
-    if (policy.default_checks && policy.utility_floor.enabled) checks[c].push_back(utility_floor_check(table, c, policy));
+    if (policy.default_checks && policy.utility_floor.enabled)
+      checks[c].push_back(utility_floor_check(table, c, policy));
+    if (policy.default_checks)
+      for (const auto& row : table.rows)
+        if (!row.gate_names.empty())
+          checks[c].push_back(gate_check(document, row, c, table.candidates[c]));
     for (const auto& criterion : policy.criteria)
       checks[c].push_back(policy_check(document, criterion, table.candidates[c], where));
   }
@@ -733,7 +764,11 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
     for (const auto& [family, reasons] : risk_families_not_run(document))
       families_missing += std::string(families_missing.empty() ? "" : "; ") + family + " (" +
                           join(reasons, ", ") + ")";
-  if (policy.criteria.empty() && !any_default_evaluated) return nullptr;
+  // A gate (a test a metric made itself) is a check of its own: it makes a verdict too.
+  bool any_gate = false;
+  for (const auto& list : checks)
+    for (const auto& check : list) any_gate = any_gate || (check.gate && check.value);
+  if (policy.criteria.empty() && !any_default_evaluated && !any_gate) return nullptr;
 
   json criteria = json::array();
   if (any_data_check)
@@ -758,6 +793,18 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
          {"rule", "utility floor"},
          {"fail", policy.utility_floor.fail},
          {"review", policy.utility_floor.review}});
+  if (policy.default_checks)
+    for (const auto& row : table.rows)
+      if (!row.gate_names.empty())
+        criteria.push_back({{"id", default_criterion_id(row)},
+                            {"text", capitalised(row.reading) +
+                                         ": fails when above what a fresh real sample shows "
+                                         "(the metric's own test, corrected over its "
+                                         "hypotheses; docs/metrics.md)."},
+                            {"metric", row.metric},
+                            {"statistic", row.statistic},
+                            {"scope", row.scope},
+                            {"rule", "gate"}});
   for (const auto& c : policy.criteria)
     criteria.push_back(
         {{"id", c.id},
@@ -785,7 +832,8 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
       // An agency's criterion that could not be checked is not met; the default rule's checks
       // that could not be made (a metric not run) only count when none could be made at all.
       // The utility floor not judged (nothing to judge it by) is said, not held against it.
-      if (check.status == Status::kNotEvaluated && !check.default_rule && !check.utility_floor)
+      if (check.status == Status::kNotEvaluated && !check.default_rule && !check.utility_floor &&
+          !check.gate)
         missing_policy.push_back(&check);
     }
     if (!fails.empty())

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "spec/spec.hpp"
+#include "stats/multiple_testing.hpp"
 
 namespace synthaudit {
 
@@ -26,11 +27,8 @@ void add_verdict(nlohmann::json& document, const ReleasePolicy& policy,
 // True when a verdict exists and no candidate passes: `evaluate` then exits with code 3.
 bool no_candidate_passes(const nlohmann::json& document);
 
-// The p-values of one family of tests corrected for multiplicity, in the order given: "holm"
-// (Holm 1979, step-down family-wise), "bonferroni", or "benjamini-hochberg" (Benjamini &
-// Hochberg 1995, false discovery rate); as statsmodels' multipletests (tests/golden/verdict).
-std::vector<double> corrected_p_values(const std::vector<double>& p_values,
-                                       const std::string& method);
+// The multiplicity corrections (stats/multiple_testing.hpp), under the verdict's name too.
+using stats::corrected_p_values;
 
 // A number as people read it: at most four significant digits, never an exponent; shares
 // (unit "share") as percentages, percents with a "%" sign.

@@ -451,6 +451,17 @@ void apply_policy(EvaluationSpec& spec, const json& value, const OptionSite& sit
   spec.policy = load_policy(site.path(text_of(value, site)), spec.context.limits);
 }
 
+// rules: a list of rules (a spec's block, a binding's list), or a rules file's path.
+void apply_rules(EvaluationSpec& spec, const json& value, const OptionSite& site) {
+  if (value.is_array()) {
+    const bool file = site.source.kind == OptionSource::Kind::kSpecFile;
+    spec.context.rules = rules_from_json(
+        value, file ? site.source.origin + ": " + site.option.spec_key : site.where());
+    return;
+  }
+  spec.context.rules = load_rules(site.path(text_of(value, site)), spec.context.limits);
+}
+
 // safe_output: true or false; a spec file's block {threshold: N} turns it on (the threshold is
 // its own option, safe_output_threshold, read from safe_output.threshold).
 void apply_safe_output(EvaluationSpec& spec, const json& value, const OptionSite& site) {
@@ -737,6 +748,18 @@ std::vector<EvaluationOption> declare_options() {
           .doc("disclosure scenarios (what an intruder knows, what they want to learn): "
                "a list of {keys, targets}")
           .apply(apply_disclosure));
+  t.push_back(
+      Declare("rules", T::kStructured)
+          .example(json::array({{{"name", "status_from_16"},
+                                 {"when", "age < 16"},
+                                 {"then", "is_missing(status)"}}}),
+                   nullptr)
+          .spec("rules")
+          .cli("--rules", "FILE")
+          .doc("edit rules the data should meet (docs/config.md): a YAML file, or the list "
+               "itself, each {name, then} with optional when, severity (error, warning) and "
+               "group_by; counted by the edit_rules metric")
+          .apply(apply_rules));
   t.push_back(Declare("keys", T::kStructured)
                   .example(json::array({"age", "sex"}), "age,sex")
                   .cli("--keys", "COLUMNS")

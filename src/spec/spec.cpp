@@ -357,8 +357,8 @@ const std::vector<std::string> kBounds = {"max", "min", "target"};
 ReleasePolicy read_policy(const Reader& r, const YAML::Node& node, const std::string& key) {
   ReleasePolicy policy;
   r.check_keys(node, key,
-               {"criteria", "default_checks", "margins", "multiplicity", "levels",
-                "utility_floor", "require_default_checks"});
+               {"criteria", "default_checks", "margins", "multiplicity", "levels", "utility_floor",
+                "require_default_checks"});
   const std::string prefix = key.empty() ? "" : key + ".";
   auto flag_of = [&](const YAML::Node& flag, const std::string& at) {
     const auto text = r.string(flag, at);
@@ -582,6 +582,89 @@ ReleasePolicy policy_from_json(const nlohmann::json& value, const std::string& f
   }
 }
 
+std::vector<stats::EditRuleSpec> rules_from_json(const nlohmann::json& value,
+                                                 const std::string& where) {
+  if (!value.is_array())
+    throw InputError(where +
+                     ": expected a list of rules, each {name, then} with optional when, "
+                     "severity and group_by");
+  std::vector<stats::EditRuleSpec> rules;
+  std::set<std::string> names;
+  const std::vector<std::string> allowed = {"name",     "when",     "then",
+                                            "severity", "group_by", "table"};
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const std::string at = where + "[" + std::to_string(i) + "]";
+    const nlohmann::json& item = value[i];
+    if (!item.is_object()) throw InputError(at + ": expected a mapping {name, then, ...}");
+    for (const auto& [key, _] : item.items())
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+        throw InputError(at + "." + key + ": unknown key" + did_you_mean(key, allowed) +
+                         "; allowed: " + join(allowed, ", "));
+    auto text = [&](const char* key, bool required) -> std::string {
+      if (!item.contains(key)) {
+        if (required) throw InputError(at + "." + key + ": required key is missing");
+        return "";
+      }
+      const nlohmann::json& v = item[key];
+      if (v.is_string()) return v.get<std::string>();
+      if (v.is_number() || v.is_boolean()) return v.dump();
+      throw InputError(at + "." + key + ": expected text");
+    };
+    stats::EditRuleSpec rule;
+    rule.name = text("name", true);
+    if (rule.name.empty()) throw InputError(at + ".name: empty");
+    if (!valid_utf8(rule.name) || escape_controls(rule.name) != rule.name)
+      throw InputError(at + ".name: '" + escape_controls(ascii_escaped(rule.name)) +
+                       "' holds control characters or is not UTF-8");
+    if (!names.insert(rule.name).second)
+      throw InputError(at + ".name: '" + rule.name + "' is used by another rule");
+    if (item.contains("table"))
+      throw InputError(at +
+                       ".table: rules over related tables need related tables, which "
+                       "this evaluation does not have; leave table out");
+    rule.when = text("when", false);
+    rule.then = text("then", true);
+    if (item.contains("severity")) rule.severity = text("severity", false);
+    if (item.contains("group_by")) {
+      const nlohmann::json& g = item["group_by"];
+      if (g.is_string()) {
+        for (auto& column : split(g.get<std::string>(), ',')) rule.group_by.push_back(trim(column));
+      } else if (g.is_array()) {
+        for (const auto& column : g) {
+          if (!column.is_string()) throw InputError(at + ".group_by: expected column names");
+          rule.group_by.push_back(column.get<std::string>());
+        }
+      } else {
+        throw InputError(at + ".group_by: expected a column name or a list of them");
+      }
+      if (rule.group_by.empty() || std::any_of(rule.group_by.begin(), rule.group_by.end(),
+                                               [](const std::string& c) { return c.empty(); }))
+        throw InputError(at + ".group_by: an empty column name");
+    }
+    rule.where = at;
+    rules.push_back(std::move(rule));
+  }
+  return rules;
+}
+
+std::vector<stats::EditRuleSpec> load_rules(const std::string& path, const ResourceLimits& limits) {
+  const YAML::Node root = load_yaml(path, limits);
+  if (root.IsNull()) throw InputError(path + ": the rules file is empty");
+  try {
+    const nlohmann::json value = yaml_to_json(root);
+    if (value.is_object()) {
+      if (value.size() != 1 || !value.contains("rules"))
+        throw InputError(path +
+                         ": expected a list of rules, or a mapping with the one key "
+                         "'rules'");
+      return rules_from_json(value["rules"], path + ": rules");
+    }
+    return rules_from_json(value, path + ": rules");
+  } catch (const YAML::Exception& e) {
+    throw InputError(path + ": line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+}
+
 void validate_policy(const ReleasePolicy& policy, const std::string& where) {
   std::vector<std::string> known;
   for (const auto& m : all_metrics()) known.push_back(m.name);
@@ -763,6 +846,13 @@ nlohmann::json spec_to_json(const EvaluationSpec& spec) {
   j["disclosure"] = nlohmann::json::array();
   for (const auto& s : spec.context.scenarios)
     j["disclosure"].push_back({{"keys", s.keys}, {"targets", s.targets}});
+  j["rules"] = nlohmann::json::array();
+  for (const auto& r : spec.context.rules)
+    j["rules"].push_back({{"name", r.name},
+                          {"when", r.when},
+                          {"then", r.then},
+                          {"severity", r.severity},
+                          {"group_by", r.group_by}});
   j["analyses"] = nlohmann::json::array();
   for (const auto& a : spec.context.analyses) {
     nlohmann::json item = {{"name", a.name}, {"kind", a.kind}};

@@ -200,6 +200,15 @@ void add_missing_code(ReadSettings& read, const std::string& column, const std::
 ReleasePolicy policy_from_json(const nlohmann::json& value, const std::string& file,
                                const std::string& key);
 
+// Edit rules (docs/config.md, "Edit rules"): a list of {name, when, then, severity, group_by}
+// (a spec's `rules:` block, or a binding's list); messages name `where[i]`. Names are required,
+// unique, and text; the expressions are checked against the data later (engine/data_checks).
+std::vector<stats::EditRuleSpec> rules_from_json(const nlohmann::json& value,
+                                                 const std::string& where);
+// A rules file (`--rules FILE`): a YAML list of rules, or a mapping whose one key is `rules:`.
+std::vector<stats::EditRuleSpec> load_rules(const std::string& path,
+                                            const ResourceLimits& limits = {});
+
 // The read options of text files, as the spec's `read:` block and the command line's --delimiter,
 // --decimal, --encoding and --na give them; each bad value is an InputError starting with
 // `where`. A delimiter is one character ("tab" or "\t" for a tab), or "auto" (detected); it

@@ -468,8 +468,11 @@ TEST(Load, LevelsOfEveryLengthAndThousandsOfLevelsAtAnyThreadCount) {
 }
 
 TEST(Table, SelectRowsPerColumnTakesEachColumnFromItsOwnRows) {
-  Column number{.name = "x", .kind = ColumnKind::kNumeric, .numeric = {10, 11, 12},
-                .missing_codes = {-8}, .missing_code_index = {0, 1, 0}};
+  Column number{.name = "x",
+                .kind = ColumnKind::kNumeric,
+                .numeric = {10, 11, 12},
+                .missing_codes = {-8},
+                .missing_code_index = {0, 1, 0}};
   auto dictionary = std::make_shared<Dictionary>();
   Column level{.name = "g", .kind = ColumnKind::kCategorical};
   for (const char* v : {"a", "b", "c"}) level.codes.push_back(dictionary->intern(v));

@@ -201,8 +201,9 @@ TEST(Verdict, ARiskFamilyThatDidNotRunKeepsACandidateFromPassing) {
   const json verdict = decide_verdict(document(0.1, 0.1, 0.1), ReleasePolicy{});
   const json& c = verdict_of(verdict, "c");
   EXPECT_EQ(c["status"], "review");
-  EXPECT_TRUE(any_reason_contains(c, "Not every default risk family ran, so it cannot pass: "
-                                     "key-disclosure"))
+  EXPECT_TRUE(any_reason_contains(c,
+                                  "Not every default risk family ran, so it cannot pass: "
+                                  "key-disclosure"))
       << c["reasons"].dump(1);
   EXPECT_TRUE(any_reason_contains(c, "require_default_checks: false")) << c["reasons"].dump(1);
   EXPECT_TRUE(any_reason_contains(c, "not selected")) << c["reasons"].dump(1);
@@ -350,8 +351,8 @@ TEST(ReleasePolicy, SpecBlockAndPolicyFileParseAndRejectBadKeys) {
   EXPECT_DOUBLE_EQ(policy.margins.fail_relative, 0.5);
   EXPECT_NO_THROW(validate_policy(policy, good));
 
-  const ReleasePolicy floored = load_policy(
-      write("floor.yaml", "utility_floor: {fail: 0.1, review: 0.3}\nrequire_default_checks: false\n"));
+  const ReleasePolicy floored = load_policy(write(
+      "floor.yaml", "utility_floor: {fail: 0.1, review: 0.3}\nrequire_default_checks: false\n"));
   EXPECT_TRUE(floored.utility_floor.enabled);
   EXPECT_DOUBLE_EQ(floored.utility_floor.fail, 0.1);
   EXPECT_DOUBLE_EQ(floored.utility_floor.review, 0.3);
@@ -374,8 +375,9 @@ TEST(ReleasePolicy, SpecBlockAndPolicyFileParseAndRejectBadKeys) {
   EXPECT_NE(error_of("utility_floor: {fail: 0.6, review: 0.5}\n")
                 .find("utility_floor.fail: must be at most the review share"),
             std::string::npos);
-  EXPECT_NE(error_of("utility_floor: {fail: 2}\n").find("utility_floor.fail: must be between 0 and 1"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("utility_floor: {fail: 2}\n").find("utility_floor.fail: must be between 0 and 1"),
+      std::string::npos);
   EXPECT_NE(error_of("utility_floor: {fial: 0.2}\n").find("utility_floor.fial: unknown key"),
             std::string::npos);
   EXPECT_NE(error_of("require_default_checks: maybe\n")
