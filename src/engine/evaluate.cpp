@@ -254,9 +254,10 @@ BaselineData resample_baseline(const Table& confidential, std::size_t pool, std:
 // (n rows), so every column keeps its distribution and no relationship between columns is left,
 // as a synthesis that samples each variable from its marginal would (synthpop's method "sample"
 // for every column). What a candidate keeps of the utility is measured between this floor and
-// the resample baseline (result/verdict.cpp). Two draws: the gap between floor and resample is
-// wide wherever the measure can tell the two apart, so their mean is enough.
-inline constexpr int kIndependentMarginalsDraws = 2;
+// the resample baseline (result/verdict.cpp). Three draws: their mean is the floor, and their
+// spread the noise that decides whether a measure tells the floor from the resample at all
+// (values theory gives, such as a pMSE ratio of 1, come without a spread of their own).
+inline constexpr int kIndependentMarginalsDraws = 3;
 
 BaselineData independent_marginals_baseline(const Table& confidential, std::size_t n,
                                             std::uint64_t seed) {
@@ -271,8 +272,9 @@ BaselineData independent_marginals_baseline(const Table& confidential, std::size
       "confidential data on its own (" +
       std::to_string(n) + " rows, the synthetic size; " +
       std::to_string(kIndependentMarginalsDraws) +
-      " draws, value their mean), so each column keeps its distribution and no relationship "
-      "between columns is left. The verdict measures how much of the way from this floor to the "
+      " draws, value their mean, noise their spread), so each column keeps its distribution and "
+      "no relationship between columns is left. The verdict measures how much of the way from this "
+      "floor to the "
       "resample baseline a candidate's utility goes.";
   return b;
 }

@@ -137,8 +137,12 @@ HeadlineTable headline_table(const json& document) {
         row.ideal = ideal_from_json(h.value("ideal", json()), text_of(h, "better", "lower"));
         row.baseline_declaration = h.value("baseline", json());
         row.gate_names = text_of(h.value("gate", json()), "names");
-        if (const json* floor = find_entry(metric, kIndependentMarginalsBaseline, true))
+        if (const json* floor = find_entry(metric, kIndependentMarginalsBaseline, true)) {
           row.floor_value = entry_value(*floor, row.statistic, row.scope);
+          if (floor->contains("noise"))
+            row.floor_sd =
+                find_value((*floor)["noise"].value("values", json()), row.statistic, row.scope);
+        }
         for (std::size_t c = 0; c < n; ++c) {
           const json* entry = find_entry(metric, table.candidates[c], false);
           std::vector<std::optional<double>> reps;

@@ -51,6 +51,7 @@ struct HeadlineRow {
   std::vector<std::vector<std::optional<NullResult>>> nulls;
   // The independent-marginals baseline's value (the verdict's utility floor), where it ran.
   std::optional<double> floor_value;
+  std::optional<double> floor_sd;  // the spread of its value over its draws
   // A gate's per-scope statistic (metrics/metric.hpp: Headline::gate_names); "" = not a gate.
   std::string gate_names;
 };

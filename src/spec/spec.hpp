@@ -53,9 +53,10 @@ inline const std::vector<std::string> kMultiplicityMethods = {"holm", "bonferron
 // that can tell them apart, how far its value goes from the independent-marginals baseline (0:
 // no relationship between columns kept) to the perfect-synthesis reference (1: the resample
 // baseline, or the value theory gives), and the median over those headlines is judged. Below
-// `fail` the candidate fails (not fit for use, never recommended), below `review` it is sent to
-// review. On SD2011 synthpop's CART synthesis keeps about 0.96, an independent-marginals file
-// about 0 (docs/config.md). Part of the default checks: `default_checks: false` turns it off too.
+// `fail` beyond the noise (the median of each headline's share plus two standard errors) the
+// candidate fails (not fit for use, never recommended), below `review` it is sent to review. On
+// SD2011 synthpop's CART synthesis keeps about 0.96, an independent-marginals file about 0
+// (docs/config.md). Part of the default checks: `default_checks: false` turns it off too.
 struct UtilityFloor {
   bool enabled = true;
   double fail = 0.25;

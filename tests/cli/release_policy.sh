@@ -24,8 +24,16 @@ run() {  # run OUT [ARGS...]: evaluate the simulated candidates; prints the exit
   echo $?
 }
 
-rc=$(run default)
-check "default policy: ideal passes, exit 0" test "$rc" -eq 0
+# These metrics leave out the key, attack and sdc risk families: the default policy cannot pass
+# anyone and says which families are missing; a policy that judges without them passes ideal.
+rc=$(run missing)
+check "families left out: no candidate passes, exit 3" test "$rc" -eq 3
+check "families left out: the reason names them" \
+  grep -q "Not every default risk family ran, so it cannot pass: key-disclosure" \
+  "$work/missing/results.json"
+printf 'require_default_checks: false\n' >"$work/these.yaml"
+rc=$(run default --policy "$work/these.yaml")
+check "default policy on these metrics: ideal passes, exit 0" test "$rc" -eq 0
 check "default policy: a verdict recommends a candidate" \
   grep -q '"recommended": "ideal"' "$work/default/results.json"
 check "results.tsv carries the baseline rows" \
@@ -85,6 +93,10 @@ bad "baseline the metric lacks" "criteria\[0\]\.relative_to: distance_membership
 check "a candidate named holdout: exit 2" test $? -eq 2
 check "a candidate named holdout: the message says it is reserved" \
   grep -q "candidate name 'holdout' is reserved" "$work/reserved.stderr"
+"$bin" evaluate --confidential "$data/confidential.csv" \
+  --synthetic "independent_marginals=$data/ideal_1.csv" --metrics ks_distance \
+  --out "$work/reserved" --quiet 2>"$work/reserved.stderr" >/dev/null
+check "a candidate named independent_marginals: exit 2" test $? -eq 2
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

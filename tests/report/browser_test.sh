@@ -19,14 +19,15 @@ fi
 mkdir -p "$out"
 rm -rf "$out/data" "$out/evaluation" "$out/fixture" "$out/safe" "$out/labels"
 "$bin" simulate --rows 300 --replicates 1 --out "$out/data" >/dev/null
+# Exit 3 (no candidate passes) is a verdict, not a failure: the page is what is tested.
 "$bin" evaluate --spec "$out/data/spec.yaml" --metrics all --quiet --out "$out/evaluation" \
-  --param propensity_boosted_trees.rounds=5 >/dev/null
+  --param propensity_boosted_trees.rounds=5 >/dev/null || [ $? -eq 3 ]
 "$bin" report "$src/tests/data/report/results_fixture.json" --out "$out/fixture/report.html" >/dev/null
 # The same evaluation with output checking: plots whose points were withheld must not break the
 # page, and `report` renders it from the checked results.json alone. With subgroups (by sex), so
 # the subgroup tables are drawn too.
 "$bin" evaluate --spec "$out/data/spec.yaml" --metrics all --quiet --out "$out/safe" --safe-output \
-  --param propensity_boosted_trees.rounds=5 --by sex >/dev/null
+  --param propensity_boosted_trees.rounds=5 --by sex >/dev/null || [ $? -eq 3 ]
 "$bin" report "$out/safe/results.json" >/dev/null
 
 # A Stata file: its variable labels and the income code read as missing are shown in the data section.

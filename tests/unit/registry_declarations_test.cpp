@@ -53,6 +53,9 @@ EvaluationContext small_context(SynthesisType synthesis) {
                       {.name = "total_z", .kind = "total", .column = "z"},
                       {.name = "wage", .kind = "lm", .formula = "y ~ x + factor(d)"},
                       {.name = "logit", .kind = "glm_logit", .formula = "b ~ x"}};
+  context.rules = {{.name = "x_small", .then = "is_missing(x) | x < 9"},
+                   {.name = "c_known", .then = "c in ('a', 'b')", .severity = "warning"},
+                   {.name = "two_d_per_c", .then = "n_distinct(d) <= 2", .group_by = {"c"}}};
   return context;
 }
 
@@ -91,6 +94,8 @@ std::optional<ScopeKind> scope_kind(const std::string& scope, const Tables& t,
     return ScopeKind::kTableOrder;
   if (scope.rfind("keys=", 0) == 0) return ScopeKind::kScenario;
   if (scope.rfind("mode=", 0) == 0) return ScopeKind::kScenario;  // an attack's setting
+  for (const auto& rule : context.rules)
+    if (scope == "rule=" + rule.name) return ScopeKind::kRule;
   if (scope.rfind("isolated_", 0) == 0) return ScopeKind::kRecordGroup;
   for (const auto& analysis : context.analyses) {
     if (scope == analysis.name) return ScopeKind::kAnalysis;

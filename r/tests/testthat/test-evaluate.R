@@ -6,7 +6,8 @@ test_that("sa_evaluate returns the results.tsv columns with the verdict, warning
   expect_named(results, result_columns)
   expect_type(results$value, "double")
   expect_setequal(unique(results$replicate[results$candidate == "boot"]), c("1", "2", "mean"))
-  expect_true(all(results$candidate %in% c("boot", "resample")))
+  # The candidate and the baselines: resamples, and the utility floor's independent marginals.
+  expect_true(all(results$candidate %in% c("boot", "resample", "independent_marginals")))
   expect_true("ks_distance" %in% results$metric)
   expect_type(attr(results, "warnings"), "character")
   expect_match(attr(results, "document"), "\"schema\":\"synthaudit/1\"", fixed = TRUE)
