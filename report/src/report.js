@@ -451,7 +451,7 @@
       el('span', {class: 'swatch', style: `background:${rgb(AMBER)}`}), ' for review, or worse than the baseline; ',
       el('span', {class: 'swatch', style: `background:${rgb(RED)}`}), ' fails, or twice as far from the ideal as the baseline. ',
       'Without a baseline a share is coloured by its value and a target statistic by its distance to the target; other cells stay white. ',
-      '* The policy compared this candidate on other numbers than the cell shows (hover the cell for them). Where the holdout is smaller than the synthetic data, the values the verdict compares, on subsamples of the holdout\'s size, have a row of their own beside the baseline and carry the colours; the full-size row above them is not coloured.');
+      '* The policy compared this candidate on other numbers than the cell shows (hover the cell for them). Rows marked "at the holdout\'s N rows" show what the verdict compares, the full-size value in grey brackets.');
   }
 
   // ---------- the executive page ----------
@@ -528,30 +528,25 @@
         axis === 'risk' ? 'Disclosure risk' : 'Utility')));
       for (const h of rows) {
         const b = h.baseline;
-        // A smaller holdout is compared with the candidates at its size: those values go on a
-        // row of their own beside the baseline and carry the verdict's colours; the full-size
-        // row above them stays uncoloured, with no baseline of another size beside it.
+        // A smaller holdout is compared with the candidates at its size: the cells show those
+        // values, coloured as the verdict judged them beside the baseline of that size, and the
+        // full-size value after them in grey; one row, so the executive page keeps to one page.
         const at = h.at_baseline_size;
         if (at) {
-          body.append(el('tr', null,
-            el('td', {title: h.reading || ''}, el('a', {href: '#metric-' + slug(h.metric)}, headlineLabel(h)), el('div', {class: 'better'}, h.metric + ' · full size')),
-            el('td', {class: 'ideal', title: betterText(h)}, idealShort(h)),
-            h.values.map((v, i) => el('td', {class: 'num',
-              title: (h.replicates[i] || []).length > 1 ? 'replicates: ' + h.replicates[i].map((x) => fmtUnit(x, h.unit)).join(', ') : null},
-            fmtUnit(v, h.unit))),
-            anyBaseline ? el('td', {class: 'baseline'}, '—') : null));
           const compared = Object.assign({}, h, {values: at.values});
+          const rows = fmt((at.rows || []).find((r) => typeof r === 'number'));
           body.append(el('tr', {class: 'compared-row'},
-            el('td', {title: 'The verdict compares the holdout with each candidate scored on subsamples of the holdout\'s size, because this statistic grows with the number of released rows.'},
-              `at the holdout's ${fmt((at.rows || []).find((r) => typeof r === 'number'))} rows (compared)`),
-            el('td', {class: 'ideal'}, ''),
+            el('td', {title: (h.reading || '') + ` (compared at the holdout's ${rows} rows: this statistic grows with the number of released rows)`},
+              el('a', {href: '#metric-' + slug(h.metric)}, headlineLabel(h)), el('div', {class: 'better'}, `${h.metric} · at the holdout's ${rows} rows`)),
+            el('td', {class: 'ideal', title: betterText(h)}, idealShort(h)),
             at.values.map((v, i) => {
               const check = checkFor(h, card.candidates[i]);
               const color = cellColor(compared, i);
               return el('td', {class: 'num', style: color ? `background:${color}` : null,
                 title: check ? `policy check (${check.status}): ${fmtUnit(check.value, h.unit)} against baseline ${fmtUnit(check.baseline, h.unit)}` +
                   (typeof check.limit === 'number' ? `, limit ${fmtUnit(check.limit, h.unit)}` : '') + (check.reason ? ` — ${check.reason}` : '') : null},
-              typeof v === 'number' ? fmtUnit(v, h.unit) : '—');
+              typeof v === 'number' ? fmtUnit(v, h.unit) : '—',
+              el('span', {class: 'full-size', title: 'at the full synthetic size'}, ` (${fmtUnit(h.values[i], h.unit)})`));
             }),
             anyBaseline ? el('td', {class: 'baseline', title: b && b.note ? b.note : null},
               b ? `${b.name} ${fmtUnit(b.value, h.unit)}` : '—') : null));

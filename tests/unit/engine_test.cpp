@@ -210,8 +210,10 @@ TEST(Engine, MetricNotApplicableOnEveryRunIsSkippedWithItsReason) {
   EXPECT_TRUE(tstr["candidates"].empty());
   const auto ks = metric("ks_distance");
   EXPECT_FALSE(ks.contains("skipped"));
-  ASSERT_EQ(ks["candidates"].size(), 2u);  // the candidate and the resample baseline
+  // The candidate, the resample baseline and the utility floor's independent marginals.
+  ASSERT_EQ(ks["candidates"].size(), 3u);
   EXPECT_EQ(ks["candidates"][1]["name"], "resample");
+  EXPECT_EQ(ks["candidates"][2]["name"], "independent_marginals");
 
   // With its target declared it applies, and keeps its candidate and baselines.
   spec.metrics = {"train_synthetic_test_real"};
