@@ -333,11 +333,16 @@ class Parser {
     return left;
   }
 
-  NodePtr additive() {
-    NodePtr left = multiplicative();
-    while (tokens_.at_operator("+") || tokens_.at_operator("-")) {
+  // One level of left-associative arithmetic: `operators` over operands parsed by `operand`.
+  NodePtr arithmetic(const std::vector<std::string>& operators, NodePtr (Parser::*operand)()) {
+    auto at_one = [&] {
+      return std::any_of(operators.begin(), operators.end(),
+                         [&](const std::string& op) { return tokens_.at_operator(op); });
+    };
+    NodePtr left = (this->*operand)();
+    while (at_one()) {
       const Token op = tokens_.take();
-      NodePtr right = multiplicative();
+      NodePtr right = (this->*operand)();
       require(*left, Type::kNumber, op.position, "'" + op.text + "'");
       require(*right, Type::kNumber, op.position, "'" + op.text + "'");
       left = make({.kind = Node::Kind::kArith,
@@ -348,20 +353,8 @@ class Parser {
     return left;
   }
 
-  NodePtr multiplicative() {
-    NodePtr left = unary();
-    while (tokens_.at_operator("*") || tokens_.at_operator("/")) {
-      const Token op = tokens_.take();
-      NodePtr right = unary();
-      require(*left, Type::kNumber, op.position, "'" + op.text + "'");
-      require(*right, Type::kNumber, op.position, "'" + op.text + "'");
-      left = make({.kind = Node::Kind::kArith,
-                   .type = Type::kNumber,
-                   .text = op.text,
-                   .args = {left, right}});
-    }
-    return left;
-  }
+  NodePtr additive() { return arithmetic({"+", "-"}, &Parser::multiplicative); }
+  NodePtr multiplicative() { return arithmetic({"*", "/"}, &Parser::unary); }
 
   NodePtr unary() {
     if (tokens_.at_operator("-")) {
