@@ -263,7 +263,8 @@ void merge_column_counts(WholeColumnCounts& into, const WholeColumnCounts& part)
 
 void check_named_columns(const EvaluationSpec& spec, const Table& confidential,
                          const WholeColumnCounts* whole) {
-  if (whole && (!spec.context.weights.empty() || !spec.context.analyses.empty()))
+  if (whole && (!spec.context.weights.empty() || spec.context.design.declared() ||
+                !spec.context.analyses.empty()))
     throw std::logic_error("check_named_columns: weights and analyses need the whole table");
   const NamedColumnChecker checker{confidential, spec.origin, whole};
   for (std::size_t i = 0; i < spec.context.scenarios.size(); ++i) {
@@ -290,6 +291,15 @@ void check_named_columns(const EvaluationSpec& spec, const Table& confidential,
     if (!any_positive && !w.numeric.empty())
       throw InputError(spec.origin + ": weights: column '" + w.name +
                        "' is 0 in every row of the confidential data");
+  }
+  if (spec.context.design.declared()) {
+    if (spec.context.weights.empty())
+      throw InputError(spec.origin +
+                       ": design: declares strata, clusters or replicate weights without "
+                       "weights: (the sampling weight column); declare it too");
+    // Built once here so that a bad design variable is reported before any metric runs.
+    (void)stats::SurveyDesign::declared(spec.context.design, confidential,
+                                        confidential.column(spec.context.weights).numeric);
   }
   if (!spec.context.household.empty())
     checker.require(spec.context.household, "household", Needs::kAny);
@@ -773,11 +783,22 @@ std::vector<DataFinding> check_few_valued_numeric(const Table& confidential, con
                                                   const EvaluationContext& context,
                                                   const std::vector<ColumnExtremes>& whole) {
   std::vector<DataFinding> findings;
+  // Design variables (strata, clusters, replicate weights) are labels or weights, not data.
+  std::vector<std::size_t> design;
+  if (context.design.declared()) {
+    try {
+      design = stats::design_columns(context.design, confidential);
+    } catch (const InputError&) {
+      // check_named_columns reports the missing column
+    }
+  }
   for (std::size_t c = 0; c < confidential.column_count() && c < schema.columns.size(); ++c) {
     const Column& column = confidential.column(c);
     const ColumnExtremes& e = whole[c];
     if (!column.is_numeric() || !schema.columns[c].inferred || e.many_values ||
-        e.distinct.size() < 2 || column.name == context.weights || column.name == context.household)
+        e.distinct.size() < 2 || column.name == context.weights ||
+        column.name == context.household ||
+        std::find(design.begin(), design.end(), c) != design.end())
       continue;
     std::vector<std::string> values;
     for (const double v : e.distinct) values.push_back(format_number(v));

@@ -1,5 +1,6 @@
 #include "metrics/design_weights.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
@@ -31,8 +32,12 @@ const char* const kWeightsDoc =
 
 bool is_design_column(const MetricInput& in, std::size_t c) {
   const std::string& name = in.confidential.column(c).name;
-  return (!in.context.weights.empty() && name == in.context.weights) ||
-         (!in.context.household.empty() && name == in.context.household);
+  if ((!in.context.weights.empty() && name == in.context.weights) ||
+      (!in.context.household.empty() && name == in.context.household))
+    return true;
+  if (!in.context.design.declared()) return false;
+  const auto design = stats::design_columns(in.context.design, in.confidential);
+  return std::find(design.begin(), design.end(), c) != design.end();
 }
 
 ParamSpec synthetic_weights_param() {
@@ -127,11 +132,46 @@ DesignWeights design_weights(const MetricInput& in, const Table& synthetic, cons
   if (in.context.weights.empty()) return weights;
   weights.column = in.confidential.index_of(in.context.weights);
   weights.confidential = in.confidential.column(*weights.column).numeric;
+  const stats::SurveyDesignSpec& declared = in.context.design;
+  weights.confidential_design = std::make_shared<const stats::SurveyDesign>(
+      declared.declared()
+          ? stats::SurveyDesign::declared(declared, in.confidential, weights.confidential)
+          : stats::SurveyDesign::simple(weights.confidential));
   if (params.get_string("synthetic_weights") == "none") return weights;
   const Column& own = synthetic.column(*weights.column);
-  if (use_own_weights(in, synthetic, weight_column_facts(own), params, warnings))
-    weights.synthetic = own.numeric;
+  if (!use_own_weights(in, synthetic, weight_column_facts(own), params, warnings)) return weights;
+  weights.synthetic = own.numeric;
+  if (declared.declared() && !declared.replicated()) {
+    try {
+      weights.synthetic_design = std::make_shared<const stats::SurveyDesign>(
+          stats::SurveyDesign::declared(declared, synthetic, weights.synthetic));
+    } catch (const InputError& e) {
+      if (params.get_string("synthetic_weights") == "own") throw;
+      warnings.push_back(std::string(e.what()) +
+                         "; the synthetic data's variances use its weights alone "
+                         "(svydesign(ids = ~1))");
+    }
+  }
+  if (!weights.synthetic_design)
+    weights.synthetic_design =
+        std::make_shared<const stats::SurveyDesign>(stats::SurveyDesign::simple(weights.synthetic));
   return weights;
+}
+
+nlohmann::json design_summary(const MetricInput& in, const std::vector<DesignWeights>& weights) {
+  nlohmann::json summary = nlohmann::json::object();
+  if (weights.empty() || !weights.front().confidential_design) return summary;
+  summary["confidential"] = weights.front().confidential_design->describe();
+  summary["synthetic"] = nlohmann::json::array();
+  for (const auto& w : weights)
+    summary["synthetic"].push_back(w.synthetic_design ? w.synthetic_design->describe()
+                                                      : std::string("unweighted, rows drawn "
+                                                                    "individually"));
+  if (in.context.design.replicated())
+    summary["note"] =
+        "replicate weights describe the confidential sample only: a weighted synthetic table's "
+        "variances use its weights alone";
+  return summary;
 }
 
 }  // namespace synthaudit

@@ -8,14 +8,17 @@
 //                   unweighted, with a warning;
 //   own:            the table's own weight column; an error when it is not usable as weights;
 //   none:           unweighted (every row weight 1), the synthetic data as a simple random sample.
-// The weight and household columns are design variables, not data: comparisons skip them.
+// The weight, household and design: columns (strata, clusters, fpc, replicate weights) are design
+// variables, not data: comparisons skip them.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "metrics/metric.hpp"
 #include "metrics/params.hpp"
+#include "stats/survey_design.hpp"
 
 namespace synthaudit {
 
@@ -23,8 +26,19 @@ struct DesignWeights {
   std::optional<std::size_t> column;  // the weight column's index; none when not declared
   std::vector<double> confidential;   // empty when not declared
   std::vector<double> synthetic;      // empty when the synthetic table is unweighted
+  // The designs the variances use (stats/survey_design.hpp). Confidential: the declared design
+  // (design:), or weights alone as svydesign(ids = ~1); null without weights. Synthetic (or holdout,
+  // or a baseline standing in for it), when it uses its own weights: its own strata, clusters and
+  // fpc columns under the declared design when they form a valid design (as synthpop's
+  // syn.strata carries strata along), else its weights alone (with a warning); replicate weights
+  // describe the confidential sample only, so a replicate design's synthetic side is its weights
+  // alone. Null when the synthetic table is unweighted.
+  std::shared_ptr<const stats::SurveyDesign> confidential_design, synthetic_design;
   bool declared() const { return column.has_value(); }
 };
+
+// What the results say about the designs used: {"confidential": ..., "synthetic": [...]}.
+nlohmann::json design_summary(const MetricInput& in, const std::vector<DesignWeights>& weights);
 
 // Whether column `c` of the confidential table is one the design declares (weights:,
 // household:): a design variable, not data, so per-column comparisons leave it out.

@@ -16,6 +16,7 @@
 #include "core/limits.hpp"
 #include "metrics/params.hpp"
 #include "stats/edit_rule.hpp"
+#include "stats/survey_design.hpp"
 #include "table/table.hpp"
 
 namespace synthaudit {
@@ -77,6 +78,9 @@ struct EvaluationContext {
   // They are design variables, not data to compare: metrics that use them say so in their docs.
   std::string weights;
   std::string household;
+  // The sampling design beyond the weights (the spec's `design:`): strata, clusters and fpc, or
+  // replicate weights; its columns are design variables too. Declared only with weights.
+  stats::SurveyDesignSpec design;
   // Edit rules (the spec's `rules:`): checked against the confidential data's columns before any
   // metric runs (engine/data_checks.hpp), counted by the edit_rules metric.
   std::vector<stats::EditRuleSpec> rules;

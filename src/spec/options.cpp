@@ -118,6 +118,20 @@ std::int64_t whole_number(const json& value, const OptionSite& site) {
   return n;
 }
 
+// A real number from a number or its text.
+double number_of(const json& value, const OptionSite& site) {
+  if (value.is_number()) return value.get<double>();
+  if (value.is_string()) {
+    const std::string text = trim(value.get<std::string>());
+    double d = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), d);
+    if (!text.empty() && ec == std::errc() && ptr == text.data() + text.size() && std::isfinite(d))
+      return d;
+    site.fail("'" + value.get<std::string>() + "' is not a number");
+  }
+  site.fail("expected a number");
+}
+
 std::string range_text(double value) {
   return std::fabs(value) < 1e15 ? std::to_string(static_cast<std::int64_t>(value))
                                  : format_number(value);
@@ -631,6 +645,124 @@ std::vector<EvaluationOption> declare_options() {
                        "estimate-type utility measures are design-weighted")
                   .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
                     s.context.weights = text_of(v, site);
+                  }));
+  // The sampling design (R's survey::svydesign and svrepdesign, Lumley 2004): one option per
+  // argument, all under the spec's design: block.
+  t.push_back(Declare("strata", T::kText)
+                  .example("stratum", "stratum")
+                  .spec("design.strata")
+                  .cli("--strata", "COLUMN")
+                  .doc("stratum column of the sampling design (with weights): variances as R's "
+                       "svydesign(strata = )")
+                  .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
+                    s.context.design.strata = text_of(v, site);
+                  }));
+  t.push_back(Declare("clusters", T::kTextList)
+                  .example(json::array({"psu"}), "psu")
+                  .spec("design.clusters")
+                  .cli("--clusters", "COLUMNS")
+                  .doc("cluster (PSU) column of the sampling design, one per stage; the first "
+                       "stage gives the variance (svydesign(ids = ))")
+                  .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
+                    s.context.design.clusters = text_list(v, site);
+                  }));
+  t.push_back(Declare("fpc", T::kText)
+                  .example("fpc", "fpc")
+                  .spec("design.fpc")
+                  .cli("--fpc", "COLUMN")
+                  .doc("finite-population correction column: the population's PSUs in the "
+                       "stratum, or (every value <= 1) the sampling fraction (svydesign(fpc = ))")
+                  .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
+                    s.context.design.fpc = text_of(v, site);
+                  }));
+  t.push_back(Declare("nest", T::kSwitch)
+                  .example(true, true)
+                  .spec("design.nest")
+                  .cli("--nest")
+                  .defaults(false)
+                  .doc("cluster labels restart in each stratum (svydesign(nest = TRUE))")
+                  .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
+                    s.context.design.nest = switch_of(v, site);
+                  }));
+  t.push_back(Declare("lonely_psu", T::kChoice)
+                  .example("adjust", "adjust")
+                  .spec("design.lonely_psu")
+                  .cli("--lonely-psu", "RULE")
+                  .choices({"fail", "remove", "certainty", "adjust", "average"})
+                  .defaults("fail")
+                  .doc("a stratum with one PSU: as R's options(survey.lonely.psu = )")
+                  .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
+                    s.context.design.lonely_psu = *stats::lonely_psu_from(choice_of(v, site));
+                  }));
+  t.push_back(Declare("replicate_weights", T::kTextList)
+                  .example(json::array({"rep1", "rep2"}), "rep1,rep2")
+                  .spec("design.replicate_weights")
+                  .cli("--replicate-weights", "COLUMNS")
+                  .doc("replicate-weight columns (combined with the sampling weight, as "
+                       "svrepdesign(combined.weights = TRUE)); a name with * matches every "
+                       "column it fits, in table order")
+                  .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
+                    s.context.design.replicate_weights = text_list(v, site);
+                  }));
+  t.push_back(Declare("replicate_type", T::kChoice)
+                  .example("bootstrap", "bootstrap")
+                  .spec("design.type")
+                  .cli("--replicate-type", "TYPE")
+                  .choices({"BRR", "Fay", "JK1", "JKn", "bootstrap", "other"})
+                  .defaults("JK1")
+                  .doc("how the replicate weights were made (svrepdesign(type = )); it sets the "
+                       "variance's scale")
+                  .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
+                    s.context.design.replicate_type =
+                        *stats::replicate_type_from(choice_of(v, site));
+                  }));
+  t.push_back(Declare("fay_rho", T::kStructured)
+                  .example(0.5, "0.5")
+                  .spec("design.rho")
+                  .cli("--fay-rho", "RHO")
+                  .doc("Fay's rho for replicate_type Fay, between 0 and 1")
+                  .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
+                    const double rho = number_of(v, site);
+                    if (!(rho >= 0 && rho < 1)) site.fail("must be at least 0 and below 1");
+                    s.context.design.rho = rho;
+                  }));
+  t.push_back(Declare("replicate_scale", T::kStructured)
+                  .example(0.25, "0.25")
+                  .spec("design.scale")
+                  .cli("--replicate-scale", "SCALE")
+                  .doc("the replicate variance's overall scale, instead of the type's "
+                       "(svrepdesign(scale = ))")
+                  .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
+                    const double scale = number_of(v, site);
+                    if (!(scale > 0)) site.fail("must be a positive number");
+                    s.context.design.scale = scale;
+                  }));
+  t.push_back(Declare("replicate_rscales", T::kStructured)
+                  .example(json::array({0.5, 0.5}), "0.5,0.5")
+                  .spec("design.rscales")
+                  .cli("--replicate-rscales", "NUMBERS")
+                  .doc("one scale per replicate ((n_h - 1)/n_h for JKn; svrepdesign(rscales = ))")
+                  .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
+                    std::vector<double> scales;
+                    if (v.is_array()) {
+                      for (const auto& item : v) scales.push_back(number_of(item, site));
+                    } else {
+                      for (const auto& part : split(text_of(v, site), ','))
+                        scales.push_back(number_of(json(part), site));
+                    }
+                    for (const double r : scales)
+                      if (!(r >= 0)) site.fail("every rscale must be a number >= 0");
+                    s.context.design.rscales = scales;
+                  }));
+  t.push_back(Declare("replicate_mse", T::kSwitch)
+                  .example(true, true)
+                  .spec("design.mse")
+                  .cli("--replicate-mse")
+                  .defaults(false)
+                  .doc("centre the replicates on the full-sample estimate rather than their "
+                       "mean (svrepdesign(mse = TRUE))")
+                  .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
+                    s.context.design.mse = switch_of(v, site);
                   }));
   t.push_back(Declare("household", T::kText)
                   .example("hh", "hh")

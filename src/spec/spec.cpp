@@ -824,6 +824,23 @@ nlohmann::json spec_to_json(const EvaluationSpec& spec) {
   if (!spec.synthesised_columns.empty()) j["synthesised_columns"] = spec.synthesised_columns;
   if (!spec.context.weights.empty()) j["weights"] = spec.context.weights;
   if (!spec.context.household.empty()) j["household"] = spec.context.household;
+  // The design block, when anything in it was given (the spec file's design: keys).
+  const auto design_json = [](const stats::SurveyDesignSpec& d) {
+    nlohmann::json out = {{"strata", d.strata},
+                          {"clusters", d.clusters},
+                          {"fpc", d.fpc},
+                          {"nest", d.nest},
+                          {"lonely_psu", stats::to_string(d.lonely_psu)},
+                          {"replicate_weights", d.replicate_weights},
+                          {"type", stats::to_string(d.replicate_type)},
+                          {"rho", d.rho},
+                          {"rscales", d.rscales},
+                          {"mse", d.mse}};
+    out["scale"] = d.scale ? nlohmann::json(*d.scale) : nlohmann::json(nullptr);
+    return out;
+  };
+  if (design_json(spec.context.design) != design_json(stats::SurveyDesignSpec{}))
+    j["design"] = design_json(spec.context.design);
   j["read"] = {
       {"delimiter", spec.read.csv.delimiter == 0 ? std::string("auto")
                                                  : std::string(1, spec.read.csv.delimiter)},

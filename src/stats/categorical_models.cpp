@@ -74,7 +74,14 @@ void newton(Eigen::VectorXd theta, Evaluate evaluate, const CategoricalModelOpti
   fit.deviance = -2.0 * loglik;
   const Eigen::MatrixXd information = -hessian;
   const Eigen::MatrixXd inverse = information.ldlt().solve(Eigen::MatrixXd::Identity(k, k));
-  if (weighted) {
+  if (weighted && options.design) {
+    // Replicate designs: the covariance comes from the refits (replicated_covariance).
+    fit.covariance = options.design->replicated()
+                         ? inverse
+                         : Eigen::MatrixXd(inverse *
+                                           options.design->linearised_variance(scores, options.rows) *
+                                           inverse);
+  } else if (weighted) {
     // Sandwich with the with-replacement design's meat over n = design_rows rows, the rows not in
     // x contributing a zero score: Σ (u_i − ū)(u_i − ū)' = Σ_x (u_i − ū)(u_i − ū)' + (n − m) ū ū'.
     const auto n = static_cast<double>(
@@ -103,11 +110,9 @@ double logistic(double t) {
   return 1.0 / (1.0 + std::exp(-t));
 }
 
-}  // namespace
-
-CategoricalModelFit fit_multinomial_logit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
-                                          std::size_t levels,
-                                          const CategoricalModelOptions& options) {
+CategoricalModelFit fit_multinomial_once(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                                         std::size_t levels,
+                                         const CategoricalModelOptions& options) {
   CategoricalModelFit fit;
   if (!check_rank(x, fit)) return fit;
   const Eigen::Index n = x.rows(), p = x.cols();
@@ -163,9 +168,9 @@ CategoricalModelFit fit_multinomial_logit(const Eigen::MatrixXd& x, const Eigen:
   return fit;
 }
 
-CategoricalModelFit fit_proportional_odds(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
-                                          std::size_t levels,
-                                          const CategoricalModelOptions& options) {
+CategoricalModelFit fit_proportional_odds_once(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                                               std::size_t levels,
+                                               const CategoricalModelOptions& options) {
   CategoricalModelFit fit;
   if (!check_rank(x, fit)) return fit;
   const Eigen::Index n = x.rows(), p = x.cols();
@@ -240,6 +245,54 @@ CategoricalModelFit fit_proportional_odds(const Eigen::MatrixXd& x, const Eigen:
     theta[p + k] = std::log(share / (1.0 - share)) + 1e-6 * static_cast<double>(k);
   }
   newton(theta, evaluate, options, weighted, n, fit);
+  return fit;
+}
+
+// A replicate design's covariance: the fit redone with each replicate's weights at the design
+// rows, the coefficients' svrVar.
+template <typename Fit>
+void replicated_covariance(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, std::size_t levels,
+                           const CategoricalModelOptions& options, CategoricalModelFit& fit,
+                           Fit refit) {
+  if (!options.design || !options.design->replicated() || !fit.converged) return;
+  const SurveyDesign& design = *options.design;
+  Eigen::MatrixXd replicates(static_cast<Eigen::Index>(design.replicate_count()),
+                             fit.theta.size());
+  for (std::size_t r = 0; r < design.replicate_count(); ++r) {
+    CategoricalModelOptions again;
+    again.max_iterations = options.max_iterations;
+    again.tolerance = options.tolerance;
+    again.weights.resize(x.rows());
+    const auto weights = design.replicate_weights(r);
+    for (std::size_t k = 0; k < options.rows.size(); ++k)
+      again.weights[static_cast<Eigen::Index>(k)] = weights[options.rows[k]];
+    const CategoricalModelFit other = again.weights.sum() > 0 ? refit(x, y, levels, again)
+                                                              : CategoricalModelFit{};
+    replicates.row(static_cast<Eigen::Index>(r)) =
+        (other.converged && other.theta.size() == fit.theta.size())
+            ? Eigen::RowVectorXd(other.theta.transpose())
+            : Eigen::RowVectorXd::Constant(fit.theta.size(),
+                                           std::numeric_limits<double>::quiet_NaN());
+  }
+  fit.covariance = design.replicate_variance(replicates, fit.theta);
+  fit.se = fit.covariance.diagonal().array().sqrt();
+}
+
+}  // namespace
+
+CategoricalModelFit fit_multinomial_logit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                                          std::size_t levels,
+                                          const CategoricalModelOptions& options) {
+  CategoricalModelFit fit = fit_multinomial_once(x, y, levels, options);
+  replicated_covariance(x, y, levels, options, fit, fit_multinomial_once);
+  return fit;
+}
+
+CategoricalModelFit fit_proportional_odds(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                                          std::size_t levels,
+                                          const CategoricalModelOptions& options) {
+  CategoricalModelFit fit = fit_proportional_odds_once(x, y, levels, options);
+  replicated_covariance(x, y, levels, options, fit, fit_proportional_odds_once);
   return fit;
 }
 

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "stats/eigen_dense.hpp"
+#include "stats/survey_design.hpp"
 
 namespace synthaudit::stats {
 
@@ -31,6 +32,12 @@ struct CategoricalModelOptions {
   double tolerance = 1e-12;
   Eigen::VectorXd weights;      // empty: unweighted (inverse observed information)
   std::size_t design_rows = 0;  // weighted fits: n of the sandwich; 0 = the rows of x
+  // A declared design (weights must then be the design's at `rows`, row k of x being design row
+  // rows[k]): the meat is the design's variance of the score contributions, or, for a replicate
+  // design, the fit is redone with each replicate's weights and the covariance is their svrVar
+  // (as svyolr on a replicate design). Null: the one-stage design above.
+  const SurveyDesign* design = nullptr;
+  std::vector<std::size_t> rows;
 };
 
 struct CategoricalModelFit {

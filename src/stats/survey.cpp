@@ -21,16 +21,6 @@ void check_lengths(std::span<const double> x, std::span<const double> w) {
     throw std::invalid_argument("survey: values and weights differ in length");
 }
 
-// The with-replacement variance of a linearised estimate from its influence values.
-double with_replacement_variance(const std::vector<double>& z) {
-  const double n = static_cast<double>(z.size());
-  if (z.size() < 2) return kNaN;
-  const double centre = std::accumulate(z.begin(), z.end(), 0.0) / n;
-  double sum = 0.0;
-  for (const double v : z) sum += (v - centre) * (v - centre);
-  return n / (n - 1.0) * sum;
-}
-
 // survey's na.rm = TRUE keeps the rows with a missing value in the design as rows of weight 0:
 // they count in n and in the centring of the influence values but carry no estimate.
 struct DesignRows {
@@ -49,7 +39,9 @@ std::size_t present_count(std::span<const double> x) {
       std::count_if(x.begin(), x.end(), [](double v) { return !std::isnan(v); }));
 }
 
-SurveyEstimate design_mean(const std::vector<double>& x, const std::vector<double>& w) {
+// The mean of x (NaN-free, rows of missing x carrying weight 0) with its design SE.
+SurveyEstimate design_mean(const std::vector<double>& x, const std::vector<double>& w,
+                           const SurveyDesign& design, std::span<const double> original) {
   SurveyEstimate result;
   result.n = x.size();
   double weight_sum = 0.0, weighted = 0.0;
@@ -59,9 +51,26 @@ SurveyEstimate design_mean(const std::vector<double>& x, const std::vector<doubl
   }
   if (!(weight_sum > 0)) return {kNaN, kNaN, result.n};
   result.estimate = weighted / weight_sum;
-  std::vector<double> z(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) z[i] = w[i] * (x[i] - result.estimate) / weight_sum;
-  result.se = std::sqrt(with_replacement_variance(z));
+  if (x.size() < 2) {
+    result.se = kNaN;
+  } else if (design.replicated()) {
+    std::vector<double> estimates(design.replicate_count());
+    for (std::size_t r = 0; r < estimates.size(); ++r) {
+      const auto wr = design.replicate_weights(r);
+      double sum = 0.0, weighted_r = 0.0;
+      for (std::size_t i = 0; i < x.size(); ++i)
+        if (!std::isnan(original[i])) {
+          sum += wr[i];
+          weighted_r += wr[i] * x[i];
+        }
+      estimates[r] = sum > 0 ? weighted_r / sum : kNaN;
+    }
+    result.se = std::sqrt(design.replicate_variance(estimates, result.estimate));
+  } else {
+    std::vector<double> z(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) z[i] = w[i] * (x[i] - result.estimate) / weight_sum;
+    result.se = std::sqrt(design.linearised_variance(z));
+  }
   return result;
 }
 
@@ -106,28 +115,7 @@ QuantileFunction quantile_function(const std::vector<double>& x, const std::vect
   return q;
 }
 
-// Sandwich covariance of an estimating equation: A⁻¹ [N/(N − 1) Σ (u_i − ū)(u_i − ū)'] A⁻¹ with
-// u_i = x_i · score_i over the N rows of the design, the rows not in x (dropped for a missing
-// value) contributing u_i = 0.
-Eigen::MatrixXd sandwich(const Eigen::MatrixXd& x, const Eigen::VectorXd& score,
-                         const Eigen::MatrixXd& bread, std::size_t design_rows) {
-  const auto used = static_cast<double>(x.rows());
-  const double n = std::max(used, static_cast<double>(design_rows));
-  Eigen::MatrixXd u = x.array().colwise() * score.array();
-  const Eigen::RowVectorXd centre = u.colwise().sum() / n;
-  u.rowwise() -= centre;
-  const Eigen::MatrixXd meat =
-      (n / (n - 1.0)) * (u.transpose() * u + (n - used) * centre.transpose() * centre);
-  return bread * meat * bread;
-}
-
 Eigen::VectorXd mean_one_weights(const Eigen::VectorXd& w) { return w / w.mean(); }
-
-void finish(SurveyRegressionFit& fit, const Eigen::MatrixXd& x, const Eigen::VectorXd& score,
-            const Eigen::MatrixXd& bread, std::size_t design_rows) {
-  fit.covariance = sandwich(x, score, bread, design_rows);
-  fit.se = fit.covariance.diagonal().array().sqrt();
-}
 
 }  // namespace
 
@@ -231,15 +219,20 @@ double survey_spearman(std::span<const double> x, std::span<const double> y,
   return survey_spearman(x, y, w, weighted_rank_order(x, w), weighted_rank_order(y, w));
 }
 
-SurveyEstimate survey_mean(std::span<const double> x, std::span<const double> w) {
-  const DesignRows rows = design_rows(x, w);
-  SurveyEstimate result = design_mean(rows.x, rows.w);
+SurveyEstimate survey_mean(std::span<const double> x, const SurveyDesign& design) {
+  const DesignRows rows = design_rows(x, design.weights());
+  SurveyEstimate result = design_mean(rows.x, rows.w, design, x);
   result.n = present_count(x);
   return result;
 }
 
-SurveyEstimate survey_total(std::span<const double> x, std::span<const double> w) {
-  const DesignRows rows = design_rows(x, w);
+SurveyEstimate survey_mean(std::span<const double> x, std::span<const double> w) {
+  check_lengths(x, w);
+  return survey_mean(x, SurveyDesign::simple(w));
+}
+
+SurveyEstimate survey_total(std::span<const double> x, const SurveyDesign& design) {
+  const DesignRows rows = design_rows(x, design.weights());
   SurveyEstimate result;
   result.n = present_count(x);
   std::vector<double> z(rows.x.size());
@@ -247,8 +240,24 @@ SurveyEstimate survey_total(std::span<const double> x, std::span<const double> w
     z[i] = rows.w[i] * rows.x[i];
     result.estimate += z[i];
   }
-  result.se = std::sqrt(with_replacement_variance(z));
+  if (z.size() < 2) {
+    result.se = kNaN;
+  } else if (design.replicated()) {
+    std::vector<double> estimates(design.replicate_count(), 0.0);
+    for (std::size_t r = 0; r < estimates.size(); ++r) {
+      const auto wr = design.replicate_weights(r);
+      for (std::size_t i = 0; i < z.size(); ++i) estimates[r] += wr[i] * rows.x[i];
+    }
+    result.se = std::sqrt(design.replicate_variance(estimates, result.estimate));
+  } else {
+    result.se = std::sqrt(design.linearised_variance(z));
+  }
   return result;
+}
+
+SurveyEstimate survey_total(std::span<const double> x, std::span<const double> w) {
+  check_lengths(x, w);
+  return survey_total(x, SurveyDesign::simple(w));
 }
 
 double weighted_quantile_hf7(std::span<const double> x, std::span<const double> w, double p) {
@@ -256,9 +265,9 @@ double weighted_quantile_hf7(std::span<const double> x, std::span<const double> 
   return quantile_function(rows.x, rows.w)(p);
 }
 
-SurveyQuantile survey_quantile(std::span<const double> x, std::span<const double> w, double p,
+SurveyQuantile survey_quantile(std::span<const double> x, const SurveyDesign& design, double p,
                                double alpha) {
-  const DesignRows rows = design_rows(x, w);
+  const DesignRows rows = design_rows(x, design.weights());
   const QuantileFunction quantile = quantile_function(rows.x, rows.w);
   SurveyQuantile result;
   result.n = present_count(x);
@@ -267,9 +276,9 @@ SurveyQuantile survey_quantile(std::span<const double> x, std::span<const double
   if (quantile.value.size() < 2) return result;
   std::vector<double> below(rows.x.size());
   for (std::size_t i = 0; i < below.size(); ++i)
-    below[i] = rows.x[i] <= result.estimate ? 1.0 : 0.0;
-  const SurveyEstimate share = design_mean(below, rows.w);
-  const double df = static_cast<double>(quantile.value.size()) - 1.0;
+    below[i] = std::isnan(x[i]) ? kNaN : (rows.x[i] <= result.estimate ? 1.0 : 0.0);
+  const SurveyEstimate share = survey_mean(below, design);
+  const double df = design.degrees_of_freedom([&](std::size_t row) { return !std::isnan(x[row]); });
   const double critical = student_t_quantile(1.0 - alpha / 2.0, df);
   // As R's confint: estimate + se·qt(α/2) and estimate + se·qt(1 − α/2).
   const double p_lower = share.estimate + share.se * student_t_quantile(alpha / 2.0, df);
@@ -280,69 +289,143 @@ SurveyQuantile survey_quantile(std::span<const double> x, std::span<const double
   return result;
 }
 
-SurveyRegressionFit survey_lm(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
-                              const Eigen::VectorXd& w, std::size_t design_rows) {
-  if (x.rows() != y.size() || x.rows() != w.size())
-    throw std::invalid_argument("survey_lm: design, response and weights differ in length");
-  SurveyRegressionFit fit;
-  if (!full_rank_or_report(factor_gram(gram(x)), fit)) return fit;
-  const Eigen::VectorXd weight = mean_one_weights(w);
-  const GramFactor factor = factor_gram(gram(x, &weight));
-  if (!full_rank_or_report(factor, fit)) return fit;
-  const Eigen::VectorXd wy = weight.cwiseProduct(y);
-  Eigen::VectorXd beta = factor.solve(cross(x, wy));
-  // One step of iterative refinement, as fit_ols, for QR accuracy.
-  const Eigen::VectorXd residual0 = y - multiply(x, beta);
-  beta += factor.solve(cross(x, Eigen::VectorXd(weight.cwiseProduct(residual0))));
-  const Eigen::VectorXd residual = y - multiply(x, beta);
-  fit.beta = beta;
-  fit.converged = true;
-  fit.iterations = 1;
-  finish(fit, x, weight.cwiseProduct(residual), factor.inverse(), design_rows);
-  return fit;
+SurveyQuantile survey_quantile(std::span<const double> x, std::span<const double> w, double p,
+                               double alpha) {
+  check_lengths(x, w);
+  return survey_quantile(x, SurveyDesign::simple(w), p, alpha);
 }
 
-SurveyRegressionFit survey_logit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
-                                 const Eigen::VectorXd& w, std::size_t design_rows) {
-  if (x.rows() != y.size() || x.rows() != w.size())
-    throw std::invalid_argument("survey_logit: design, response and weights differ in length");
-  SurveyRegressionFit fit;
-  if (!full_rank_or_report(factor_gram(gram(x)), fit)) return fit;
-  const Eigen::VectorXd weight = mean_one_weights(w);
-  LogisticOptions options;
-  options.tolerance = 1e-12;
-  options.check_divergence = true;
-  options.weights.assign(weight.data(), weight.data() + weight.size());
-  const LogisticFit lf = fit_logistic(x, y, options);
-  fit.iterations = lf.iterations;
-  if (!adopt_logistic_ending(lf, x.cols(), fit)) return fit;
-  fit.beta = lf.coefficients;
-  const Eigen::VectorXd score = weight.cwiseProduct(y - lf.fitted);
-  finish(fit, x, score, lf.covariance, design_rows);
-  return fit;
-}
+namespace {
 
-SurveyRegressionFit survey_glm(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
-                               const Eigen::VectorXd& w, GlmFamily family, GlmLink link,
-                               std::size_t design_rows) {
-  if (x.rows() != y.size() || x.rows() != w.size())
-    throw std::invalid_argument("survey_glm: design, response and weights differ in length");
+// A point fit of one of svyglm's families at the given row weights (rescaled to mean 1 inside),
+// with the score contributions and bread of its sandwich.
+struct PointFit {
   SurveyRegressionFit fit;
+  Eigen::VectorXd score;  // per row of x: the factor multiplying x_i in u_i
+  Eigen::MatrixXd bread;
+};
+
+PointFit point_fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const Eigen::VectorXd& w,
+                   GlmFamily family, GlmLink link) {
+  PointFit out;
+  SurveyRegressionFit& fit = out.fit;
   const Eigen::VectorXd weight = mean_one_weights(w);
+  if (family == GlmFamily::kGaussian && link == GlmLink::kIdentity) {
+    if (!full_rank_or_report(factor_gram(gram(x)), fit)) return out;
+    const GramFactor factor = factor_gram(gram(x, &weight));
+    if (!full_rank_or_report(factor, fit)) return out;
+    const Eigen::VectorXd wy = weight.cwiseProduct(y);
+    Eigen::VectorXd beta = factor.solve(cross(x, wy));
+    // One step of iterative refinement, as fit_ols, for QR accuracy.
+    const Eigen::VectorXd residual0 = y - multiply(x, beta);
+    beta += factor.solve(cross(x, Eigen::VectorXd(weight.cwiseProduct(residual0))));
+    const Eigen::VectorXd residual = y - multiply(x, beta);
+    fit.beta = beta;
+    fit.converged = true;
+    fit.iterations = 1;
+    out.score = weight.cwiseProduct(residual);
+    out.bread = factor.inverse();
+    return out;
+  }
+  if (family == GlmFamily::kBinomial && link == GlmLink::kLogit) {
+    if (!full_rank_or_report(factor_gram(gram(x)), fit)) return out;
+    LogisticOptions options;
+    options.tolerance = 1e-12;
+    options.check_divergence = true;
+    options.weights.assign(weight.data(), weight.data() + weight.size());
+    const LogisticFit lf = fit_logistic(x, y, options);
+    fit.iterations = lf.iterations;
+    if (!adopt_logistic_ending(lf, x.cols(), fit)) return out;
+    fit.beta = lf.coefficients;
+    out.score = weight.cwiseProduct(y - lf.fitted);
+    out.bread = lf.covariance;
+    return out;
+  }
   const GlmFit gf = fit_glm(x, y, family, link, &weight);
   fit.iterations = gf.iterations;
   fit.aliased = gf.aliased;
   fit.alias_of = gf.alias_of;
   fit.separation = gf.diverging;
   fit.converged = gf.converged;
-  if (!fit.converged) return fit;
+  if (!fit.converged) return out;
   fit.beta = gf.beta;
-  Eigen::VectorXd score(x.rows());
+  out.score.resize(x.rows());
   for (Eigen::Index i = 0; i < x.rows(); ++i)
-    score[i] = weight[i] * (y[i] - gf.fitted[i]) * glm_mu_eta(link, gf.eta[i]) /
-               glm_variance(family, gf.fitted[i]);
-  finish(fit, x, score, gf.covariance / gf.dispersion, design_rows);
+    out.score[i] = weight[i] * (y[i] - gf.fitted[i]) * glm_mu_eta(link, gf.eta[i]) /
+                   glm_variance(family, gf.fitted[i]);
+  out.bread = gf.covariance / gf.dispersion;
+  return out;
+}
+
+}  // namespace
+
+SurveyRegressionFit survey_glm(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                               const SurveyDesign& design, std::span<const std::size_t> rows,
+                               GlmFamily family, GlmLink link) {
+  if (x.rows() != y.size() || static_cast<std::size_t>(x.rows()) != rows.size())
+    throw std::invalid_argument("survey_glm: design, response and rows differ in length");
+  const auto weights_at = [&](std::span<const double> all) {
+    Eigen::VectorXd w(x.rows());
+    for (std::size_t k = 0; k < rows.size(); ++k) w[static_cast<Eigen::Index>(k)] = all[rows[k]];
+    return w;
+  };
+  PointFit full = point_fit(x, y, weights_at(design.weights()), family, link);
+  SurveyRegressionFit& fit = full.fit;
+  if (!fit.converged || fit.beta.size() == 0) return fit;
+  if (design.replicated()) {
+    Eigen::MatrixXd replicates(static_cast<Eigen::Index>(design.replicate_count()),
+                               fit.beta.size());
+    for (std::size_t r = 0; r < design.replicate_count(); ++r) {
+      const Eigen::VectorXd wr = weights_at(design.replicate_weights(r));
+      const PointFit again = wr.sum() > 0 ? point_fit(x, y, wr, family, link) : PointFit{};
+      replicates.row(static_cast<Eigen::Index>(r)) =
+          (again.fit.converged && again.fit.beta.size() == fit.beta.size())
+              ? Eigen::RowVectorXd(again.fit.beta.transpose())
+              : Eigen::RowVectorXd::Constant(fit.beta.size(), kNaN);
+    }
+    fit.covariance = design.replicate_variance(replicates, fit.beta);
+  } else {
+    const Eigen::MatrixXd u = x.array().colwise() * full.score.array();
+    fit.covariance = full.bread * design.linearised_variance(u, rows) * full.bread;
+  }
+  fit.se = fit.covariance.diagonal().array().sqrt();
   return fit;
+}
+
+namespace {
+
+// The one-stage with-replacement design of the (x, w, design_rows) signatures: x's rows are the
+// first rows of a design of max(design_rows, rows) rows; the others carry weight 0.
+SurveyRegressionFit one_stage(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                              const Eigen::VectorXd& w, std::size_t design_rows, GlmFamily family,
+                              GlmLink link, const char* name) {
+  if (x.rows() != y.size() || x.rows() != w.size())
+    throw std::invalid_argument(std::string(name) +
+                                ": design, response and weights differ in length");
+  const auto used = static_cast<std::size_t>(x.rows());
+  std::vector<double> all(std::max(used, design_rows), 0.0);
+  for (std::size_t k = 0; k < used; ++k) all[k] = w[static_cast<Eigen::Index>(k)];
+  std::vector<std::size_t> rows(used);
+  std::iota(rows.begin(), rows.end(), std::size_t{0});
+  return survey_glm(x, y, SurveyDesign::simple(all), rows, family, link);
+}
+
+}  // namespace
+
+SurveyRegressionFit survey_lm(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                              const Eigen::VectorXd& w, std::size_t design_rows) {
+  return one_stage(x, y, w, design_rows, GlmFamily::kGaussian, GlmLink::kIdentity, "survey_lm");
+}
+
+SurveyRegressionFit survey_logit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                                 const Eigen::VectorXd& w, std::size_t design_rows) {
+  return one_stage(x, y, w, design_rows, GlmFamily::kBinomial, GlmLink::kLogit, "survey_logit");
+}
+
+SurveyRegressionFit survey_glm(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                               const Eigen::VectorXd& w, GlmFamily family, GlmLink link,
+                               std::size_t design_rows) {
+  return one_stage(x, y, w, design_rows, family, link, "survey_glm");
 }
 
 }  // namespace synthaudit::stats

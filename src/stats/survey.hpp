@@ -15,6 +15,7 @@
 
 #include "stats/eigen_dense.hpp"
 #include "stats/glm.hpp"
+#include "stats/survey_design.hpp"
 
 namespace synthaudit::stats {
 
@@ -29,6 +30,11 @@ struct SurveyEstimate {
 SurveyEstimate survey_mean(std::span<const double> x, std::span<const double> w);
 // Weighted total Σwx (svytotal).
 SurveyEstimate survey_total(std::span<const double> x, std::span<const double> w);
+// The same under a declared design (survey_design.hpp): its weights give the estimate, its
+// strata, clusters and finite-population correction (linearisation) or its replicate weights
+// (the estimate recomputed per replicate) the standard error. x has one value per design row.
+SurveyEstimate survey_mean(std::span<const double> x, const SurveyDesign& design);
+SurveyEstimate survey_total(std::span<const double> x, const SurveyDesign& design);
 
 // Design-weighted second moments of the rows where x (and y) are present, as
 // survey::svyvar(~x + y, subset(design, !is.na(x) & !is.na(y))): with m the rows of positive
@@ -91,6 +97,11 @@ struct SurveyQuantile {
 };
 SurveyQuantile survey_quantile(std::span<const double> x, std::span<const double> w, double p,
                                double alpha = 0.05);
+// Under a declared design: p̂'s SE is the design's (svymean of the indicator), and df = the
+// design's degrees of freedom among the rows where x is present (survey's degf of the na.rm
+// subset; replicate designs: the rank of their weights − 1), as svyquantile.
+SurveyQuantile survey_quantile(std::span<const double> x, const SurveyDesign& design, double p,
+                               double alpha = 0.05);
 
 // A weighted regression fit as survey::svyglm: coefficients of the weighted (quasi-)likelihood
 // and the sandwich covariance A⁻¹ B A⁻¹, A = X'WX (W the working weights), B = n/(n − 1) Σ
@@ -121,5 +132,13 @@ SurveyRegressionFit survey_logit(const Eigen::MatrixXd& x, const Eigen::VectorXd
 SurveyRegressionFit survey_glm(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
                                const Eigen::VectorXd& w, GlmFamily family, GlmLink link,
                                std::size_t design_rows = 0);
+// The same fits under a declared design: row k of x is design row rows[k] (its weight the
+// design's). Linearisation designs: the meat B is the design's variance of the score
+// contributions (svyglm's svy.varcoef, survey's svyrecvar). Replicate designs: the fit is redone
+// with each replicate's weights and the covariance is svrVar of the coefficients
+// (svyglm.svyrep.design).
+SurveyRegressionFit survey_glm(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                               const SurveyDesign& design, std::span<const std::size_t> rows,
+                               GlmFamily family, GlmLink link);
 
 }  // namespace synthaudit::stats

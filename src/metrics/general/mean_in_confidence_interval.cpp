@@ -13,16 +13,18 @@ namespace synthaudit {
 
 namespace {
 
-// The interval of a design-weighted mean: x̄_w ± q·SE with q the t quantile on (rows of positive
-// weight − 1) degrees of freedom, survey's degf for this design (or the normal quantile).
+// The interval of a design-weighted mean: x̄_w ± q·SE with q the t quantile on survey's degf for
+// the design (PSUs − strata among the rows of positive weight where x is present; rows − 1 for
+// weights alone), or the normal quantile.
 stats::MeanInterval weighted_mean_interval(const std::vector<double>& x,
-                                           const std::vector<double>& w, double alpha,
+                                           const stats::SurveyDesign& design, double alpha,
                                            bool normal) {
-  const auto estimate = stats::survey_mean(x, w);
+  const auto estimate = stats::survey_mean(x, design);
   stats::MeanInterval interval;
   interval.n = estimate.n;
   interval.mean = estimate.estimate;
   interval.se = estimate.se;
+  const auto w = design.weights();
   std::size_t positive = 0;
   for (std::size_t i = 0; i < x.size(); ++i) positive += (!std::isnan(x[i]) && w[i] > 0) ? 1 : 0;
   const double nan = std::nan("");
@@ -30,8 +32,8 @@ stats::MeanInterval weighted_mean_interval(const std::vector<double>& x,
     interval.lower = interval.upper = interval.critical = nan;
     return interval;
   }
-  interval.critical =
-      stats::t_quantile(1 - alpha / 2, normal ? stats::kInfiniteDf : double(positive) - 1);
+  const double df = design.degrees_of_freedom([&](std::size_t row) { return !std::isnan(x[row]); });
+  interval.critical = stats::t_quantile(1 - alpha / 2, normal ? stats::kInfiniteDf : df);
   interval.lower = interval.mean - interval.critical * interval.se;
   interval.upper = interval.mean + interval.critical * interval.se;
   return interval;
@@ -47,18 +49,21 @@ MetricResult compute_mean_in_ci(const MetricInput& in, const Params& params) {
   const bool with_plots = params.get_bool("plots");
   auto plots = nlohmann::json::array();
   const DesignWeights weights = design_weights(in, syn, params, result.warnings);
+  if (weights.declared()) result.details["design"] = design_summary(in, {weights});
   std::size_t inside = 0, counted = 0, rejected = 0, tested = 0;
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
     if (!conf.column(c).is_numeric() || is_design_column(in, c)) continue;
     const std::string& name = conf.column(c).name;
     const auto ci =
         weights.declared()
-            ? weighted_mean_interval(conf.column(c).numeric, weights.confidential, alpha, normal)
+            ? weighted_mean_interval(conf.column(c).numeric, *weights.confidential_design, alpha,
+                                     normal)
             : stats::mean_interval(conf.column(c).numeric, alpha, normal);
     const auto si =
         weights.synthetic.empty()
             ? stats::mean_interval(syn.column(c).numeric, alpha, normal)
-            : weighted_mean_interval(syn.column(c).numeric, weights.synthetic, alpha, normal);
+            : weighted_mean_interval(syn.column(c).numeric, *weights.synthetic_design, alpha,
+                                     normal);
     result.add("conf_mean", name, ci.mean);
     result.add("conf_ci_lower", name, ci.lower);
     result.add("conf_ci_upper", name, ci.upper);

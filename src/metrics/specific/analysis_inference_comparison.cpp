@@ -129,8 +129,9 @@ std::string alias_message(const std::vector<std::string>& names,
 // A mean, proportion, total or quantile as R's survey package estimates it (svymean, svytotal,
 // svyquantile with qrule = "hf7" and its Woodruff interval), missing values as na.rm = TRUE.
 Estimates run_weighted_estimate(const Prepared& p, const Column& col,
-                                const std::vector<double>& weights, const std::string& where) {
+                                const stats::SurveyDesign& design, const std::string& where) {
   const AnalysisSpec& a = *p.spec;
+  const auto weights = design.weights();
   Estimates e;
   std::size_t positive = 0;
   for (std::size_t i = 0; i < col.size(); ++i)
@@ -145,7 +146,7 @@ Estimates run_weighted_estimate(const Prepared& p, const Column& col,
     for (auto level : p.levels) {
       for (std::size_t i = 0; i < indicator.size(); ++i)
         indicator[i] = col.missing(i) ? kNaN : (col.codes[i] == level ? 1.0 : 0.0);
-      const auto share = stats::survey_mean(indicator, weights);
+      const auto share = stats::survey_mean(indicator, design);
       e.q.push_back(share.estimate);
       e.v.push_back(share.se * share.se);
     }
@@ -153,7 +154,7 @@ Estimates run_weighted_estimate(const Prepared& p, const Column& col,
   }
   stats::SurveyEstimate est;
   if (a.kind == "quantile") {
-    const auto q = stats::survey_quantile(col.numeric, weights, a.probability);
+    const auto q = stats::survey_quantile(col.numeric, design, a.probability);
     if (std::isnan(q.se))
       throw InputError(where + ": the Woodruff interval of the " + short_number(a.probability) +
                        " quantile of '" + a.column +
@@ -161,22 +162,25 @@ Estimates run_weighted_estimate(const Prepared& p, const Column& col,
                        "extreme probability");
     est = {q.estimate, q.se, q.n};
   } else {
-    est = a.kind == "total" ? stats::survey_total(col.numeric, weights)
-                            : stats::survey_mean(col.numeric, weights);
+    est = a.kind == "total" ? stats::survey_total(col.numeric, design)
+                            : stats::survey_mean(col.numeric, design);
   }
   e.q.push_back(est.estimate);
   e.v.push_back(est.se * est.se);
-  // survey's degrees of freedom for this design: rows of positive weight − 1 (t intervals);
-  // the quantile keeps the normal interval of the unweighted analysis.
-  e.df = a.kind == "quantile" ? stats::kInfiniteDf : static_cast<double>(positive) - 1;
+  // survey's degrees of freedom for this design (degf: PSUs − strata among the rows of positive
+  // weight where the value is present, rows − 1 for weights alone; t intervals); the quantile keeps the normal interval of
+  // the unweighted analysis.
+  e.df = a.kind == "quantile"
+             ? stats::kInfiniteDf
+             : design.degrees_of_freedom([&](std::size_t row) { return !col.missing(row); });
   return e;
 }
 
 // A model's fit on one design matrix: its coefficients, their variances and covariance, and the
-// degrees of freedom of its intervals. Weighted by `weights` (one per row of the table, read at
-// the matrix's rows) as svyglm / svyolr where given.
-Estimates run_model(const Prepared& p, const stats::ModelMatrix& mm, std::size_t table_rows,
-                    const std::vector<double>* weights, const std::string& where) {
+// degrees of freedom of its intervals. Under `design` (one row per row of the table, read at the
+// matrix's rows) as svyglm / svyolr where given.
+Estimates run_model(const Prepared& p, const stats::ModelMatrix& mm,
+                    const stats::SurveyDesign* design, const std::string& where) {
   Estimates e;
   e.rows_used = static_cast<std::size_t>(mm.x.rows());
   e.rows_dropped_missing = mm.rows_dropped_missing;
@@ -213,11 +217,13 @@ Estimates run_model(const Prepared& p, const stats::ModelMatrix& mm, std::size_t
     // Design-weighted: the weighted likelihood's estimate with the linearisation (sandwich)
     // covariance over the table's rows, as svyolr (polr) and by the same formula for multinom.
     stats::CategoricalModelOptions options;
-    if (weights) {
+    if (design) {
+      const auto weights = design->weights();
       options.weights.resize(static_cast<Eigen::Index>(mm.rows.size()));
       for (std::size_t r = 0; r < mm.rows.size(); ++r)
-        options.weights[static_cast<Eigen::Index>(r)] = (*weights)[mm.rows[r]];
-      options.design_rows = table_rows;
+        options.weights[static_cast<Eigen::Index>(r)] = weights[mm.rows[r]];
+      options.design = design;
+      options.rows.assign(mm.rows.begin(), mm.rows.end());
       if (!(options.weights.sum() > 0))
         throw InputError(where + ": the rows used have no positive weight");
     }
@@ -251,17 +257,12 @@ Estimates run_model(const Prepared& p, const stats::ModelMatrix& mm, std::size_t
     return e;
   }
 
-  if (weights) {
-    Eigen::VectorXd w(static_cast<Eigen::Index>(mm.rows.size()));
-    std::size_t positive = 0;
-    for (std::size_t r = 0; r < mm.rows.size(); ++r) {
-      w[static_cast<Eigen::Index>(r)] = (*weights)[mm.rows[r]];
-      positive += (*weights)[mm.rows[r]] > 0 ? 1 : 0;
-    }
-    const auto fit = kind == "lm" ? stats::survey_lm(mm.x, mm.y, w, table_rows)
-                     : kind == "glm_logit"
-                         ? stats::survey_logit(mm.x, mm.y, w, table_rows)
-                         : stats::survey_glm(mm.x, mm.y, w, model.family, model.link, table_rows);
+  if (design) {
+    const std::vector<std::size_t> rows(mm.rows.begin(), mm.rows.end());
+    if (!(std::any_of(rows.begin(), rows.end(),
+                      [&](std::size_t row) { return design->weights()[row] > 0; })))
+      throw InputError(where + ": the rows used have no positive weight");
+    const auto fit = stats::survey_glm(mm.x, mm.y, *design, rows, model.family, model.link);
     aliased(fit.aliased, fit.alias_of);
     if (fit.separation)
       throw InputError(where +
@@ -270,11 +271,15 @@ Estimates run_model(const Prepared& p, const stats::ModelMatrix& mm, std::size_t
     if (!fit.converged)
       throw InputError(where + ": the weighted fit did not converge in " +
                        std::to_string(fit.iterations) + " iterations");
-    // svyglm's residual degrees of freedom for the Gaussian family: rows of positive weight −
-    // coefficients; the other families take normal intervals.
+    // svyglm's residual degrees of freedom for the Gaussian family: degf of the design of the
+    // rows used + 1 − coefficients (rows of positive weight − coefficients for weights alone);
+    // the other families take normal intervals.
     const bool t_interval = model.family == stats::GlmFamily::kGaussian;
+    std::vector<char> used(design->rows(), 0);
+    for (const auto row : rows) used[row] = 1;
     set(fit.beta, fit.se, fit.covariance,
-        t_interval ? static_cast<double>(positive) - static_cast<double>(coefficients)
+        t_interval ? design->degrees_of_freedom([&](std::size_t row) { return used[row] != 0; }) +
+                         1.0 - static_cast<double>(coefficients)
                    : stats::kInfiniteDf);
     return e;
   }
@@ -315,12 +320,12 @@ Estimates run_model(const Prepared& p, const stats::ModelMatrix& mm, std::size_t
   return e;
 }
 
-// Runs one analysis on one table, design-weighted when `weights` is given (one per row of the
+// Runs one analysis on one table, under `design` when it is given (one row per row of the
 // table). `expansion` is the size a synthetic total is expanded to when the table is unweighted:
 // the confidential rows, or the confidential weights' sum. Throws InputError when the analysis
 // cannot be done on it.
 Estimates run_analysis(const Prepared& p, const Table& table, double expansion,
-                       const ResourceLimits& limits, const std::vector<double>* weights) {
+                       const ResourceLimits& limits, const stats::SurveyDesign* design) {
   Estimates e;
   const AnalysisSpec& a = *p.spec;
   const std::string where = analysis_where(a) + " on " + table.source().role +
@@ -347,10 +352,10 @@ Estimates run_analysis(const Prepared& p, const Table& table, double expansion,
     if (rows_used <= p_cols)
       throw InputError(where + ": " + std::to_string(rows_used) + " complete rows for " +
                        std::to_string(p_cols) + " coefficients");
-    return run_model(p, mm, table.rows(), weights, where);
+    return run_model(p, mm, design, where);
   }
   const Column& col = table.column(p.column);
-  if (weights) return run_weighted_estimate(p, col, *weights, where);
+  if (design) return run_weighted_estimate(p, col, *design, where);
   if (a.kind == "proportion") {
     const auto counts = stats::level_counts(col);
     e.rows_dropped_missing = counts.back();
@@ -686,12 +691,13 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
                                  {"synthetic_weighted", nlohmann::json::array()}};
     for (const auto& w : weights)
       result.details["weights"]["synthetic_weighted"].push_back(!w.synthetic.empty());
+    result.details["design"] = design_summary(in, weights);
   }
   for (const auto& a : in.context.analyses) {
     const Prepared p = prepare(a, conf, in.context.limits);
     const bool weighted = weights.front().declared();
     const Estimates ce = run_analysis(p, conf, expansion, in.context.limits,
-                                      weighted ? &weights.front().confidential : nullptr);
+                                      weighted ? weights.front().confidential_design.get() : nullptr);
     nlohmann::json aj = {{"name", a.name}, {"kind", a.kind}};
     if (p.layout) {
       aj["formula"] = a.formula;
@@ -713,9 +719,8 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
     nlohmann::json reps = nlohmann::json::array();
     for (std::size_t r = 0; r < m && failure.empty(); ++r) {
       try {
-        re.push_back(run_analysis(
-            p, *in.synthetic[r], expansion, in.context.limits,
-            weighted && !weights[r].synthetic.empty() ? &weights[r].synthetic : nullptr));
+        re.push_back(run_analysis(p, *in.synthetic[r], expansion, in.context.limits,
+                                  weighted ? weights[r].synthetic_design.get() : nullptr));
       } catch (const InputError& e) {
         failure = "replicate " + std::to_string(r + 1) + ": " + e.what();
         break;
