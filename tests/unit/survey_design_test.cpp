@@ -337,3 +337,54 @@ TEST(SurveyDesign, MultinomialUnderReplicateWeightsRefitsEachReplicate) {
 
 }  // namespace
 }  // namespace synthaudit
+
+// The metrics under a declared design: the confidential side with its design, the synthetic side
+// with its own carried-along design columns.
+namespace synthaudit {
+namespace {
+
+const nlohmann::json& analysis_named(const MetricResult& r, const std::string& name) {
+  for (const auto& a : r.details["analyses"])
+    if (a["name"] == name) return a;
+  throw std::runtime_error("no analysis " + name);
+}
+
+TEST(SurveyDesignMetrics, AnalysesUseTheDesignOnBothSides) {
+  const auto tables = testing::load_tables(data_path("nhanes.csv"), {data_path("nhanes_syn.csv")});
+  EvaluationContext context;
+  context.weights = "WTMEC2YR";
+  context.design = nhanes_spec();
+  context.analyses = {
+      {.name = "chol", .kind = "mean", .column = "HI_CHOL"},
+      {.name = "logit", .kind = "glm_logit", .formula = "HI_CHOL ~ factor(race) + agecat + RIAGENDR"}};
+  const auto r = testing::run_metric("analysis_inference_comparison", tables, {}, context);
+  const auto& chol = analysis_named(r, "chol");
+  expect_close(chol["estimands"][0]["confidential_se"].get<double>(),
+               expected("nhanes.mean_se.HI_CHOL"), "confidential mean SE");
+  expect_close(std::sqrt(chol["replicates"][0]["v"][0].get<double>()),
+               expected("nhanes_syn.mean_se.HI_CHOL"), "synthetic mean SE");
+  const auto& logit = analysis_named(r, "logit");
+  const auto& se = golden().at("nhanes.logit_se");
+  const auto& syn_se = golden().at("nhanes_syn.logit_se");
+  ASSERT_EQ(logit["estimands"].size(), se.size());
+  for (std::size_t j = 0; j < se.size(); ++j) {
+    expect_close(logit["estimands"][j]["confidential_se"].get<double>(), se[j], "logit SE");
+    expect_close(std::sqrt(logit["replicates"][0]["v"][j].get<double>()), syn_se[j],
+                 "synthetic logit SE");
+  }
+  EXPECT_NE(r.details["design"]["confidential"].get<std::string>().find("in 15 strata"),
+            std::string::npos)
+      << r.details["design"].dump();
+  // Design variables are not compared as data.
+  const auto summary = testing::run_metric("mean_in_confidence_interval", tables,
+                                           {{"plots", false}}, context);
+  for (const auto& value : summary.values) {
+    EXPECT_NE(value.scope, "SDMVSTRA");
+    EXPECT_NE(value.scope, "SDMVPSU");
+  }
+  expect_close(testing::value_of(summary, "conf_ci_lower", "HI_CHOL"),
+               expected("nhanes.mean_ci_lower.HI_CHOL"), "interval on the design's degf");
+}
+
+}  // namespace
+}  // namespace synthaudit

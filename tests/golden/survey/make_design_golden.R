@@ -26,8 +26,14 @@ estimates <- function(prefix, des, mean_vars, quantile_vars = character(0), mode
   }
   for (name in names(models)) {
     # do.call: the replicate-design method re-evaluates its call, which must not name locals.
-    g <- do.call(svyglm, list(formula = models[[name]]$formula, design = des,
-                              family = models[[name]]$family, control = ctl))
+    fit <- function(start = NULL)
+      do.call(svyglm, list(formula = models[[name]]$formula, design = des,
+                           family = models[[name]]$family, control = ctl, start = start))
+    # IRLS stops on the deviance's relative change (1e-14 here), which leaves the coefficients
+    # and the working weights its SEs use accurate to about 1e-7 only; a second fit started at
+    # the first one's estimate takes one more Newton step to the exact optimum.
+    g <- fit()
+    g <- fit(coef(g))
     put(paste0(prefix, ".", name, "_coef"), coef(g)); put(paste0(prefix, ".", name, "_se"), SE(g))
     put(paste0(prefix, ".", name, "_df"), g$df.residual)
   }
