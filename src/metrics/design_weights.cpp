@@ -26,9 +26,11 @@ std::string unusable_because(const WeightColumnFacts& facts) {
 const char* const kWeightsDoc =
     " Survey weights: with weights: declared, the estimates are design-weighted as R's survey "
     "package with svydesign(ids = ~1, weights = ~w) (Lumley 2004), standard errors by Taylor "
-    "linearisation; synthetic_weights says whether the synthetic data carry their own weight "
+    "linearisation, or under the declared design: (strata, clusters and fpc as svydesign; "
+    "replicate weights as svrepdesign) where the metric reports standard errors; "
+    "synthetic_weights says whether the synthetic data carry their own weight "
     "column (auto: when usable; own; none), and the weight and household columns are not "
-    "compared.";
+    "compared, nor are the design: columns.";
 
 bool is_design_column(const MetricInput& in, std::size_t c) {
   const std::string& name = in.confidential.column(c).name;

@@ -614,6 +614,17 @@ Reference woodruff_1952() {
           .doi = "10.1080/01621459.1952.10483443"};
 }
 
+Reference kish_1965() {
+  return {.authors = "Kish, L.", .year = 1965, .title = "Survey Sampling", .venue = "Wiley, New York"};
+}
+
+Reference judkins_1990() {
+  return {.authors = "Judkins, D. R.",
+          .year = 1990,
+          .title = "Fay's method for variance estimation",
+          .venue = "Journal of Official Statistics 6(3), 223–239"};
+}
+
 Reference binder_1983() {
   return {.authors = "Binder, D. A.",
           .year = 1983,

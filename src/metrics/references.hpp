@@ -64,6 +64,8 @@ Reference syntheval_software();
 // Survey weights: R's survey package, the quantile interval it uses, linearised regression SEs.
 Reference lumley_2004();
 Reference woodruff_1952();
+Reference kish_1965();
+Reference judkins_1990();
 Reference binder_1983();
 
 // Attacks against a control set.

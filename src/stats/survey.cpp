@@ -219,10 +219,37 @@ double survey_spearman(std::span<const double> x, std::span<const double> y,
   return survey_spearman(x, y, w, weighted_rank_order(x, w), weighted_rank_order(y, w));
 }
 
+namespace {
+
+// The variance a simple random sample without replacement would give the mean of x (svymean's
+// deff denominator), and Σw: see SurveyEstimate::deff.
+struct SimpleRandomVariance {
+  double of_mean = kNaN, population = 0.0;
+};
+SimpleRandomVariance simple_random_variance(std::span<const double> x, const SurveyDesign& design) {
+  const auto w = design.weights();
+  const SurveyMoments m = survey_moments(x, w);
+  double population = 0.0, rows = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(x[i])) continue;
+    population += w[i];
+    // svrepdesign's na.rm drops rows; svydesign's gives them weight 0 and counts weights != 0.
+    rows += (design.replicated() || w[i] > 0) ? 1.0 : 0.0;
+  }
+  SimpleRandomVariance out;
+  out.population = population;
+  if (population > rows && rows > 0)
+    out.of_mean = m.variance_x * (population - rows) / (population * rows);
+  return out;
+}
+
+}  // namespace
+
 SurveyEstimate survey_mean(std::span<const double> x, const SurveyDesign& design) {
   const DesignRows rows = design_rows(x, design.weights());
   SurveyEstimate result = design_mean(rows.x, rows.w, design, x);
   result.n = present_count(x);
+  result.deff = result.se * result.se / simple_random_variance(x, design).of_mean;
   return result;
 }
 
@@ -252,6 +279,9 @@ SurveyEstimate survey_total(std::span<const double> x, const SurveyDesign& desig
   } else {
     result.se = std::sqrt(design.linearised_variance(z));
   }
+  const auto simple = simple_random_variance(x, design);
+  result.deff =
+      result.se * result.se / (simple.of_mean * simple.population * simple.population);
   return result;
 }
 

@@ -23,6 +23,11 @@ struct SurveyEstimate {
   double estimate = 0.0;
   double se = 0.0;    // NaN when fewer than 2 rows
   std::size_t n = 0;  // non-missing values
+  // Design effect (Kish 1965) as svymean/svytotal(deff = TRUE): the variance over that of a
+  // simple random sample without replacement of the same size from a population of Σw,
+  // svyvar(x)·(Σw − n)/(Σw·n) for a mean (times (Σw)² for a total), n the rows with x present (of
+  // positive weight, for linearisation designs), Σw over them. NaN when Σw ≤ n.
+  double deff = 0.0;
 };
 
 // Weighted mean Σwx/Σw (svymean; a proportion is the mean of a 0/1 indicator). NaN estimate when

@@ -131,7 +131,8 @@ bool same_ideal(const Ideal& a, const Ideal& b) {
 // Runs every metric on `t` in both synthesis types with every parameter variant, checks each
 // emitted number against the declarations and records which declarations were used.
 void check_emitted(const Tables& t, const std::string& label,
-                   std::map<std::string, std::set<const StatisticSpec*>>& used) {
+                   std::map<std::string, std::set<const StatisticSpec*>>& used,
+                   const std::string& weights = "") {
   for (const auto& metric : all_metrics())
     for (auto synthesis : {SynthesisType::kFull, SynthesisType::kPartial})
       for (const auto& params : parameter_variants(metric.name)) {
@@ -139,7 +140,8 @@ void check_emitted(const Tables& t, const std::string& label,
           continue;
         SCOPED_TRACE(metric.name + " on " + label + " (" + to_string(synthesis) + ", " +
                      params.dump() + ")");
-        const EvaluationContext context = small_context(synthesis);
+        EvaluationContext context = small_context(synthesis);
+        context.weights = weights;
         MetricResult result;
         try {
           result = run_metric(metric.name, t, params, context);
@@ -235,6 +237,8 @@ TEST(RegistryDeclarations, EmittedStatisticsAreDeclared) {
   const auto mixed =
       make_tables(conf, {mixed_csv(2, 80), mixed_csv(3, 80)}, mixed_csv(4, 40), settings);
   check_emitted(mixed, "mixed data", used);
+  // Survey weights (the design effects of weighted estimates).
+  check_emitted(mixed, "mixed data weighted by z", used, "z");
   // A near-copy: many exact copies, and synthetic-only levels.
   std::string copy = conf;
   for (auto& ch : copy)

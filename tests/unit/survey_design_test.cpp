@@ -86,6 +86,8 @@ void expect_means(const std::string& prefix, const std::vector<double>& x,
   expect_close(mean.se, expected(prefix + ".mean_se." + v), prefix + " mean SE " + v);
   expect_close(total.estimate, expected(prefix + ".total." + v), prefix + " total " + v);
   expect_close(total.se, expected(prefix + ".total_se." + v), prefix + " total SE " + v);
+  expect_close(mean.deff, expected(prefix + ".mean_deff." + v), prefix + " mean deff " + v);
+  expect_close(total.deff, expected(prefix + ".total_deff." + v), prefix + " total deff " + v);
 }
 
 void expect_quantiles(const std::string& prefix, const std::vector<double>& x,

@@ -43,6 +43,7 @@ struct Prepared {
 // Estimates (q, v) of every estimand of one analysis on one table.
 struct Estimates {
   std::vector<double> q, v;
+  std::vector<double> deff;  // design effects of weighted means, proportions and totals
   Eigen::MatrixXd covariance;      // models: of all coefficients (lack-of-fit test)
   double df = stats::kInfiniteDf;  // for the single-table interval
   std::size_t rows_used = 0, rows_dropped_missing = 0, rows_dropped_unknown_level = 0;
@@ -149,6 +150,7 @@ Estimates run_weighted_estimate(const Prepared& p, const Column& col,
       const auto share = stats::survey_mean(indicator, design);
       e.q.push_back(share.estimate);
       e.v.push_back(share.se * share.se);
+      e.deff.push_back(share.deff);
     }
     return e;
   }
@@ -167,6 +169,7 @@ Estimates run_weighted_estimate(const Prepared& p, const Column& col,
   }
   e.q.push_back(est.estimate);
   e.v.push_back(est.se * est.se);
+  if (a.kind != "quantile") e.deff.push_back(est.deff);
   // survey's degrees of freedom for this design (degf: PSUs − strata among the rows of positive
   // weight where the value is present, rows − 1 for weights alone; t intervals); the quantile keeps the normal interval of
   // the unweighted analysis.
@@ -795,6 +798,10 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
                                  {"between_variance", number(between)},
                                  {"within_variance", number(within)},
                                  {"rules", nlohmann::json::object()}});
+      if (k < ce.deff.size()) {
+        result.add("confidential_deff", scope, ce.deff[k]);
+        aj["estimands"].back()["confidential_deff"] = number(ce.deff[k]);
+      }
     }
     aj["lack_of_fit"] = nlohmann::json::object();
     for (std::size_t ri = 0; ri < rules.size(); ++ri) {
@@ -890,12 +897,13 @@ MetricSpec analysis_inference_comparison_metric() {
           "synthpop rule's intervals. **Survey weights** (weights: declared): on the "
           "confidential data, and on a synthetic replicate that carries its own weights, every "
           "analysis is design-weighted as R's survey package with svydesign(ids = ~1, weights = "
-          "~w): mean, proportion and total as svymean/svytotal with linearised SEs and t "
-          "intervals on (rows of positive weight − 1) df; quantile as svyquantile(qrule = "
+          "~w), or under the declared design: (strata, clusters, fpc: linearisation over the "
+          "first-stage PSUs; replicate weights: the estimate redone per replicate, svrVar): mean, "
+          "proportion and total as svymean/svytotal with t intervals on the design's degf (rows "
+          "of positive weight − 1 for weights alone); quantile as svyquantile(qrule = "
           "\"hf7\") with the Woodruff (1952) SE, normal interval; lm and the glms as svyglm "
           "(gaussian; quasibinomial with the link; quasipoisson) with the sandwich (Binder 1983) "
-          "covariance, lm on (rows of "
-          "positive weight − p) df; rows with a missing value stay in the design with weight 0, "
+          "covariance (replicate designs: svrVar of the replicate refits), lm on degf + 1 − p df; rows with a missing value stay in the design with weight 0, "
           "as survey's na.rm; polr as survey::svyolr (the weighted polr likelihood, sandwich "
           "covariance of its scores; svyolr's own SEs take optim's finite-difference Hessian, "
           "whose default steps of 1e-3 can be several per cent off when a coefficient is small "
@@ -976,6 +984,12 @@ MetricSpec analysis_inference_comparison_metric() {
             "place of v_conf), as synthpop's summary.fit.synds",
             std::nullopt,
             {kEstimand}},
+           {"confidential_deff",
+            "with weights: the design effect of a confidential mean, proportion or total "
+            "(Kish 1965), its variance under the design over that of a simple random sample of "
+            "the same size, as svymean/svytotal(deff = TRUE)",
+            std::nullopt,
+            {kEstimand}},
            {"{between_variance|within_variance}",
             "between-replicate variance b and mean within-replicate variance v̄",
             std::nullopt,
@@ -1033,6 +1047,8 @@ MetricSpec analysis_inference_comparison_metric() {
                           "design-weighted estimates, svyglm and svyolr fits with survey weights"),
                      cite(woodruff_1952(), "standard error of a weighted quantile"),
                      cite(binder_1983(), "linearised (sandwich) covariance of weighted fits"),
+                     cite(kish_1965(), "design effect of a weighted mean or total"),
+                     cite(judkins_1990(), "Fay's replicate weights (design type Fay)"),
                      cite(synthpop_software(),
                           "compare.fit.synds and summary.fit.synds numbers reproduced (rules "
                           "synthpop, synthpop_population, lack-of-fit test)"),

@@ -12,10 +12,12 @@ ctl <- list(epsilon = 1e-14, maxit = 100)
 estimates <- function(prefix, des, mean_vars, quantile_vars = character(0), models = list()) {
   for (v in mean_vars) {
     f <- as.formula(paste0("~", v))
-    m <- svymean(f, des, na.rm = TRUE)
+    m <- svymean(f, des, na.rm = TRUE, deff = TRUE)
     put(paste0(prefix, ".mean.", v), coef(m)); put(paste0(prefix, ".mean_se.", v), SE(m))
-    t <- svytotal(f, des, na.rm = TRUE)
+    put(paste0(prefix, ".mean_deff.", v), deff(m))
+    t <- svytotal(f, des, na.rm = TRUE, deff = TRUE)
     put(paste0(prefix, ".total.", v), coef(t)); put(paste0(prefix, ".total_se.", v), SE(t))
+    put(paste0(prefix, ".total_deff.", v), deff(t))
     # The t interval on the design's degrees of freedom (the metric's).
     put(paste0(prefix, ".mean_ci_lower.", v), confint(m, df = degf(des))[1])
   }
