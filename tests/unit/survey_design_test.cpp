@@ -374,6 +374,19 @@ TEST(SurveyDesignMetrics, AnalysesUseTheDesignOnBothSides) {
     expect_close(std::sqrt(logit["replicates"][0]["v"][j].get<double>()), syn_se[j],
                  "synthetic logit SE");
   }
+  // The intercept has a forest plot of its own, apart from the slopes.
+  std::size_t intercept_plots = 0, slope_plots = 0;
+  for (const auto& plot : r.details["plots"]) {
+    if (plot["scope"] != "logit") continue;
+    bool has_intercept = false, has_slope = false;
+    for (const auto& row : plot["data"])
+      (row["estimand"] == "(Intercept)" ? has_intercept : has_slope) = true;
+    EXPECT_NE(has_intercept, has_slope) << plot["title"];
+    intercept_plots += has_intercept ? 1 : 0;
+    slope_plots += has_slope ? 1 : 0;
+  }
+  EXPECT_EQ(intercept_plots, 1u);
+  EXPECT_EQ(slope_plots, 1u);
   EXPECT_NE(r.details["design"]["confidential"].get<std::string>().find("in 15 strata"),
             std::string::npos)
       << r.details["design"].dump();

@@ -774,10 +774,20 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
           ": the analysed variable was not synthesised and m = " + std::to_string(m) +
           " < 5: synthpop_population's variance b/m + v_conf rests on few replicates");
 
-    auto forest = make_plot("forest",
-                            a.name + ": confidential vs synthetic " + short_number(100 * level) +
-                                "% intervals (rule synthpop: synthpop's default)",
-                            "estimate", "estimand", a.name);
+    const std::string intervals = ": confidential vs synthetic " + short_number(100 * level) +
+                                  "% intervals (rule synthpop: synthpop's default)";
+    auto forest = make_plot("forest", a.name + intervals, "estimate", "estimand", a.name);
+    // A model's intercept (or polr's cut-points) sits on the outcome's scale, its slopes on the
+    // outcome per unit of each predictor: on one axis the slopes' intervals shrink to dots, so
+    // the intercept terms get a plot of their own.
+    auto intercepts = make_plot("forest", a.name + " (intercept)" + intervals, "estimate",
+                                "estimand", a.name);
+    const auto is_intercept = [&](const std::string& term) {
+      return p.layout &&
+             (term == "(Intercept)" ||
+              (p.model && p.model->model == AnalysisModel::kOrdinal &&
+               term.find('|') != std::string::npos));
+    };
     aj["estimands"] = nlohmann::json::array();
     for (std::size_t k = 0; k < p.terms.size(); ++k) {
       double within = 0.0;
@@ -810,7 +820,10 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
       std::vector<std::string> fallbacks;
       for (std::size_t k = 0; k < p.terms.size(); ++k)
         compare_estimand(d, rule, k, result, summary, overall[ri], aj["estimands"][k]["rules"],
-                         rule == Rule::kSynthpop ? &forest : nullptr, fallbacks);
+                         rule != Rule::kSynthpop        ? nullptr
+                         : is_intercept(p.terms[k]) ? &intercepts
+                                                    : &forest,
+                         fallbacks);
       summary.emit(result, with_rule(a.name, rule));
       if (!fallbacks.empty())
         result.warnings.push_back(
@@ -825,7 +838,8 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
       }
     }
     result.details["analyses"].push_back(aj);
-    result.details["plots"].push_back(forest);
+    if (!forest["data"].empty()) result.details["plots"].push_back(forest);
+    if (!intercepts["data"].empty()) result.details["plots"].push_back(intercepts);
   }
   for (std::size_t ri = 0; ri < rules.size(); ++ri)
     overall[ri].emit(result, with_rule("all", rules[ri]));
@@ -893,8 +907,9 @@ MetricSpec analysis_inference_comparison_metric() {
           "first level (relevel(x, ref = \"level\") picks another), I(x > k) and other "
           "comparisons are logical factors (column I(x > k)TRUE), poly(x, d) and scale(x) are "
           "computed on each data set as R computes them in model.frame, rows with a missing "
-          "value are dropped. The forest plot shows the "
-          "synthpop rule's intervals. **Survey weights** (weights: declared): on the "
+          "value are dropped. The forest plots show the "
+          "synthpop rule's intervals, a model's intercept (polr: its cut-points) in a plot of "
+          "its own, apart from the slopes. **Survey weights** (weights: declared): on the "
           "confidential data, and on a synthetic replicate that carries its own weights, every "
           "analysis is design-weighted as R's survey package with svydesign(ids = ~1, weights = "
           "~w), or under the declared design: (strata, clusters, fpc: linearisation over the "
