@@ -822,10 +822,23 @@
   }
 
   // Details other than plots: tables of records, key-value tables and lists (never raw JSON).
+  // A metric's tables (details.tables, the convention in src/metrics/metric.hpp): each a titled
+  // table; a cell is text, a number, true/false or an interval [lower, upper].
+  function tableCell(v) {
+    if (typeof v === 'boolean') return v ? 'yes' : 'no';
+    if (Array.isArray(v) && v.length === 2) return `[${fmt(v[0])}, ${fmt(v[1])}]`;
+    return typeof v === 'number' || v === null ? v : String(v);
+  }
+  function metricTables(tables) {
+    return (tables || []).map((t) => el('div', {class: 'metric-table'},
+      el('div', {class: 'note'}, el('strong', null, t.title || '')),
+      pagedTable(t.columns || [], (t.rows || []).map((r) => row(r.map(tableCell), r.map(String).join(' '))))));
+  }
+
   function detailsBlocks(details) {
-    const out = [];
+    const out = metricTables((details || {}).tables);
     for (const [key, value] of Object.entries(details || {})) {
-      if (key === 'plots') continue;
+      if (key === 'plots' || key === 'tables') continue;
       if (isRecords(value)) {
         out.push(el('details', {class: 'definition', open: value.length <= PAGE_ROWS}, el('summary', null, `${key} (${value.length} rows)`), renderValue(value)));
       } else {

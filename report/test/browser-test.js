@@ -155,6 +155,24 @@ async function checkReport(context, name, file, options, outDir) {
   await page.setViewportSize({width: 1360, height: 900});
   // A person opens the details to click through them.
   await page.evaluate(() => document.querySelectorAll('details.section').forEach((d) => { d.open = true; }));
+  // The metrics' tables (details.tables): one drawn for each of the first candidate's, and none
+  // wider than the page.
+  const tableFacts = await page.evaluate(() => {
+    const doc = JSON.parse(document.getElementById('synthaudit-results').textContent);
+    let expected = 0;
+    for (const m of doc.metrics || []) {
+      const c = (m.candidates || [])[0];
+      const result = c && (c.combined || (c.replicates || [])[0]);
+      expected += ((result && result.details && result.details.tables) || []).length;
+    }
+    const page = document.documentElement.clientWidth;
+    const tables = [...document.querySelectorAll('.metric-table')];
+    return {expected, drawn: tables.length, wide: tables
+      .filter((t) => t.querySelector('table').getBoundingClientRect().width > page)
+      .map((t) => t.querySelector('.note').textContent)};
+  });
+  if (tableFacts.drawn < tableFacts.expected) problems.push(`${tableFacts.drawn} metric tables drawn, the results hold ${tableFacts.expected}`);
+  for (const w of tableFacts.wide) problems.push(`the table '${w}' is wider than the page`);
   // A person clicks through: every candidate of every metric, then every 'show more' button;
   // the plots must draw each time.
   const allDrawn = () => [...document.querySelectorAll('.plot')].every((p) => p.querySelector('svg.marks, canvas.marks'));
@@ -198,7 +216,7 @@ async function checkReport(context, name, file, options, outDir) {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`browser-test: ${name}: ${facts.plots.length} plots drawn (${[...new Set(facts.plots.map((p) => p.kind))].join(', ')}), ` +
     `scorecard candidates ${facts.scorecardCandidates.join(', ')}, ${facts.statuses.map((v) => v.name + ' ' + v.status).join(', ') || 'no verdict'}, ` +
-    `executive page ${Math.round(printHeight)} of ${Math.round(a4)} px in print, ${clicks} buttons clicked, ${seconds} s; screenshot ${shot}`);
+    `executive page ${Math.round(printHeight)} of ${Math.round(a4)} px in print, ${tableFacts.drawn} metric tables (none wider than the page), ${clicks} buttons clicked, ${seconds} s; screenshot ${shot}`);
   for (const p of problems) fail(`${name}: ${p}`);
   await page.close();
 }

@@ -115,8 +115,7 @@ void register_partition_hook(PartitionHook hook) {
 bool needs_whole_tables(const EvaluationSpec& spec) {
   if (!spec.by.empty() || spec.context.synthesis == SynthesisType::kPartial || spec.safe_output ||
       !spec.context.weights.empty() || spec.context.design.declared() ||
-      !spec.context.household.empty() ||
-      !spec.context.analyses.empty())
+      !spec.context.household.empty() || !spec.context.analyses.empty())
     return true;
   try {
     for (const MetricSpec* metric : select_metrics(spec.metrics, spec.origin + ": metrics"))

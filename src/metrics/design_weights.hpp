@@ -27,9 +27,9 @@ struct DesignWeights {
   std::vector<double> confidential;   // empty when not declared
   std::vector<double> synthetic;      // empty when the synthetic table is unweighted
   // The designs the variances use (stats/survey_design.hpp). Confidential: the declared design
-  // (design:), or weights alone as svydesign(ids = ~1); null without weights. Synthetic (or holdout,
-  // or a baseline standing in for it), when it uses its own weights: its own strata, clusters and
-  // fpc columns under the declared design when they form a valid design (as synthpop's
+  // (design:), or weights alone as svydesign(ids = ~1); null without weights. Synthetic (or
+  // holdout, or a baseline standing in for it), when it uses its own weights: its own strata,
+  // clusters and fpc columns under the declared design when they form a valid design (as synthpop's
   // syn.strata carries strata along), else its weights alone (with a warning); replicate weights
   // describe the confidential sample only, so a replicate design's synthetic side is its weights
   // alone. Null when the synthetic table is unweighted.

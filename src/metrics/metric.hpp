@@ -145,6 +145,13 @@ struct MetricValue {
 // fewer than its threshold); scatter, qq and ecdf records are taken to be individual values, and
 // x/y/bin_start/bin_end/confidential/synthetic positions on the axis of the plot's scope
 // columns to be data values (output checking keeps only those inside the data's safe range).
+// Table convention. details["tables"] is an array of tables the reports render as they are (the
+// HTML report under the metric, `report --format md` in its section), for results a reader wants
+// laid out, e.g. one analysis's coefficients:
+//   {"title": "...", "scope": "wage", "columns": ["estimand", ...], "rows": [[cells], ...]}
+// A cell is text, a number, true/false, or an interval [lower, upper]. Keep them narrow (about ten
+// short columns) and summarised; a metric that emits tables declares "tables" among its
+// aggregate_details only when every cell is an aggregate (safe output withholds them otherwise).
 nlohmann::json make_plot(const std::string& kind, const std::string& title,
                          const std::string& x_label, const std::string& y_label,
                          const std::string& scope = "all");

@@ -615,7 +615,8 @@ Reference woodruff_1952() {
 }
 
 Reference kish_1965() {
-  return {.authors = "Kish, L.", .year = 1965, .title = "Survey Sampling", .venue = "Wiley, New York"};
+  return {
+      .authors = "Kish, L.", .year = 1965, .title = "Survey Sampling", .venue = "Wiley, New York"};
 }
 
 Reference judkins_1990() {

@@ -2,6 +2,7 @@
 // summary first (verdict, reasons, headlines with ideal and baseline), then the details.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "core/text.hpp"
@@ -164,6 +165,53 @@ void policy_details(std::ostringstream& out, const json& document) {
 
 }  // namespace
 
+// A table cell (metrics/metric.hpp's table convention) as text: numbers to 4 significant digits,
+// intervals as [lower, upper].
+std::string table_cell(const json& v) {
+  const auto short_number = [](const json& x) {
+    if (!x.is_number()) return std::string("NA");
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.4g", x.get<double>());
+    return std::string(buffer);
+  };
+  if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
+  if (v.is_number() || v.is_null()) return short_number(v);
+  if (v.is_array() && v.size() == 2)
+    return "[" + short_number(v[0]) + ", " + short_number(v[1]) + "]";
+  return cell(v.is_string() ? v.get<std::string>() : v.dump());
+}
+
+// The metrics' tables (details.tables), per candidate from its combined result or first
+// replicate.
+void tables(std::ostringstream& out, const json& document) {
+  bool heading = false;
+  for (const auto& m : member(document, "metrics"))
+    for (const auto& c : member(m, "candidates")) {
+      if (member(c, "baseline").is_boolean() && member(c, "baseline").get<bool>()) continue;
+      const json& combined = member(c, "combined");
+      const json& replicates = member(c, "replicates");
+      const json& result = combined.is_object()                             ? combined
+                           : (replicates.is_array() && !replicates.empty()) ? replicates[0]
+                                                                            : combined;
+      for (const auto& t : member(member(result, "details"), "tables")) {
+        if (!heading) out << "\n## Tables\n";
+        heading = true;
+        out << "\n### " << cell(text_of(m, "name")) << ", " << cell(text_of(c, "name")) << ": "
+            << cell(text_of(t, "title")) << "\n\n|";
+        const json& columns = member(t, "columns");
+        for (const auto& column : columns) out << " " << table_cell(column) << " |";
+        out << "\n|";
+        for (std::size_t i = 0; i < columns.size(); ++i) out << "---|";
+        out << "\n";
+        for (const auto& row : member(t, "rows")) {
+          out << "|";
+          for (const auto& value : row) out << " " << table_cell(value) << " |";
+          out << "\n";
+        }
+      }
+    }
+}
+
 std::string render_markdown(const json& document) {
   const json card = scorecard(document);
   const ExecutiveView view = executive_view(document);
@@ -222,6 +270,7 @@ std::string render_markdown(const json& document) {
     if (warnings > 0) out << " — " << warnings << " warning(s)";
     out << "\n";
   }
+  tables(out, document);
   const json& warnings = member(document, "warnings");
   if (warnings.is_array() && !warnings.empty()) {
     out << "\n## Warnings\n\n";

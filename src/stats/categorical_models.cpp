@@ -76,11 +76,11 @@ void newton(Eigen::VectorXd theta, Evaluate evaluate, const CategoricalModelOpti
   const Eigen::MatrixXd inverse = information.ldlt().solve(Eigen::MatrixXd::Identity(k, k));
   if (weighted && options.design) {
     // Replicate designs: the covariance comes from the refits (replicated_covariance).
-    fit.covariance = options.design->replicated()
-                         ? inverse
-                         : Eigen::MatrixXd(inverse *
-                                           options.design->linearised_variance(scores, options.rows) *
-                                           inverse);
+    fit.covariance =
+        options.design->replicated()
+            ? inverse
+            : Eigen::MatrixXd(inverse * options.design->linearised_variance(scores, options.rows) *
+                              inverse);
   } else if (weighted) {
     // Sandwich with the with-replacement design's meat over n = design_rows rows, the rows not in
     // x contributing a zero score: Σ (u_i − ū)(u_i − ū)' = Σ_x (u_i − ū)(u_i − ū)' + (n − m) ū ū'.
@@ -256,8 +256,7 @@ void replicated_covariance(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, s
                            Fit refit) {
   if (!options.design || !options.design->replicated() || !fit.converged) return;
   const SurveyDesign& design = *options.design;
-  Eigen::MatrixXd replicates(static_cast<Eigen::Index>(design.replicate_count()),
-                             fit.theta.size());
+  Eigen::MatrixXd replicates(static_cast<Eigen::Index>(design.replicate_count()), fit.theta.size());
   for (std::size_t r = 0; r < design.replicate_count(); ++r) {
     CategoricalModelOptions again;
     again.max_iterations = options.max_iterations;
@@ -266,8 +265,8 @@ void replicated_covariance(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, s
     const auto weights = design.replicate_weights(r);
     for (std::size_t k = 0; k < options.rows.size(); ++k)
       again.weights[static_cast<Eigen::Index>(k)] = weights[options.rows[k]];
-    const CategoricalModelFit other = again.weights.sum() > 0 ? refit(x, y, levels, again)
-                                                              : CategoricalModelFit{};
+    const CategoricalModelFit other =
+        again.weights.sum() > 0 ? refit(x, y, levels, again) : CategoricalModelFit{};
     replicates.row(static_cast<Eigen::Index>(r)) =
         (other.converged && other.theta.size() == fit.theta.size())
             ? Eigen::RowVectorXd(other.theta.transpose())

@@ -280,8 +280,7 @@ SurveyEstimate survey_total(std::span<const double> x, const SurveyDesign& desig
     result.se = std::sqrt(design.linearised_variance(z));
   }
   const auto simple = simple_random_variance(x, design);
-  result.deff =
-      result.se * result.se / (simple.of_mean * simple.population * simple.population);
+  result.deff = result.se * result.se / (simple.of_mean * simple.population * simple.population);
   return result;
 }
 

@@ -5,8 +5,8 @@
 #include <limits>
 #include <map>
 #include <stdexcept>
-#include <unordered_map>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "core/error.hpp"
@@ -51,8 +51,7 @@ std::vector<std::uint32_t> dense_labels(const Table& table, const Column& column
 
 const Column& design_column(const Table& table, const std::string& name, const std::string& key) {
   const auto index = table.find(name);
-  if (!index)
-    throw InputError(where_of(table) + ": no column '" + name + "' (" + key + ")");
+  if (!index) throw InputError(where_of(table) + ": no column '" + name + "' (" + key + ")");
   return table.column(*index);
 }
 
@@ -85,10 +84,10 @@ std::vector<std::size_t> replicate_weight_columns(const SurveyDesignSpec& spec,
         ++matched;
       }
     if (matched == 0)
-      throw InputError(where_of(table) + ": no column " +
-                       (name.find('*') == std::string::npos ? "'" + name + "'"
-                                                            : "matches '" + name + "'") +
-                       " (design.replicate_weights)");
+      throw InputError(
+          where_of(table) + ": no column " +
+          (name.find('*') == std::string::npos ? "'" + name + "'" : "matches '" + name + "'") +
+          " (design.replicate_weights)");
   }
   return columns;
 }
@@ -108,30 +107,41 @@ std::vector<std::size_t> design_columns(const SurveyDesignSpec& spec, const Tabl
 
 std::string to_string(LonelyPsu rule) {
   switch (rule) {
-    case LonelyPsu::kFail: return "fail";
-    case LonelyPsu::kRemove: return "remove";
-    case LonelyPsu::kCertainty: return "certainty";
-    case LonelyPsu::kAdjust: return "adjust";
-    case LonelyPsu::kAverage: return "average";
+    case LonelyPsu::kFail:
+      return "fail";
+    case LonelyPsu::kRemove:
+      return "remove";
+    case LonelyPsu::kCertainty:
+      return "certainty";
+    case LonelyPsu::kAdjust:
+      return "adjust";
+    case LonelyPsu::kAverage:
+      return "average";
   }
   return "fail";
 }
 
 std::string to_string(ReplicateType type) {
   switch (type) {
-    case ReplicateType::kBrr: return "BRR";
-    case ReplicateType::kFay: return "Fay";
-    case ReplicateType::kJk1: return "JK1";
-    case ReplicateType::kJkn: return "JKn";
-    case ReplicateType::kBootstrap: return "bootstrap";
-    case ReplicateType::kOther: return "other";
+    case ReplicateType::kBrr:
+      return "BRR";
+    case ReplicateType::kFay:
+      return "Fay";
+    case ReplicateType::kJk1:
+      return "JK1";
+    case ReplicateType::kJkn:
+      return "JKn";
+    case ReplicateType::kBootstrap:
+      return "bootstrap";
+    case ReplicateType::kOther:
+      return "other";
   }
   return "other";
 }
 
 std::optional<LonelyPsu> lonely_psu_from(const std::string& name) {
-  for (auto rule : {LonelyPsu::kFail, LonelyPsu::kRemove, LonelyPsu::kCertainty,
-                    LonelyPsu::kAdjust, LonelyPsu::kAverage})
+  for (auto rule : {LonelyPsu::kFail, LonelyPsu::kRemove, LonelyPsu::kCertainty, LonelyPsu::kAdjust,
+                    LonelyPsu::kAverage})
     if (to_string(rule) == name) return rule;
   return std::nullopt;
 }
@@ -180,30 +190,40 @@ SurveyDesign SurveyDesign::declared(const SurveyDesignSpec& spec, const Table& t
                          "' (design.replicate_weights) is not numeric");
       for (std::size_t row = 0; row < column.size(); ++row)
         if (!std::isfinite(column.numeric[row]) || column.numeric[row] < 0)
-          throw InputError(where + ": row " + std::to_string(row + 1) + ", column '" + name +
-                           "' (design.replicate_weights): a replicate weight must be a finite "
-                           "number >= 0, not " +
-                           (column.missing(row) ? std::string("missing")
-                                                : format_number(column.numeric[row])));
+          throw InputError(
+              where + ": row " + std::to_string(row + 1) + ", column '" + name +
+              "' (design.replicate_weights): a replicate weight must be a finite "
+              "number >= 0, not " +
+              (column.missing(row) ? std::string("missing") : format_number(column.numeric[row])));
       design.replicates_.push_back(column.numeric);
     }
     const auto count = static_cast<double>(indices.size());
     switch (spec.replicate_type) {
-      case ReplicateType::kBrr: design.scale_ = 1.0 / count; break;
+      case ReplicateType::kBrr:
+        design.scale_ = 1.0 / count;
+        break;
       case ReplicateType::kFay:
         design.scale_ = 1.0 / (count * (1.0 - spec.rho) * (1.0 - spec.rho));
         break;
-      case ReplicateType::kJk1: design.scale_ = (count - 1.0) / count; break;
-      case ReplicateType::kJkn: design.scale_ = 1.0; break;
-      case ReplicateType::kBootstrap: design.scale_ = 1.0 / (count - 1.0); break;
-      case ReplicateType::kOther: design.scale_ = 1.0; break;
+      case ReplicateType::kJk1:
+        design.scale_ = (count - 1.0) / count;
+        break;
+      case ReplicateType::kJkn:
+        design.scale_ = 1.0;
+        break;
+      case ReplicateType::kBootstrap:
+        design.scale_ = 1.0 / (count - 1.0);
+        break;
+      case ReplicateType::kOther:
+        design.scale_ = 1.0;
+        break;
     }
     if (spec.scale) design.scale_ = *spec.scale;
-    design.rscales_ = spec.rscales.empty() ? std::vector<double>(indices.size(), 1.0) : spec.rscales;
+    design.rscales_ =
+        spec.rscales.empty() ? std::vector<double>(indices.size(), 1.0) : spec.rscales;
     if (design.rscales_.size() != indices.size())
-      throw InputError("design.rscales: " + std::to_string(spec.rscales.size()) +
-                       " values for " + std::to_string(indices.size()) +
-                       " replicate weight columns");
+      throw InputError("design.rscales: " + std::to_string(spec.rscales.size()) + " values for " +
+                       std::to_string(indices.size()) + " replicate weight columns");
     design.mse_ = spec.mse;
     return design;
   }
@@ -229,9 +249,10 @@ SurveyDesign SurveyDesign::declared(const SurveyDesignSpec& spec, const Table& t
       std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> index;
       design.psu_.resize(table.rows());
       for (std::size_t row = 0; row < table.rows(); ++row)
-        design.psu_[row] =
-            index.try_emplace({stratum_of(row), label[row]}, static_cast<std::uint32_t>(index.size()))
-                .first->second;
+        design.psu_[row] = index
+                               .try_emplace({stratum_of(row), label[row]},
+                                            static_cast<std::uint32_t>(index.size()))
+                               .first->second;
       design.psus_ = index.size();
     } else {
       std::vector<std::int64_t> home(labels, -1);
@@ -282,8 +303,8 @@ SurveyDesign SurveyDesign::declared(const SurveyDesignSpec& spec, const Table& t
       if (std::isnan(v)) v = column.numeric[row];
       if (v != column.numeric[row])
         throw InputError(where + ": row " + std::to_string(row + 1) + ", column '" + spec.fpc +
-                         "' (design.fpc): not constant within its stratum (" +
-                         format_number(v) + " and " + format_number(column.numeric[row]) + ")");
+                         "' (design.fpc): not constant within its stratum (" + format_number(v) +
+                         " and " + format_number(column.numeric[row]) + ")");
     }
     for (std::size_t h = 0; h < design.strata_; ++h) {
       const auto sampled = static_cast<double>(design.stratum_psus_[h]);
@@ -344,7 +365,8 @@ Eigen::MatrixXd SurveyDesign::linearised_variance(const Eigen::MatrixXd& u,
       totals.row(psu_[row]) += u.row(i);
       total_stratum[psu_[row]] = stratum_of(row);
     }
-    for (std::size_t row = 0; row < weights_.size(); ++row) total_stratum[psu_[row]] = stratum_of(row);
+    for (std::size_t row = 0; row < weights_.size(); ++row)
+      total_stratum[psu_[row]] = stratum_of(row);
     present = &totals;
   }
   // Per stratum: the sum of the totals, how many are present, and their cross-products.
@@ -357,15 +379,16 @@ Eigen::MatrixXd SurveyDesign::linearised_variance(const Eigen::MatrixXd& u,
   std::vector<Eigen::MatrixXd> spread(strata_, Eigen::MatrixXd::Zero(k, k));
   std::vector<Eigen::RowVectorXd> centre(strata_);
   for (std::size_t h = 0; h < strata_; ++h)
-    centre[h] = stratum_psus_[h] > 0 ? Eigen::RowVectorXd(sum[h] / static_cast<double>(stratum_psus_[h]))
-                                     : Eigen::RowVectorXd::Zero(k);
+    centre[h] = stratum_psus_[h] > 0
+                    ? Eigen::RowVectorXd(sum[h] / static_cast<double>(stratum_psus_[h]))
+                    : Eigen::RowVectorXd::Zero(k);
   const bool adjust = lonely_ == LonelyPsu::kAdjust;
   for (Eigen::Index i = 0; i < present->rows(); ++i) {
     const std::size_t h = total_stratum[static_cast<std::size_t>(i)];
     // A lonely PSU under "adjust" is not centred (survey's onestrat).
-    const Eigen::RowVectorXd d =
-        (adjust && stratum_psus_[h] == 1) ? Eigen::RowVectorXd(present->row(i))
-                                          : Eigen::RowVectorXd(present->row(i) - centre[h]);
+    const Eigen::RowVectorXd d = (adjust && stratum_psus_[h] == 1)
+                                     ? Eigen::RowVectorXd(present->row(i))
+                                     : Eigen::RowVectorXd(present->row(i) - centre[h]);
     spread[h] += d.transpose() * d;
   }
   Eigen::MatrixXd variance = Eigen::MatrixXd::Zero(k, k);
@@ -465,8 +488,7 @@ std::string SurveyDesign::describe() const {
   if (strata_ > 1) text += " in " + std::to_string(strata_) + " strata";
   const bool corrected =
       std::any_of(correction_.begin(), correction_.end(), [](double f) { return f < 1.0; });
-  text += corrected ? ", without replacement (finite-population correction)"
-                    : ", with replacement";
+  text += corrected ? ", without replacement (finite-population correction)" : ", with replacement";
   return text;
 }
 

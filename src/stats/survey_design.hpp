@@ -41,15 +41,15 @@ enum class ReplicateType { kBrr, kFay, kJk1, kJkn, kBootstrap, kOther };
 struct SurveyDesignSpec {
   std::string strata;
   std::vector<std::string> clusters;  // one per stage; only the first stage enters the variance
-  std::string fpc;  // population PSUs per stratum (> 1), or the sampling fraction (≤ 1)
+  std::string fpc;    // population PSUs per stratum (> 1), or the sampling fraction (≤ 1)
   bool nest = false;  // PSU labels repeat across strata (svydesign's nest = TRUE)
   LonelyPsu lonely_psu = LonelyPsu::kFail;
   std::vector<std::string> replicate_weights;  // combined (full) replicate weights
   ReplicateType replicate_type = ReplicateType::kJk1;
-  double rho = 0.0;                  // Fay's ρ
-  std::optional<double> scale;       // overrides the type's scale
-  std::vector<double> rscales;       // one per replicate (JKn, other); empty = all 1
-  bool mse = false;                  // centre replicates on the full-sample estimate
+  double rho = 0.0;             // Fay's ρ
+  std::optional<double> scale;  // overrides the type's scale
+  std::vector<double> rscales;  // one per replicate (JKn, other); empty = all 1
+  bool mse = false;             // centre replicates on the full-sample estimate
 
   bool declared() const {
     return !strata.empty() || !clusters.empty() || !fpc.empty() || !replicate_weights.empty();
@@ -115,8 +115,8 @@ class SurveyDesign {
   // empty psu_: each row its own PSU.
   std::vector<std::uint32_t> stratum_, psu_;
   std::size_t strata_ = 1, psus_ = 0;
-  std::vector<double> correction_;            // per stratum: f_h = (N_h − n_h)/N_h, or 1
-  std::vector<std::size_t> stratum_psus_;     // per stratum: n_h
+  std::vector<double> correction_;         // per stratum: f_h = (N_h − n_h)/N_h, or 1
+  std::vector<std::size_t> stratum_psus_;  // per stratum: n_h
   LonelyPsu lonely_ = LonelyPsu::kFail;
   // Replicates.
   std::vector<std::vector<double>> replicates_;

@@ -273,3 +273,37 @@ TEST(ReportMarkdown, ShowsHeadlinesRanksAndSkips) {
   EXPECT_NE(md.find("skipped: needs a holdout file"), std::string::npos);
   EXPECT_NE(md.find("1 warning(s)"), std::string::npos);
 }
+
+namespace synthaudit {
+namespace {
+
+// A metric's tables (details.tables) print as Markdown tables, per candidate, baselines left out:
+// numbers to 4 significant digits, intervals as [lower, upper], true/false as yes/no.
+TEST(ReportMarkdown, PrintsMetricTablesAsTheyAre) {
+  const json table = {
+      {"title", "wage (log(income) ~ age)"},
+      {"scope", "wage"},
+      {"columns", {"estimand", "estimate", "interval", "agree"}},
+      {"rows",
+       {{"age", 0.0123456, {-0.5, 1.25}, true}, {"(Intercept)", nullptr, {nullptr, 2}, false}}}};
+  const json result = {{"values", json::array()}, {"details", {{"tables", {table}}}}};
+  json doc = {{"schema", "synthaudit/1"},
+              {"candidates", json::array()},
+              {"metrics",
+               {{{"name", "some_metric"},
+                 {"family", "specific"},
+                 {"candidates",
+                  {{{"name", "cart"}, {"combined", result}},
+                   {{"name", "resample"}, {"baseline", true}, {"combined", result}}}}}}}};
+  const std::string md = render_markdown(doc);
+  EXPECT_NE(
+      md.find("### some_metric, cart: wage (log(income) ~ age)\n\n| estimand | estimate | "
+              "interval | agree |\n|---|---|---|---|\n| age | 0.01235 | [-0.5, 1.25] | yes |\n"
+              "| (Intercept) | NA | [NA, 2] | no |\n"),
+      std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("some_metric, resample"), std::string::npos) << md;
+}
+
+}  // namespace
+}  // namespace synthaudit

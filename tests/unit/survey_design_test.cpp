@@ -65,7 +65,8 @@ struct Survey {
     for (std::size_t i = 0; i < out.size(); ++i) out[i] = c.codes[i] == *code ? 1.0 : 0.0;
     return out;
   }
-  stats::SurveyDesign design(const stats::SurveyDesignSpec& spec, const std::string& weights) const {
+  stats::SurveyDesign design(const stats::SurveyDesignSpec& spec,
+                             const std::string& weights) const {
     return stats::SurveyDesign::declared(spec, t(), t().column(weights).numeric);
   }
 };
@@ -97,8 +98,7 @@ void expect_quantiles(const std::string& prefix, const std::vector<double>& x,
     key << v << "." << p;
     const auto q = stats::survey_quantile(x, design, p);
     expect_close(q.estimate, expected(prefix + ".quantile." + key.str()), prefix + " " + key.str());
-    expect_close(q.se, expected(prefix + ".quantile_se." + key.str()),
-                 prefix + " SE " + key.str());
+    expect_close(q.se, expected(prefix + ".quantile_se." + key.str()), prefix + " SE " + key.str());
   }
 }
 
@@ -219,8 +219,8 @@ TEST(SurveyDesign, ReplicateWeightsJackknifeAndBootstrap) {
   for (const std::string type : {"jk1", "boot"}) {
     stats::SurveyDesignSpec spec;
     spec.replicate_weights = {type + "_*"};
-    spec.replicate_type = type == "jk1" ? stats::ReplicateType::kJk1
-                                        : stats::ReplicateType::kBootstrap;
+    spec.replicate_type =
+        type == "jk1" ? stats::ReplicateType::kJk1 : stats::ReplicateType::kBootstrap;
     spec.scale = scales.at(type + ".scale").front();
     spec.rscales = scales.at(type + ".rscales");
     const auto design = s.design(spec, "pw");
@@ -356,9 +356,10 @@ TEST(SurveyDesignMetrics, AnalysesUseTheDesignOnBothSides) {
   EvaluationContext context;
   context.weights = "WTMEC2YR";
   context.design = nhanes_spec();
-  context.analyses = {
-      {.name = "chol", .kind = "mean", .column = "HI_CHOL"},
-      {.name = "logit", .kind = "glm_logit", .formula = "HI_CHOL ~ factor(race) + agecat + RIAGENDR"}};
+  context.analyses = {{.name = "chol", .kind = "mean", .column = "HI_CHOL"},
+                      {.name = "logit",
+                       .kind = "glm_logit",
+                       .formula = "HI_CHOL ~ factor(race) + agecat + RIAGENDR"}};
   const auto r = testing::run_metric("analysis_inference_comparison", tables, {}, context);
   const auto& chol = analysis_named(r, "chol");
   expect_close(chol["estimands"][0]["confidential_se"].get<double>(),
@@ -391,8 +392,8 @@ TEST(SurveyDesignMetrics, AnalysesUseTheDesignOnBothSides) {
             std::string::npos)
       << r.details["design"].dump();
   // Design variables are not compared as data.
-  const auto summary = testing::run_metric("mean_in_confidence_interval", tables,
-                                           {{"plots", false}}, context);
+  const auto summary =
+      testing::run_metric("mean_in_confidence_interval", tables, {{"plots", false}}, context);
   for (const auto& value : summary.values) {
     EXPECT_NE(value.scope, "SDMVSTRA");
     EXPECT_NE(value.scope, "SDMVPSU");

@@ -54,16 +54,14 @@ MetricResult compute_mean_in_ci(const MetricInput& in, const Params& params) {
   for (std::size_t c = 0; c < conf.column_count(); ++c) {
     if (!conf.column(c).is_numeric() || is_design_column(in, c)) continue;
     const std::string& name = conf.column(c).name;
-    const auto ci =
-        weights.declared()
-            ? weighted_mean_interval(conf.column(c).numeric, *weights.confidential_design, alpha,
-                                     normal)
-            : stats::mean_interval(conf.column(c).numeric, alpha, normal);
-    const auto si =
-        weights.synthetic.empty()
-            ? stats::mean_interval(syn.column(c).numeric, alpha, normal)
-            : weighted_mean_interval(syn.column(c).numeric, *weights.synthetic_design, alpha,
-                                     normal);
+    const auto ci = weights.declared()
+                        ? weighted_mean_interval(conf.column(c).numeric,
+                                                 *weights.confidential_design, alpha, normal)
+                        : stats::mean_interval(conf.column(c).numeric, alpha, normal);
+    const auto si = weights.synthetic.empty()
+                        ? stats::mean_interval(syn.column(c).numeric, alpha, normal)
+                        : weighted_mean_interval(syn.column(c).numeric, *weights.synthetic_design,
+                                                 alpha, normal);
     result.add("conf_mean", name, ci.mean);
     result.add("conf_ci_lower", name, ci.lower);
     result.add("conf_ci_upper", name, ci.upper);

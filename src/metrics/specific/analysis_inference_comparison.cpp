@@ -43,7 +43,7 @@ struct Prepared {
 // Estimates (q, v) of every estimand of one analysis on one table.
 struct Estimates {
   std::vector<double> q, v;
-  std::vector<double> deff;  // design effects of weighted means, proportions and totals
+  std::vector<double> deff;        // design effects of weighted means, proportions and totals
   Eigen::MatrixXd covariance;      // models: of all coefficients (lack-of-fit test)
   double df = stats::kInfiniteDf;  // for the single-table interval
   std::size_t rows_used = 0, rows_dropped_missing = 0, rows_dropped_unknown_level = 0;
@@ -171,8 +171,8 @@ Estimates run_weighted_estimate(const Prepared& p, const Column& col,
   e.v.push_back(est.se * est.se);
   if (a.kind != "quantile") e.deff.push_back(est.deff);
   // survey's degrees of freedom for this design (degf: PSUs − strata among the rows of positive
-  // weight where the value is present, rows − 1 for weights alone; t intervals); the quantile keeps the normal interval of
-  // the unweighted analysis.
+  // weight where the value is present, rows − 1 for weights alone; t intervals); the quantile keeps
+  // the normal interval of the unweighted analysis.
   e.df = a.kind == "quantile"
              ? stats::kInfiniteDf
              : design.degrees_of_freedom([&](std::size_t row) { return !col.missing(row); });
@@ -617,6 +617,33 @@ void compare_estimand(const AnalysisData& d, Rule rule, std::size_t k, MetricRes
                                  {"upper", number(inf->interval.upper)}});
 }
 
+// One analysis as the coefficient table a statistician reads (details.tables, the report's
+// convention in metrics/metric.hpp): a row per estimand and rule with both estimates and
+// intervals, their overlap, the standardised difference and the sign and significance agreement.
+nlohmann::json coefficient_table(const AnalysisSpec& a, const Prepared& p,
+                                 const std::vector<Rule>& rules, const nlohmann::json& aj) {
+  nlohmann::json table = {
+      {"title",
+       a.name + (p.layout ? " (" + a.formula + ")" : " (" + a.kind + " of " + a.column + ")")},
+      {"scope", a.name},
+      {"columns",
+       {"estimand", "rule", "confidential", "confidential CI", "synthetic", "synthetic CI",
+        "CI overlap", "std. difference", "same sign", "same significance"}},
+      {"rows", nlohmann::json::array()}};
+  for (std::size_t k = 0; k < p.terms.size(); ++k)
+    for (const Rule rule : rules) {
+      const auto& r = aj["estimands"][k]["rules"][rule_name(rule)];
+      const auto interval = [](const nlohmann::json& i) {
+        return nlohmann::json::array({i["lower"], i["upper"]});
+      };
+      table["rows"].push_back({p.terms[k], rule_name(rule), r["confidential"]["estimate"],
+                               interval(r["confidential"]), r["synthetic"]["estimate"],
+                               interval(r["synthetic"]), r["ci_overlap"], r["std_coef_diff"],
+                               r["same_sign"], r["same_significance"]});
+    }
+  return table;
+}
+
 // synthpop's lack-of-fit test for a model analysis under one of synthpop's rules.
 nlohmann::json lack_of_fit(const AnalysisData& d, Rule rule, MetricResult& result) {
   const Estimates& ce = *d.confidential;
@@ -671,6 +698,7 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
   result.details["level"] = level;
   result.details["replicates"] = m;
   result.details["analyses"] = nlohmann::json::array();
+  result.details["tables"] = nlohmann::json::array();
   result.details["plots"] = nlohmann::json::array();
   if (m == 1)
     result.warnings.push_back(
@@ -699,8 +727,9 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
   for (const auto& a : in.context.analyses) {
     const Prepared p = prepare(a, conf, in.context.limits);
     const bool weighted = weights.front().declared();
-    const Estimates ce = run_analysis(p, conf, expansion, in.context.limits,
-                                      weighted ? weights.front().confidential_design.get() : nullptr);
+    const Estimates ce =
+        run_analysis(p, conf, expansion, in.context.limits,
+                     weighted ? weights.front().confidential_design.get() : nullptr);
     nlohmann::json aj = {{"name", a.name}, {"kind", a.kind}};
     if (p.layout) {
       aj["formula"] = a.formula;
@@ -780,13 +809,12 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
     // A model's intercept (or polr's cut-points) sits on the outcome's scale, its slopes on the
     // outcome per unit of each predictor: on one axis the slopes' intervals shrink to dots, so
     // the intercept terms get a plot of their own.
-    auto intercepts = make_plot("forest", a.name + " (intercept)" + intervals, "estimate",
-                                "estimand", a.name);
+    auto intercepts =
+        make_plot("forest", a.name + " (intercept)" + intervals, "estimate", "estimand", a.name);
     const auto is_intercept = [&](const std::string& term) {
       return p.layout &&
-             (term == "(Intercept)" ||
-              (p.model && p.model->model == AnalysisModel::kOrdinal &&
-               term.find('|') != std::string::npos));
+             (term == "(Intercept)" || (p.model && p.model->model == AnalysisModel::kOrdinal &&
+                                        term.find('|') != std::string::npos));
     };
     aj["estimands"] = nlohmann::json::array();
     for (std::size_t k = 0; k < p.terms.size(); ++k) {
@@ -820,7 +848,7 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
       std::vector<std::string> fallbacks;
       for (std::size_t k = 0; k < p.terms.size(); ++k)
         compare_estimand(d, rule, k, result, summary, overall[ri], aj["estimands"][k]["rules"],
-                         rule != Rule::kSynthpop        ? nullptr
+                         rule != Rule::kSynthpop    ? nullptr
                          : is_intercept(p.terms[k]) ? &intercepts
                                                     : &forest,
                          fallbacks);
@@ -837,6 +865,7 @@ MetricResult compute_analysis_inference(const MetricInput& in, const Params& par
         aj["lack_of_fit"][rule_name(rule)] = lack_of_fit(d, rule, result);
       }
     }
+    result.details["tables"].push_back(coefficient_table(a, p, rules, aj));
     result.details["analyses"].push_back(aj);
     if (!forest["data"].empty()) result.details["plots"].push_back(forest);
     if (!intercepts["data"].empty()) result.details["plots"].push_back(intercepts);
@@ -918,7 +947,8 @@ MetricSpec analysis_inference_comparison_metric() {
           "of positive weight − 1 for weights alone); quantile as svyquantile(qrule = "
           "\"hf7\") with the Woodruff (1952) SE, normal interval; lm and the glms as svyglm "
           "(gaussian; quasibinomial with the link; quasipoisson) with the sandwich (Binder 1983) "
-          "covariance (replicate designs: svrVar of the replicate refits), lm on degf + 1 − p df; rows with a missing value stay in the design with weight 0, "
+          "covariance (replicate designs: svrVar of the replicate refits), lm on degf + 1 − p df; "
+          "rows with a missing value stay in the design with weight 0, "
           "as survey's na.rm; polr as survey::svyolr (the weighted polr likelihood, sandwich "
           "covariance of its scores; svyolr's own SEs take optim's finite-difference Hessian, "
           "whose default steps of 1e-3 can be several per cent off when a coefficient is small "
@@ -1093,7 +1123,7 @@ MetricSpec analysis_inference_comparison_metric() {
                           "scale reproduced")},
       // Estimates, intervals and the rules used: model summaries, no record's value.
       .aggregate_details = {"synthesis", "rules", "headline_rule", "level", "replicates",
-                            "analyses"},
+                            "analyses", "tables"},
   };
 }
 
