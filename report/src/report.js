@@ -836,7 +836,7 @@
   }
 
   function detailsBlocks(details) {
-    const out = metricTables((details || {}).tables);
+    const out = [];
     for (const [key, value] of Object.entries(details || {})) {
       if (key === 'plots' || key === 'tables') continue;
       if (isRecords(value)) {
@@ -886,22 +886,42 @@
     if (stats) def.append(el('div', {class: 'note'}, 'Statistics: '), stats);
     sec.append(def);
     const refs = referencesList(metric);
-    if (refs) sec.append(refs);
-    if (metric.skipped) { sec.append(el('p', {class: 'warning'}, 'Skipped: ' + metric.skipped)); return sec; }
-    for (const c of metric.candidates) {
-      const all = (c.replicates || []).flatMap((r) => (r.warnings || []).map((w) => `replicate ${r.replicate}: ${w}`))
-        .concat(((c.combined || {}).warnings || []));
-      for (const w of all.slice(0, 10)) sec.append(el('div', {class: 'warning'}, `${c.name} — ${w}`));
-      if (all.length > 10) sec.append(el('div', {class: 'warning'}, `${c.name} — and ${all.length - 10} more warning(s) in results.json`));
+    // The numbers first; the warnings and references after them, collapsed.
+    const afterNumbers = () => {
+      const out = [];
+      const warnings = [];
+      let count = 0;
+      for (const c of metric.candidates) {
+        const all = (c.replicates || []).flatMap((r) => (r.warnings || []).map((w) => `replicate ${r.replicate}: ${w}`))
+          .concat(((c.combined || {}).warnings || []));
+        count += all.length;
+        for (const w of all.slice(0, 10)) warnings.push(el('div', {class: 'warning'}, `${c.name} — ${w}`));
+        if (all.length > 10) warnings.push(el('div', {class: 'warning'}, `${c.name} — and ${all.length - 10} more warning(s) in results.json`));
+      }
+      if (warnings.length) out.push(el('details', {class: 'definition metric-warnings'}, el('summary', null, `Warnings (${count})`), ...warnings));
+      if (refs) out.push(el('details', {class: 'definition metric-references'}, el('summary', null, `References (${(metric.references || []).length})`), refs));
+      return out;
+    };
+    if (metric.skipped) {
+      sec.append(el('p', {class: 'warning'}, 'Skipped: ' + metric.skipped));
+      if (refs) sec.append(...afterNumbers());
+      return sec;
     }
-    sec.append(valuesTable(metric));
+    // A metric that lays its results out in tables keeps its long list of values one click away.
+    const laidOut = metric.candidates.some((c) => (c.replicates || []).concat(c.combined ? [c.combined] : [])
+      .some((r) => r.details && (r.details.tables || []).length));
+    const values = valuesTable(metric);
+    sec.append(laidOut ? el('details', {class: 'definition metric-values'}, el('summary', null, 'All values, one row per statistic and scope'), values) : values);
     const subgroups = subgroupsBlock(metric);
     if (subgroups) sec.append(subgroups);
 
     // Plots and detail tables of one candidate and replicate at a time.
     const hasDetails = metric.candidates.some((c) => (c.replicates || []).concat(c.combined ? [c.combined] : [])
       .some((r) => r.details && Object.keys(r.details).length));
-    if (!hasDetails) return sec;
+    if (!hasDetails) {
+      sec.append(...afterNumbers());
+      return sec;
+    }
     let ci = 0, ri = 0;
     const controls = el('div', {class: 'controls'});
     const area = el('div');
@@ -921,6 +941,7 @@
       area.replaceChildren();
       if (!chosen) return;
       for (const n of chosen.result.report_notes || []) area.append(el('div', {class: 'note'}, 'Report summary: ' + n));
+      area.append(...metricTables((chosen.result.details || {}).tables));
       const plots = (chosen.result.details && chosen.result.details.plots) || [];
       if (plots.length) {
         const grid = el('div', {class: 'plots'});
@@ -938,7 +959,7 @@
       }
       area.append(...detailsBlocks(chosen.result.details));
     }
-    sec.append(controls, area);
+    sec.append(controls, area, ...afterNumbers());
     draw();
     return sec;
   }
