@@ -194,6 +194,35 @@ def test_weights_and_subgroups_as_flags_and_as_spec(cli, data_dir, tmp_path):
     assert abs(pearson(results.table) - pearson(plain.table)) > 1e-3
 
 
+def test_survey_design_as_flags_and_as_keywords(cli, data_dir, tmp_path):
+    """strata=/clusters=/nest= do what --strata/--clusters/--nest do (NHANES, R survey's data):
+    the same table, design effects included, and standard errors that differ from the weights
+    alone (so the comparison can fail)."""
+    conf_path = data_dir / "survey" / "nhanes.csv"
+    syn_path = data_dir / "survey" / "nhanes_syn.csv"
+    common = dict(metrics=["analysis_inference_comparison", "mean_in_confidence_interval"],
+                  analyses=["chol=mean: HI_CHOL"], seed=3, threads=1,
+                  policy={"require_default_checks": False})
+    out = tmp_path / "cli"
+    run_cli(cli, "evaluate", "--quiet", "--confidential", conf_path, "--synthetic",
+            f"c={syn_path}", "--weights", "WTMEC2YR", "--strata", "SDMVSTRA", "--clusters",
+            "SDMVPSU", "--nest", "--metrics", ",".join(common["metrics"]), "--analysis",
+            "chol=mean: HI_CHOL", "--seed", 3, "--threads", 1, "--out", out)
+    cli_table = read_results_tsv(out / "results.tsv")
+    conf, syn = pd.read_csv(conf_path), pd.read_csv(syn_path)
+    designed = synthaudit.evaluate(conf, {"c": syn}, weights="WTMEC2YR", strata="SDMVSTRA",
+                                   clusters=["SDMVPSU"], nest=True, **common)
+    assert_same_table(designed.table, cli_table)
+
+    def se(table):
+        row = table[(table["statistic"] == "confidential_se") & (table["scope"] == "chol:HI_CHOL")
+                    & (table["candidate"] == "c")]
+        return float(row["value"].iloc[0])
+    weights_only = synthaudit.evaluate(conf, {"c": syn}, weights="WTMEC2YR", **common)
+    assert abs(se(designed.table) / se(weights_only.table) - 1) > 0.05
+    assert not designed.table["scope"].isin(["SDMVSTRA", "SDMVPSU"]).any()
+
+
 def test_bad_subgroup_options(data_dir):
     conf = pd.read_csv(data_dir / "survey" / "apistrat.csv")
     syn = pd.read_csv(data_dir / "survey" / "apistrat_syn.csv")
