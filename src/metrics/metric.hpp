@@ -16,7 +16,7 @@
 #include "core/limits.hpp"
 #include "metrics/params.hpp"
 #include "stats/edit_rule.hpp"
-#include "stats/survey_design.hpp"
+#include "stats/survey_design_spec.hpp"
 #include "table/table.hpp"
 
 namespace synthaudit {

@@ -29,33 +29,10 @@
 #include <vector>
 
 #include "stats/eigen_dense.hpp"
+#include "stats/survey_design_spec.hpp"
 #include "table/table.hpp"
 
 namespace synthaudit::stats {
-
-enum class LonelyPsu { kFail, kRemove, kCertainty, kAdjust, kAverage };
-enum class ReplicateType { kBrr, kFay, kJk1, kJkn, kBootstrap, kOther };
-
-// A design as the user declares it: column names and settings (the spec's `design:` block).
-// Empty names: not declared. The sampling weights are the evaluation's weights: column.
-struct SurveyDesignSpec {
-  std::string strata;
-  std::vector<std::string> clusters;  // one per stage; only the first stage enters the variance
-  std::string fpc;    // population PSUs per stratum (> 1), or the sampling fraction (≤ 1)
-  bool nest = false;  // PSU labels repeat across strata (svydesign's nest = TRUE)
-  LonelyPsu lonely_psu = LonelyPsu::kFail;
-  std::vector<std::string> replicate_weights;  // combined (full) replicate weights
-  ReplicateType replicate_type = ReplicateType::kJk1;
-  double rho = 0.0;             // Fay's ρ
-  std::optional<double> scale;  // overrides the type's scale
-  std::vector<double> rscales;  // one per replicate (JKn, other); empty = all 1
-  bool mse = false;             // centre replicates on the full-sample estimate
-
-  bool declared() const {
-    return !strata.empty() || !clusters.empty() || !fpc.empty() || !replicate_weights.empty();
-  }
-  bool replicated() const { return !replicate_weights.empty(); }
-};
 
 // The replicate-weight columns of `table`, in the declaration's order: a name with * matches
 // every column it fits (in table order), as svrepdesign's repweights = "pattern". InputError for a
@@ -63,13 +40,6 @@ struct SurveyDesignSpec {
 std::vector<std::size_t> replicate_weight_columns(const SurveyDesignSpec& spec, const Table& table);
 // Every column of `table` the declaration names (design variables, not data).
 std::vector<std::size_t> design_columns(const SurveyDesignSpec& spec, const Table& table);
-
-std::string to_string(LonelyPsu rule);
-std::string to_string(ReplicateType type);
-// Parse the names survey uses ("fail", "remove", "certainty", "adjust", "average"; "BRR", "Fay",
-// "JK1", "JKn", "bootstrap", "other"); nullopt for anything else.
-std::optional<LonelyPsu> lonely_psu_from(const std::string& name);
-std::optional<ReplicateType> replicate_type_from(const std::string& name);
 
 // A design bound to the rows of one table.
 class SurveyDesign {
