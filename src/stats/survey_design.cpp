@@ -331,10 +331,64 @@ SurveyDesign SurveyDesign::declared(const SurveyDesignSpec& spec, const Table& t
   return design;
 }
 
+namespace {
+
+// Σ_h f_h n_h/(n_h − 1) spread_h over the strata, spread_h the centred cross-products of the
+// stratum's PSU totals; strata with one PSU as survey's lonely.psu option says (remove,
+// certainty: the stratum's centred spread, zero; adjust: its uncentred total's; average: left
+// out and the others scaled up by strata/strata counted).
+Eigen::MatrixXd combine_strata(const std::vector<Eigen::MatrixXd>& spread,
+                               const std::vector<std::size_t>& stratum_psus,
+                               const std::vector<double>& correction, LonelyPsu lonely) {
+  const Eigen::Index k = spread.empty() ? 0 : spread.front().rows();
+  Eigen::MatrixXd variance = Eigen::MatrixXd::Zero(k, k);
+  std::size_t counted = 0, with_psus = 0;
+  for (std::size_t h = 0; h < spread.size(); ++h) {
+    const auto n = static_cast<double>(stratum_psus[h]);
+    if (stratum_psus[h] == 0) continue;
+    ++with_psus;
+    if (stratum_psus[h] > 1) {
+      variance += correction[h] * n / (n - 1.0) * spread[h];
+      ++counted;
+    } else if (lonely == LonelyPsu::kAverage) {
+      continue;
+    } else if (lonely == LonelyPsu::kFail) {
+      throw std::logic_error("linearised_variance: lonely PSU under fail (checked when built)");
+    } else {
+      variance += correction[h] * spread[h];
+      ++counted;
+    }
+  }
+  if (lonely == LonelyPsu::kAverage && counted > 0 && counted < with_psus)
+    variance *= static_cast<double>(with_psus) / static_cast<double>(counted);
+  return variance;
+}
+
+}  // namespace
+
 double SurveyDesign::linearised_variance(std::span<const double> z) const {
   if (z.size() != rows()) throw std::invalid_argument("linearised_variance: one value per row");
-  const Eigen::Map<const Eigen::MatrixXd> u(z.data(), static_cast<Eigen::Index>(z.size()), 1);
-  return linearised_variance(Eigen::MatrixXd(u))(0, 0);
+  if (!psu_.empty()) {
+    const Eigen::Map<const Eigen::MatrixXd> u(z.data(), static_cast<Eigen::Index>(z.size()), 1);
+    return linearised_variance(Eigen::MatrixXd(u))(0, 0);
+  }
+  // Every row its own PSU: the same sums in scalars, two passes and no copy (means and totals of
+  // every column come here).
+  std::vector<double> centre(strata_, 0.0);
+  for (std::size_t row = 0; row < z.size(); ++row)
+    centre[stratum_.empty() ? 0 : stratum_[row]] += z[row];
+  for (std::size_t h = 0; h < strata_; ++h)
+    if (stratum_psus_[h] > 0) centre[h] /= static_cast<double>(stratum_psus_[h]);
+  const bool adjust = lonely_ == LonelyPsu::kAdjust;
+  std::vector<double> sum(strata_, 0.0);
+  for (std::size_t row = 0; row < z.size(); ++row) {
+    const std::size_t h = stratum_.empty() ? 0 : stratum_[row];
+    const double d = (adjust && stratum_psus_[h] == 1) ? z[row] : z[row] - centre[h];
+    sum[h] += d * d;
+  }
+  std::vector<Eigen::MatrixXd> spread;
+  for (const double v : sum) spread.push_back(Eigen::MatrixXd::Constant(1, 1, v));
+  return combine_strata(spread, stratum_psus_, correction_, lonely_)(0, 0);
 }
 
 Eigen::MatrixXd SurveyDesign::linearised_variance(const Eigen::MatrixXd& u,
@@ -360,11 +414,7 @@ Eigen::MatrixXd SurveyDesign::linearised_variance(const Eigen::MatrixXd& u,
   } else {
     totals = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(psus_), k);
     total_stratum.assign(psus_, 0);
-    for (Eigen::Index i = 0; i < u.rows(); ++i) {
-      const std::size_t row = design_row(i);
-      totals.row(psu_[row]) += u.row(i);
-      total_stratum[psu_[row]] = stratum_of(row);
-    }
+    for (Eigen::Index i = 0; i < u.rows(); ++i) totals.row(psu_[design_row(i)]) += u.row(i);
     for (std::size_t row = 0; row < weights_.size(); ++row)
       total_stratum[psu_[row]] = stratum_of(row);
     present = &totals;
@@ -383,38 +433,27 @@ Eigen::MatrixXd SurveyDesign::linearised_variance(const Eigen::MatrixXd& u,
                     ? Eigen::RowVectorXd(sum[h] / static_cast<double>(stratum_psus_[h]))
                     : Eigen::RowVectorXd::Zero(k);
   const bool adjust = lonely_ == LonelyPsu::kAdjust;
-  for (Eigen::Index i = 0; i < present->rows(); ++i) {
+  // Each total centred on its stratum's mean (a lonely PSU under "adjust" is not: survey's
+  // onestrat), then Σ c c' per stratum: one product when there is one stratum, in place rank-one
+  // updates otherwise (no temporary per row: this runs over every row of the data).
+  Eigen::MatrixXd centred = *present;
+  for (Eigen::Index i = 0; i < centred.rows(); ++i) {
     const std::size_t h = total_stratum[static_cast<std::size_t>(i)];
-    // A lonely PSU under "adjust" is not centred (survey's onestrat).
-    const Eigen::RowVectorXd d = (adjust && stratum_psus_[h] == 1)
-                                     ? Eigen::RowVectorXd(present->row(i))
-                                     : Eigen::RowVectorXd(present->row(i) - centre[h]);
-    spread[h] += d.transpose() * d;
+    if (!(adjust && stratum_psus_[h] == 1)) centred.row(i) -= centre[h];
   }
-  Eigen::MatrixXd variance = Eigen::MatrixXd::Zero(k, k);
-  std::size_t counted = 0, with_psus = 0;
-  for (std::size_t h = 0; h < strata_; ++h) {
-    const auto n = static_cast<double>(stratum_psus_[h]);
-    if (stratum_psus_[h] == 0) continue;
-    ++with_psus;
-    // The design's PSUs of this stratum that have no row in u: totals of zero.
-    if (!(adjust && stratum_psus_[h] == 1))
-      spread[h] += (n - static_cast<double>(count[h])) * centre[h].transpose() * centre[h];
-    if (stratum_psus_[h] > 1) {
-      variance += correction_[h] * n / (n - 1.0) * spread[h];
-      ++counted;
-    } else if (lonely_ == LonelyPsu::kAverage) {
-      continue;  // left out; the others are scaled up below
-    } else if (lonely_ == LonelyPsu::kFail) {
-      throw std::logic_error("linearised_variance: lonely PSU under fail (checked when built)");
-    } else {
-      variance += correction_[h] * spread[h];  // remove, certainty: zero; adjust: t t'
-      ++counted;
-    }
+  if (strata_ == 1) {
+    spread[0].noalias() = centred.transpose() * centred;
+  } else {
+    for (Eigen::Index i = 0; i < centred.rows(); ++i)
+      spread[total_stratum[static_cast<std::size_t>(i)]].noalias() +=
+          centred.row(i).transpose() * centred.row(i);
   }
-  if (lonely_ == LonelyPsu::kAverage && counted > 0 && counted < with_psus)
-    variance *= static_cast<double>(with_psus) / static_cast<double>(counted);
-  return variance;
+  // The design's PSUs that have no row in u: totals of zero, each centred too.
+  for (std::size_t h = 0; h < strata_; ++h)
+    if (stratum_psus_[h] > 0 && !(adjust && stratum_psus_[h] == 1))
+      spread[h] += (static_cast<double>(stratum_psus_[h]) - static_cast<double>(count[h])) *
+                   centre[h].transpose() * centre[h];
+  return combine_strata(spread, stratum_psus_, correction_, lonely_);
 }
 
 Eigen::MatrixXd SurveyDesign::replicate_variance(const Eigen::MatrixXd& replicates,
