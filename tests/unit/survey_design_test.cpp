@@ -14,6 +14,8 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "golden_tsv.hpp"
+#include "spec/options.hpp"
 #include "stats/categorical_models.hpp"
 #include "stats/formula.hpp"
 #include "stats/model_matrix.hpp"
@@ -23,27 +25,13 @@
 namespace synthaudit {
 namespace {
 
-using Golden = std::map<std::string, std::vector<double>>;
-
-const Golden& golden() {
-  static const Golden g = [] {
-    std::ifstream in(std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/survey/designs.tsv");
-    Golden out;
-    std::string line;
-    while (std::getline(in, line)) {
-      const auto tab = line.find('\t');
-      out[line.substr(0, tab)].push_back(std::stod(line.substr(tab + 1)));
-    }
-    return out;
-  }();
+const testing::GoldenValues& golden() {
+  static const auto g =
+      testing::read_golden_tsv(std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/survey/designs.tsv");
   return g;
 }
 
-double expected(const std::string& key) {
-  const auto it = golden().find(key);
-  if (it == golden().end()) throw std::runtime_error("no golden value " + key);
-  return it->second.front();
-}
+double expected(const std::string& key) { return testing::golden_value(golden(), key); }
 
 void expect_close(double actual, double wanted, const std::string& what) {
   EXPECT_NEAR(actual, wanted, 1e-8 * std::max(1e-3, std::abs(wanted))) << what;
@@ -207,15 +195,7 @@ TEST(SurveyDesign, ClusterSampleWithAndWithoutFpc) {
 
 TEST(SurveyDesign, ReplicateWeightsJackknifeAndBootstrap) {
   const Survey s("apiclus1_rep.csv");
-  std::map<std::string, std::vector<double>> scales;
-  {
-    std::ifstream in(data_path("apiclus1_rep_scales.tsv"));
-    std::string line;
-    while (std::getline(in, line)) {
-      const auto tab = line.find('\t');
-      scales[line.substr(0, tab)].push_back(std::stod(line.substr(tab + 1)));
-    }
-  }
+  const auto scales = testing::read_golden_tsv(data_path("apiclus1_rep_scales.tsv"));
   for (const std::string type : {"jk1", "boot"}) {
     stats::SurveyDesignSpec spec;
     spec.replicate_weights = {type + "_*"};
@@ -400,6 +380,39 @@ TEST(SurveyDesignMetrics, AnalysesUseTheDesignOnBothSides) {
   }
   expect_close(testing::value_of(summary, "conf_ci_lower", "HI_CHOL"),
                expected("nhanes.mean_ci_lower.HI_CHOL"), "interval on the design's degf");
+}
+
+}  // namespace
+}  // namespace synthaudit
+
+// The design's option values from any front end: a bad one is an InputError naming its key.
+namespace synthaudit {
+namespace {
+
+TEST(SurveyDesignOptions, BadValuesNameTheirKey) {
+  const OptionSource binding{OptionSource::Kind::kBinding, "synthaudit.evaluate", ""};
+  const auto message = [&](const nlohmann::json& given) {
+    try {
+      (void)spec_from_options(given, binding);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message({{"fay_rho", 1.5}}).find("fay_rho"), std::string::npos)
+      << message({{"fay_rho", 1.5}});
+  EXPECT_NE(message({{"fay_rho", 1.5}}).find("below 1"), std::string::npos);
+  EXPECT_NE(message({{"replicate_scale", -2}}).find("replicate_scale"), std::string::npos);
+  EXPECT_NE(message({{"replicate_scale", "x"}}).find("not a number"), std::string::npos);
+  EXPECT_NE(message({{"replicate_rscales", {1, -1}}}).find(">= 0"), std::string::npos);
+  EXPECT_NE(message({{"lonely_psu", "drop"}}).find("not one of fail, remove"), std::string::npos)
+      << message({{"lonely_psu", "drop"}});
+  EXPECT_NE(message({{"replicate_type", "jk1"}}).find("replicate_type"), std::string::npos);
+  const auto good = spec_from_options(
+      {{"replicate_rscales", "0.5, 0.25"}, {"fay_rho", "0.3"}, {"lonely_psu", "average"}}, binding);
+  EXPECT_EQ(good.context.design.rscales, (std::vector<double>{0.5, 0.25}));
+  EXPECT_DOUBLE_EQ(good.context.design.rho, 0.3);
+  EXPECT_EQ(good.context.design.lonely_psu, stats::LonelyPsu::kAverage);
 }
 
 }  // namespace

@@ -12,37 +12,20 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "golden_tsv.hpp"
 #include "stats/quantile.hpp"
 #include "test_support.hpp"
 
 namespace synthaudit {
 namespace {
 
-using Golden = std::map<std::string, std::vector<double>>;
-
-Golden read_golden() {
-  std::ifstream in(std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/survey/golden.tsv");
-  Golden golden;
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto tab = line.find('\t');
-    const std::string value = line.substr(tab + 1);
-    golden[line.substr(0, tab)].push_back(value == "NaN" || value == "NA" ? std::nan("")
-                                                                          : std::stod(value));
-  }
-  return golden;
-}
-
-const Golden& golden() {
-  static const Golden g = read_golden();
+const testing::GoldenValues& golden() {
+  static const auto g =
+      testing::read_golden_tsv(std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/survey/golden.tsv");
   return g;
 }
 
-double expected(const std::string& key) {
-  const auto it = golden().find(key);
-  if (it == golden().end()) throw std::runtime_error("no golden value " + key);
-  return it->second.front();
-}
+double expected(const std::string& key) { return testing::golden_value(golden(), key); }
 
 void expect_close(double actual, double wanted, const std::string& what) {
   if (std::isnan(wanted)) {

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "golden_tsv.hpp"
 #include "stats/correlation.hpp"
 #include "stats/distribution.hpp"
 #include "stats/ecdf.hpp"
@@ -24,25 +25,13 @@ using namespace synthaudit::testing;
 
 namespace {
 
-const std::map<std::string, std::vector<double>>& golden() {
-  static const auto values = [] {
-    std::map<std::string, std::vector<double>> g;
-    std::ifstream in(std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/survey/golden.tsv");
-    std::string line;
-    while (std::getline(in, line)) {
-      const auto tab = line.find('\t');
-      g[line.substr(0, tab)].push_back(std::stod(line.substr(tab + 1)));
-    }
-    return g;
-  }();
-  return values;
+const GoldenValues& golden() {
+  static const auto g =
+      read_golden_tsv(std::string(SYNTHAUDIT_TEST_DATA) + "/../golden/survey/golden.tsv");
+  return g;
 }
 
-double expected(const std::string& key) {
-  const auto it = golden().find(key);
-  if (it == golden().end()) throw std::runtime_error("no golden value " + key);
-  return it->second.front();
-}
+double expected(const std::string& key) { return golden_value(golden(), key); }
 
 void expect_close(double got, double want, const std::string& what) {
   EXPECT_NEAR(got, want, 1e-9 * std::max(1.0, std::abs(want))) << what;
