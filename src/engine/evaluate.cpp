@@ -18,6 +18,7 @@
 #include "core/random.hpp"
 #include "core/text.hpp"
 #include "core/threads.hpp"
+#include "engine/baselines.hpp"
 #include "engine/data_checks.hpp"
 #include "engine/memory_use.hpp"
 #include "engine/permutation_null.hpp"
@@ -64,70 +65,6 @@ nlohmann::json fingerprint(const Table& table, std::size_t rows) {
           {"columns", table.column_count()}};
 }
 
-// Sorted row numbers kept between metrics in a byte or two each: each number's difference from the
-// one before it as a little-endian base-128 varint. A baseline's draws are as many rows as the
-// synthetic data; held as plain numbers (8 bytes each, several draws) they outweighed a rank's
-// share of the tables.
-class PackedRows {
- public:
-  PackedRows() = default;
-  explicit PackedRows(const std::vector<std::size_t>& sorted) {
-    std::size_t previous = 0;
-    for (std::size_t row : sorted) {
-      std::size_t delta = row - previous;
-      previous = row;
-      while (delta >= 0x80) {
-        bytes_.push_back(static_cast<char>((delta & 0x7f) | 0x80));
-        delta >>= 7;
-      }
-      bytes_.push_back(static_cast<char>(delta));
-    }
-    bytes_.shrink_to_fit();
-  }
-  std::vector<std::size_t> rows() const {
-    std::vector<std::size_t> out;
-    std::size_t previous = 0, delta = 0;
-    int shift = 0;
-    for (char byte : bytes_) {
-      const auto bits = static_cast<std::size_t>(static_cast<unsigned char>(byte));
-      delta |= (bits & 0x7f) << shift;
-      if (bits & 0x80) {
-        shift += 7;
-        continue;
-      }
-      previous += delta;
-      out.push_back(previous);
-      delta = 0;
-      shift = 0;
-    }
-    return out;
-  }
-  bool operator==(const PackedRows&) const = default;
-
- private:
-  std::string bytes_;
-};
-
-// A baseline's data: draws of row numbers from a pool table (the holdout or the confidential
-// data). The metric values of `value_draws` are the baseline's replicates; the standard
-// deviation of the values over `noise_draws` times `noise_scale` is its sampling noise (for the
-// resample the value draws are the noise draws).
-struct BaselineData {
-  std::string name;
-  std::string description;
-  const Table* pool = nullptr;
-  std::size_t rows = 0;  // rows of each value draw
-  std::vector<PackedRows> value_draws;
-  std::vector<PackedRows> noise_draws;
-  std::size_t noise_rows = 0;
-  double noise_scale = 1.0;
-  bool value_is_pool = false;  // the value draw is the whole pool in its order
-  // The independent-marginals baseline: each draw takes every column from its own draw of rows
-  // (made when the draw runs, from `seed`), so value_draws and noise_draws stay empty.
-  std::size_t independent_draws = 0;
-  std::uint64_t seed = 0;
-};
-
 }  // namespace
 
 void sort_drawn_rows(std::vector<std::size_t>& rows, std::size_t pool) {
@@ -147,26 +84,6 @@ void sort_drawn_rows(std::vector<std::size_t>& rows, std::size_t pool) {
 
 namespace {
 
-std::vector<std::size_t> draw_without_replacement(std::size_t pool, std::size_t rows,
-                                                  std::uint64_t seed) {
-  std::vector<std::size_t> all(pool);
-  for (std::size_t i = 0; i < pool; ++i) all[i] = i;
-  Rng rng(seed);
-  for (std::size_t i = 0; i < rows; ++i) std::swap(all[i], all[i + rng.below(pool - i)]);
-  all.resize(rows);
-  sort_drawn_rows(all, pool);
-  return all;
-}
-
-std::vector<std::size_t> draw_with_replacement(std::size_t pool, std::size_t rows,
-                                               std::uint64_t seed) {
-  std::vector<std::size_t> out(rows);
-  Rng rng(seed);
-  for (auto& r : out) r = rng.below(pool);
-  sort_drawn_rows(out, pool);
-  return out;
-}
-
 // The synthetic size the baselines are drawn at: the median row count of all replicate files.
 std::size_t synthetic_size(const EvaluationData& data,
                            const std::function<std::size_t(const Table&)>& rows_of) {
@@ -178,172 +95,6 @@ std::size_t synthetic_size(const EvaluationData& data,
   return sizes[(sizes.size() - 1) / 2];
 }
 
-// The holdout as a fresh real sample at the comparison size m = min(n, N), n the synthetic size
-// and N the holdout's: one draw of n rows without replacement when the holdout is larger, else
-// the whole holdout (and the engine scores the candidates on subsamples of N rows as well). Its
-// noise: draws of b = min(m, N / 2) rows without replacement, whose spread is rescaled to a
-// sample of m rows by sqrt(b / (m (1 - b / N))) (the variance of a mean of b rows drawn without
-// replacement from N is (1 - b / N) / b times the unit variance; exact for means and shares, an
-// approximation for other statistics).
-BaselineData holdout_baseline(const Table& holdout, std::size_t pool, std::size_t n, int draws,
-                              std::uint64_t seed) {
-  BaselineData b;
-  b.name = "holdout";
-  b.pool = &holdout;
-  b.rows = std::min(n, pool);
-  b.value_is_pool = pool <= n;
-  b.value_draws.emplace_back(
-      b.value_is_pool
-          ? std::vector<std::size_t>{}
-          : draw_without_replacement(pool, n, derive_seed(seed, "baseline rows", "holdout", 0)));
-  b.noise_rows = std::min(b.rows, pool / 2);
-  if (draws >= 2 && b.noise_rows >= 2) {
-    for (int d = 1; d <= draws; ++d)
-      b.noise_draws.emplace_back(draw_without_replacement(
-          pool, b.noise_rows,
-          derive_seed(seed, "baseline rows", "holdout", static_cast<std::size_t>(d))));
-    const double rows_b = static_cast<double>(b.noise_rows);
-    b.noise_scale = std::sqrt(
-        rows_b / (static_cast<double>(b.rows) * (1.0 - rows_b / static_cast<double>(pool))));
-  }
-  b.description =
-      "The holdout, real records of the same population that the synthesis did not see, "
-      "scored in place of the synthetic data: " +
-      (b.value_is_pool ? "all " + std::to_string(pool) + " holdout rows" +
-                             (pool < n ? " (fewer than the " + std::to_string(n) +
-                                             " synthetic rows: the verdict compares it with "
-                                             "each candidate scored on a subsample of " +
-                                             std::to_string(pool) +
-                                             " of its rows, because these statistics depend on "
-                                             "the number of rows)"
-                                       : "")
-                       : "a subsample without replacement of " + std::to_string(n) + " of its " +
-                             std::to_string(pool) + " rows (the synthetic size)") +
-      ". " +
-      (b.noise_draws.empty()
-           ? "Its sampling noise could not be estimated (too few rows or draws)."
-           : "Its sampling noise is the spread over " + std::to_string(b.noise_draws.size()) +
-                 " subsamples of " + std::to_string(b.noise_rows) +
-                 " rows, rescaled to the synthetic size.");
-  return b;
-}
-
-// Resamples with replacement of the confidential data (N rows) of the synthetic size n: the
-// utility of data that differ from the confidential data by sampling noise only. Value: the mean
-// over the draws; noise: their standard deviation.
-BaselineData resample_baseline(const Table& confidential, std::size_t pool, std::size_t n,
-                               int draws, std::uint64_t seed) {
-  BaselineData b;
-  b.name = "resample";
-  b.pool = &confidential;
-  b.rows = n;
-  b.noise_rows = n;
-  for (int d = 1; d <= draws; ++d)
-    b.value_draws.emplace_back(draw_with_replacement(
-        pool, n, derive_seed(seed, "baseline rows", "resample", static_cast<std::size_t>(d))));
-  if (draws >= 2) b.noise_draws = b.value_draws;
-  b.description = "Resamples of the confidential data scored in place of the synthetic data: " +
-                  std::to_string(draws) + " draws with replacement of " + std::to_string(n) +
-                  " rows (the synthetic size) from its " + std::to_string(pool) +
-                  " rows. The value is their mean and the sampling noise their standard "
-                  "deviation.";
-  return b;
-}
-
-// The floor of utility: each column drawn with replacement from the confidential data on its own
-// (n rows), so every column keeps its distribution and no relationship between columns is left,
-// as a synthesis that samples each variable from its marginal would (synthpop's method "sample"
-// for every column). What a candidate keeps of the utility is measured between this floor and
-// the resample baseline (result/verdict.cpp). Three draws: their mean is the floor, and their
-// spread the noise that decides whether a measure tells the floor from the resample at all
-// (values theory gives, such as a pMSE ratio of 1, come without a spread of their own).
-inline constexpr int kIndependentMarginalsDraws = 3;
-
-BaselineData independent_marginals_baseline(const Table& confidential, std::size_t n,
-                                            std::uint64_t seed) {
-  BaselineData b;
-  b.name = kIndependentMarginalsBaseline;
-  b.pool = &confidential;
-  b.rows = n;
-  b.independent_draws = kIndependentMarginalsDraws;
-  b.seed = seed;
-  b.description =
-      "Independent marginals, the floor of utility: every column drawn with replacement from the "
-      "confidential data on its own (" +
-      std::to_string(n) + " rows, the synthetic size; " +
-      std::to_string(kIndependentMarginalsDraws) +
-      " draws, value their mean, noise their spread), so each column keeps its distribution and "
-      "no relationship between columns is left. The verdict measures how much of the way from this "
-      "floor to the "
-      "resample baseline a candidate's utility goes.";
-  return b;
-}
-
-// The row lists of draw `draw` of the independent-marginals baseline: one independent draw with
-// replacement per column, in draw order (not sorted: sorting would pair up neighbouring records).
-std::vector<std::vector<std::size_t>> independent_column_rows(const BaselineData& b,
-                                                              std::size_t columns,
-                                                              std::size_t draw) {
-  std::vector<std::vector<std::size_t>> rows(columns);
-  for (std::size_t j = 0; j < columns; ++j) {
-    Rng rng(derive_seed(b.seed, "baseline rows", b.name, draw * 1'000'003 + j));
-    rows[j].resize(b.rows);
-    for (auto& r : rows[j]) r = rng.below(b.pool->rows());
-  }
-  return rows;
-}
-
-// Standard deviation over results of each (statistic, scope) that every result reports with a
-// finite value, times `scale`; NaN otherwise.
-std::vector<MetricValue> spread_over_results(const std::vector<MetricResult>& results,
-                                             double scale) {
-  std::vector<MetricValue> out;
-  if (results.size() < 2) return out;
-  std::map<std::pair<std::string, std::string>, std::vector<double>> by_key;
-  for (const auto& r : results)
-    for (const auto& v : r.values) by_key[{v.statistic, v.scope}].push_back(v.value);
-  for (const auto& v : results.front().values) {
-    const auto& xs = by_key[{v.statistic, v.scope}];
-    bool finite = xs.size() == results.size();
-    double mean = 0.0;
-    for (double x : xs) {
-      finite = finite && std::isfinite(x);
-      mean += x;
-    }
-    if (!finite) {
-      out.push_back({v.statistic, v.scope, NAN});
-      continue;
-    }
-    mean /= static_cast<double>(xs.size());
-    double ss = 0.0;
-    for (double x : xs) ss += (x - mean) * (x - mean);
-    out.push_back(
-        {v.statistic, v.scope, scale * std::sqrt(ss / static_cast<double>(xs.size() - 1))});
-  }
-  return out;
-}
-
-bool wants_baseline(const MetricSpec& metric, BaselineKind kind) {
-  for (const auto& h : metric.headlines)
-    if (h.baseline.kind == kind) return true;
-  return false;
-}
-
-// The metrics the verdict's utility floor reads: those with a utility headline measured against
-// what a perfect synthesis would score (the resample baseline or a value theory gives).
-bool wants_independent_marginals(const MetricSpec& metric) {
-  for (const auto& h : metric.headlines)
-    if (h.axis == "utility" &&
-        (h.baseline.kind == BaselineKind::kResample || h.baseline.kind == BaselineKind::kAnalytic))
-      return true;
-  return false;
-}
-
-bool wants_baseline(const MetricSpec& metric, const BaselineData& baseline) {
-  if (baseline.independent_draws > 0) return wants_independent_marginals(metric);
-  return wants_baseline(
-      metric, baseline.name == "holdout" ? BaselineKind::kHoldout : BaselineKind::kResample);
-}
 
 std::string iso_time_now() {
   const std::time_t now = std::time(nullptr);
@@ -919,6 +670,19 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
       }
       result.records.clear();
     };
+    DrawScoring scoring;
+    scoring.confidential = &data.confidential;
+    scoring.holdout = data.holdout ? &*data.holdout : nullptr;
+    scoring.context = &spec.context;
+    scoring.seed = spec.context.seed;
+    scoring.neighbours = &neighbours;
+    scoring.work_progress = sinks.work_progress;
+    scoring.memo = &memo;
+    scoring.rows_of = rows_of;
+    scoring.take_rows = take_rows;
+    scoring.compute = sinks.compute;
+    scoring.progress = progress;
+    scoring.keep_records = keep_records;
     // The holdout baseline when it is smaller than the synthetic data and this metric uses it.
     const BaselineData* size_matched = nullptr;
     for (const auto& b : baselines)
@@ -1046,52 +810,13 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
         if (drop_plots(spec.plots, 0)) omit_plots(cand["combined"]);
         keep_records(result, candidate.name, "combined");
       }
-      if (size_matched != nullptr) {
-        // Statistics such as replicated uniques grow with the number of synthetic rows, so the
-        // verdict compares the holdout with the candidate at the holdout's size: the mean over
-        // subsamples of N rows, whose spread (rescaled by 1 / sqrt(1 - N / n) for drawing without
-        // replacement from n rows) is the candidate's own sampling noise at that size.
-        const std::size_t draws = static_cast<std::size_t>(std::max(2, spec.baseline_draws));
-        std::vector<MetricResult> results;
-        double scale_sum = 0.0;
-        std::size_t scale_count = 0;
-        auto subsample = [&](const Table& t, std::size_t r, std::size_t d) {
-          return take_rows(
-              t,
-              draw_without_replacement(rows_of(t), size_matched->rows,
-                                       derive_seed(spec.context.seed, "size-matched rows",
-                                                   candidate.name, r * 1000 + d)),
-              t.source());
-        };
-        for (const auto& t : candidate.replicates) {
-          scale_sum += 1.0 / std::sqrt(1.0 - static_cast<double>(size_matched->rows) /
-                                                 static_cast<double>(rows_of(t)));
-          ++scale_count;
-        }
-        for (std::size_t d = 1; d <= draws; ++d) {
-          const std::string label =
-              "at the holdout's size, draw " + std::to_string(d) + "/" + std::to_string(draws);
-          if (metric->granularity == MetricGranularity::kPerReplicate) {
-            for (std::size_t r = 0; r < candidate.replicates.size(); ++r) {
-              const auto drawn = subsample(candidate.replicates[r], r + 1, d);
-              results.push_back(run_one({drawn.get()}, r + 1, label, false).first);
-            }
-          } else {
-            std::vector<std::shared_ptr<const Table>> drawn;
-            for (std::size_t r = 0; r < candidate.replicates.size(); ++r)
-              drawn.push_back(subsample(candidate.replicates[r], r + 1, d));
-            std::vector<const Table*> tables;
-            for (const auto& t : drawn) tables.push_back(t.get());
-            results.push_back(run_one(tables, 0, label, false).first);
-          }
-        }
-        const double scale = scale_sum / static_cast<double>(scale_count);
-        cand["at_baseline_size"] = {{"baseline", "holdout"},
-                                    {"rows", size_matched->rows},
-                                    {"draws", results.size()},
-                                    {"values", values_to_json(mean_over_replicates(results))},
-                                    {"sd", values_to_json(spread_over_results(results, scale))}};
-      }
+      if (size_matched != nullptr)
+        cand["at_baseline_size"] = score_at_baseline_size(
+            *metric, candidate.replicates, candidate.name, size_matched->rows,
+            static_cast<std::size_t>(std::max(2, spec.baseline_draws)), scoring,
+            [&](std::vector<const Table*> tables, std::size_t replicate, const std::string& label) {
+              return run_one(std::move(tables), replicate, label, false).first;
+            });
       entry["candidates"].push_back(cand);
     }
     if (runs > 0 && not_applicable == runs && one_reason) {
@@ -1103,92 +828,9 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
     if (subgroups && runs_in_subgroups(metric->family))
       entry["subgroups"] = run_in_subgroups(*metric, params, spec, data, *subgroups,
                                             subgroup_min_rows, progress, sinks.work_progress);
-    for (const auto& baseline : baselines) {
-      if (!wants_baseline(*metric, baseline)) continue;
-      // The holdout is not also given as the holdout when it stands in for the synthetic data.
-      const Table* holdout_input =
-          baseline.name == "holdout" ? nullptr : (data.holdout ? &*data.holdout : nullptr);
-      auto run_draw = [&](const std::vector<std::size_t>& rows, bool whole_pool,
-                          std::size_t replicate, const std::string& label) {
-        if (progress)
-          progress("running " + metric->name + " on the " + baseline.name + " baseline " + label);
-        const auto t0 = std::chrono::steady_clock::now();
-        const TableSource source{baseline.pool->source().path + " (" + baseline.name + " draw " +
-                                     std::to_string(replicate) + ")",
-                                 "", "synthetic"};
-        std::shared_ptr<const Table> drawn;
-        if (baseline.independent_draws > 0)
-          drawn = std::make_shared<const Table>(select_rows_per_column(
-              *baseline.pool,
-              independent_column_rows(baseline, baseline.pool->column_count(), replicate), source));
-        else if (!whole_pool)
-          drawn = take_rows(*baseline.pool, rows, source);
-        const std::uint64_t seed =
-            derive_seed(spec.context.seed, metric->name, baseline.name, replicate);
-        MetricInput input{data.confidential,
-                          {whole_pool ? baseline.pool : drawn.get()},
-                          holdout_input,
-                          spec.context,
-                          baseline.name,
-                          seed,
-                          &neighbours,
-                          sinks.work_progress,
-                          &memo,
-                          /*plots=*/false};
-        MetricResult result;
-        try {
-          std::optional<MetricResult> elsewhere;
-          if (sinks.compute) elsewhere = sinks.compute(*metric, input, params);
-          result = elsewhere ? std::move(*elsewhere) : metric->compute(input, params);
-        } catch (const MetricNotApplicable& e) {
-          result.warnings.push_back(std::string("not applicable: ") + e.what());
-        }
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        return std::make_tuple(std::move(result), seconds, seed);
-      };
-      nlohmann::json cand = {
-          {"name", baseline.name}, {"baseline", true}, {"replicates", nlohmann::json::array()}};
-      std::vector<MetricResult> value_results;
-      const std::size_t value_draws =
-          baseline.independent_draws > 0 ? baseline.independent_draws : baseline.value_draws.size();
-      for (std::size_t d = 0; d < value_draws; ++d) {
-        auto [result, seconds, seed] =
-            run_draw(baseline.independent_draws > 0 ? std::vector<std::size_t>{}
-                                                    : baseline.value_draws[d].rows(),
-                     baseline.value_is_pool, d + 1,
-                     std::to_string(d + 1) + "/" + std::to_string(value_draws));
-        nlohmann::json replicate = {{"replicate", d + 1},
-                                    {"values", values_to_json(result.values)},
-                                    {"details", result.details},
-                                    {"warnings", result.warnings},
-                                    {"seed", seed},
-                                    {"wall_seconds", seconds}};
-        // The baselines' plots would repeat the candidates'; their numbers are what matters.
-        omit_plots(replicate);
-        keep_records(result, baseline.name, std::to_string(d + 1));
-        cand["replicates"].push_back(std::move(replicate));
-        value_results.push_back(std::move(result));
-      }
-      if (value_results.size() > 1)
-        cand["mean"] = {{"values", values_to_json(mean_over_replicates(value_results))}};
-      std::vector<MetricResult> noise_results;
-      if (baseline.noise_draws == baseline.value_draws) {
-        noise_results = std::move(value_results);
-      } else {
-        for (std::size_t d = 0; d < baseline.noise_draws.size(); ++d)
-          noise_results.push_back(std::get<0>(
-              run_draw(baseline.noise_draws[d].rows(), false, baseline.value_draws.size() + d + 1,
-                       "noise draw " + std::to_string(d + 1) + "/" +
-                           std::to_string(baseline.noise_draws.size()))));
-      }
-      cand["noise"] = {
-          {"draws", noise_results.size()},
-          {"draw_rows", baseline.noise_rows},
-          {"scale", baseline.noise_scale},
-          {"values", values_to_json(spread_over_results(noise_results, baseline.noise_scale))}};
-      entry["candidates"].push_back(std::move(cand));
-    }
+    for (const auto& baseline : baselines)
+      if (wants_baseline(*metric, baseline))
+        entry["candidates"].push_back(score_baseline(*metric, params, baseline, scoring));
     doc["metrics"].push_back(entry);
     log_memory(metric->name);
   }

@@ -6,20 +6,10 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "engine/baselines.hpp"
+#include "metrics/registry.hpp"
 
 namespace synthaudit {
-
-namespace {
-
-constexpr MetricFamily kSubgroupFamilies[] = {MetricFamily::kGeneral, MetricFamily::kSpecific,
-                                              MetricFamily::kKeyDisclosure};
-
-}  // namespace
-
-bool runs_in_subgroups(MetricFamily family) {
-  return std::find(std::begin(kSubgroupFamilies), std::end(kSubgroupFamilies), family) !=
-         std::end(kSubgroupFamilies);
-}
 
 namespace {
 
@@ -52,6 +42,16 @@ Subgroups::Buckets bucket_rows(const Table& table, const std::vector<std::size_t
   for (std::size_t row = 0; row < table.rows(); ++row)
     if (group_of[row] != kNone) out.rows[next[group_of[row]]++] = row;
   return out;
+}
+
+// The median of the replicates' row counts in a subgroup: the size its baselines are drawn at.
+std::size_t median_size(const std::vector<std::vector<std::vector<std::size_t>>>& synthetic) {
+  std::vector<std::size_t> sizes;
+  for (const auto& candidate : synthetic)
+    for (const auto& replicate : candidate) sizes.push_back(replicate.size());
+  if (sizes.empty()) return 0;
+  std::sort(sizes.begin(), sizes.end());
+  return sizes[(sizes.size() - 1) / 2];
 }
 
 }  // namespace
@@ -149,7 +149,7 @@ nlohmann::json Subgroups::summary(std::size_t min_rows) const {
   for (const auto& g : groups_)
     groups.push_back({{"label", g.label}, {"by", g.columns}, {"levels", g.levels}});
   auto families = nlohmann::json::array();
-  for (MetricFamily family : kSubgroupFamilies) families.push_back(to_string(family));
+  for (MetricFamily family : subgroup_families()) families.push_back(to_string(family));
   return {{"by", by_},
           {"min_rows", min_rows},
           {"families", std::move(families)},
@@ -160,7 +160,9 @@ nlohmann::json Subgroups::summary(std::size_t min_rows) const {
            "fewer than " +
                std::to_string(min_rows) +
                " confidential or synthetic rows is suppressed, not computed. Subgroup values are "
-               "reported, not headlined: the verdict reads the whole data. The other families "
+               "reported, each with the subgroup's own holdout and resample baselines, not "
+               "headlined: the verdict reads the whole data, except for policy criteria that name "
+               "a subgroup. The other families "
                "score the release as a whole (propensity models, nearest records, attacks, SDC "
                "risk per key combination) and are not run in subgroups."}};
 }
@@ -200,6 +202,45 @@ nlohmann::json run_in_subgroups(const MetricSpec& metric, const Params& params,
         select_rows(data.confidential, rows.confidential, source_of(data.confidential));
     std::optional<Table> holdout;
     if (rows.holdout) holdout = select_rows(*data.holdout, *rows.holdout, source_of(*data.holdout));
+
+    // The subgroup's baselines, drawn from its own rows at its synthetic size (the median of the
+    // replicates' subgroup rows), so that its values are judged as the whole data's are.
+    DrawScoring scoring;
+    scoring.confidential = &confidential;
+    scoring.holdout = holdout ? &*holdout : nullptr;
+    scoring.context = &spec.context;
+    scoring.seed = spec.context.seed;
+    scoring.work_progress = work_progress;
+    scoring.progress = progress;
+    scoring.where = " in subgroup " + group.label;
+    scoring.subgroup = true;
+    std::vector<BaselineData> baselines;
+    auto notes = nlohmann::json::array();
+    const std::uint64_t draw_seed =
+        derive_seed(spec.context.seed, "subgroup baseline rows", group.label, 0);
+    const std::size_t n_synthetic = median_size(rows.synthetic);
+    const bool wants_any = wants_baseline(metric, BaselineKind::kHoldout) ||
+                           wants_baseline(metric, BaselineKind::kResample);
+    // A baseline drawn at fewer rows than the minimum would be a statistic of that few records.
+    if (spec.baseline_draws > 0 && wants_any && n_synthetic < min_rows)
+      notes.push_back("no baselines: the synthetic data have " + below +
+                      " in this subgroup (the size baselines are drawn at)");
+    else if (spec.baseline_draws > 0 && n_synthetic > 0) {
+      if (wants_baseline(metric, BaselineKind::kHoldout) && holdout) {
+        if (holdout->rows() >= min_rows)
+          baselines.push_back(holdout_baseline(*holdout, holdout->rows(), n_synthetic,
+                                               spec.baseline_draws, draw_seed));
+        else
+          notes.push_back("no holdout baseline: the holdout has " + below + " in this subgroup");
+      }
+      if (wants_baseline(metric, BaselineKind::kResample))
+        baselines.push_back(resample_baseline(confidential, confidential.rows(), n_synthetic,
+                                              spec.baseline_draws, draw_seed));
+    }
+    // The holdout baseline when it is smaller than the subgroup's synthetic rows.
+    const BaselineData* size_matched = nullptr;
+    for (const auto& b : baselines)
+      if (b.name == "holdout" && b.value_is_pool && b.rows < n_synthetic) size_matched = &b;
 
     for (std::size_t c = 0; c < data.candidates.size(); ++c) {
       const auto& candidate = data.candidates[c];
@@ -273,8 +314,22 @@ nlohmann::json run_in_subgroups(const MetricSpec& metric, const Params& params,
         cand["combined"] = {{"values", values_to_json(result.values)},
                             {"warnings", result.warnings}};
       }
+      if (size_matched != nullptr) {
+        std::vector<Table> replicates;
+        for (std::size_t r = 0; r < candidate.replicates.size(); ++r)
+          replicates.push_back(replicate_subset(r));
+        cand["at_baseline_size"] = score_at_baseline_size(
+            metric, replicates, candidate.name, size_matched->rows,
+            static_cast<std::size_t>(std::max(2, spec.baseline_draws)), scoring,
+            [&](std::vector<const Table*> tables, std::size_t replicate, const std::string&) {
+              return run_one(std::move(tables), replicate);
+            });
+      }
       entry["candidates"].push_back(std::move(cand));
     }
+    for (const auto& baseline : baselines)
+      entry["candidates"].push_back(score_baseline(metric, params, baseline, scoring));
+    if (!notes.empty()) entry["baseline_notes"] = std::move(notes);
     out.push_back(std::move(entry));
   }
   return out;

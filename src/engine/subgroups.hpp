@@ -5,8 +5,10 @@
 // are by region, sex, age group; a synthesis can match the whole population and miss a group.
 //
 // Subgroup results are reported beside the metric's own (results.json `subgroups`, results.tsv
-// rows whose scope starts with "by:LABEL;"), never headlined: the verdict and the scorecard read
-// the whole-data results only, as the design's headlines are one number per candidate.
+// rows whose scope starts with "by:LABEL;"), each with the subgroup's own holdout and resample
+// baselines (engine/baselines.hpp), never headlined: the scorecard and the default rules read the
+// whole-data results only, as the design's headlines are one number per candidate; a policy
+// criterion may name a subgroup, and the verdict's judge_subgroups describes the worst one.
 //
 // The other families are not run in subgroups: the propensity models and the distance and
 // attack-disclosure measures score the release as a whole (a record's nearest neighbour or an
@@ -23,9 +25,6 @@
 #include "spec/spec.hpp"
 
 namespace synthaudit {
-
-// Whether a family's metrics run within subgroups.
-bool runs_in_subgroups(MetricFamily family);
 
 // One subgroup: one level of each of some by-columns. Missing values form their own level,
 // named "NA" (as in a column-level scope); combinations that occur only in synthetic data are not
@@ -88,8 +87,12 @@ class Subgroups {
 // A subgroup whose confidential part (or a candidate's synthetic part, in any replicate; or the
 // holdout's, for a metric that needs it) has fewer than `min_rows` rows is suppressed with the
 // reason, and its size is not given. Seeds are the whole-data run's, so a subgroup's numbers are
-// those of the same metric run on files holding only the subgroup's rows. The details, plots and
-// per-record outputs of subgroup runs are left out (the document would grow with every group).
+// those of the same metric run on files holding only the subgroup's rows. The baselines the
+// metric's headlines ask for follow the candidates, drawn from the subgroup's rows at its
+// synthetic size (the median of its replicates' rows; none below `min_rows`, said in
+// `baseline_notes`), with candidates scored at the holdout's size where that is smaller. The
+// details, plots and per-record outputs of subgroup runs are left out (the document would grow
+// with every group).
 nlohmann::json run_in_subgroups(const MetricSpec& metric, const Params& params,
                                 const EvaluationSpec& spec, const EvaluationData& data,
                                 const Subgroups& subgroups, std::size_t min_rows,

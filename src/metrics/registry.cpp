@@ -165,4 +165,15 @@ std::vector<const MetricSpec*> select_metrics(const std::vector<std::string>& se
   return result;
 }
 
+const std::vector<MetricFamily>& subgroup_families() {
+  static const std::vector<MetricFamily> families = {
+      MetricFamily::kGeneral, MetricFamily::kSpecific, MetricFamily::kKeyDisclosure};
+  return families;
+}
+
+bool runs_in_subgroups(MetricFamily family) {
+  const auto& families = subgroup_families();
+  return std::find(families.begin(), families.end(), family) != families.end();
+}
+
 }  // namespace synthaudit

@@ -18,4 +18,9 @@ const MetricSpec* find_metric(std::string_view name);
 std::vector<const MetricSpec*> select_metrics(const std::vector<std::string>& selection,
                                               const std::string& where);
 
+// The families whose metrics also run within each subgroup of `by:` (general, specific and
+// key-disclosure; engine/subgroups.hpp says why the others do not), and whether `family` is one.
+const std::vector<MetricFamily>& subgroup_families();
+bool runs_in_subgroups(MetricFamily family);
+
 }  // namespace synthaudit

@@ -58,6 +58,13 @@ void executive_summary(std::ostringstream& out, const ExecutiveView& view) {
     }
     out << "\n";
   }
+  if (std::any_of(view.candidates.begin(), view.candidates.end(),
+                  [](const auto& c) { return !c.worst_subgroup.empty(); })) {
+    out << "Subgroups:\n\n";
+    for (const auto& c : view.candidates)
+      if (!c.worst_subgroup.empty()) out << "- " << c.name << ": " << c.worst_subgroup << "\n";
+    out << "\n";
+  }
   const bool candidate_findings =
       std::any_of(view.candidates.begin(), view.candidates.end(),
                   [](const auto& c) { return !c.data_findings.empty(); });

@@ -213,6 +213,22 @@ ExecutiveView executive_view(const json& document) {
   }
   for (auto& c : view.candidates)
     if (const auto it = findings.find(c.name); it != findings.end()) c.level_findings = it->second;
+  const json& judged = member(member(document, "subgroups"), "judged");
+  for (const auto& j : member(judged, "candidates"))
+    for (auto& c : view.candidates) {
+      const json& worst = member(j, "worst");
+      if (c.name != text_of(j, "name") || !worst.is_object()) continue;
+      auto count = [&](const char* key) {
+        return member(j, key).is_number() ? plain_number(member(j, key).get<double>())
+                                          : std::string("?");
+      };
+      const double review_sd =
+          member(judged, "review_sd").is_number() ? member(judged, "review_sd").get<double>() : 2.0;
+      c.worst_subgroup = "Worst subgroup (where to look first, not a test): " +
+                         text_of(worst, "reason") + " " + count("beyond_review_sd") + " of " +
+                         count("comparisons") + " subgroup comparisons beyond " +
+                         plain_number(review_sd) + " standard deviations.";
+    }
   for (const auto& finding : member(document, "data_checks")) {
     const std::string message = text_of(finding, "message");
     const std::string candidate = text_of(finding, "candidate");
@@ -366,6 +382,7 @@ std::string render_summary(const json& document, const OutputPaths& paths) {
       lines.back() += " [+" + std::to_string(c.reasons.size() - kReasonsShown) + " more]";
     for (const auto& f : c.data_findings) lines.push_back(f);
     for (const auto& f : c.level_findings) lines.push_back(f);
+    if (!c.worst_subgroup.empty()) lines.push_back(c.worst_subgroup);
     if (!view.has_verdict)
       for (const auto& r : view.ranking_lines)
         if (r.rfind(c.name + ":", 0) == 0) lines.push_back(r.substr(c.name.size() + 2));

@@ -34,6 +34,10 @@ struct ExecutiveView {
     // The checks before the metrics that concern this candidate (it is the confidential data,
     // or copies its rows), when the verdict does not already give them as reasons.
     std::vector<std::string> data_findings;
+    // With subgroups (by:): the subgroup farthest from its own baseline, with how many of the
+    // subgroup comparisons lie beyond the review margin (result/verdict.hpp: judge_subgroups);
+    // "" without subgroups.
+    std::string worst_subgroup;
   };
   struct Headline {
     std::string label;            // statistic [scope], with the metric where two share it

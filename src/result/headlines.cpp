@@ -113,7 +113,28 @@ std::vector<std::optional<double>> rank_by_ideal(const std::vector<std::optional
   return ranks;
 }
 
-HeadlineTable headline_table(const json& document) {
+namespace {
+
+// The metric entry as seen from one subgroup: its name, family and headlines with the subgroup's
+// candidates and baselines in place of the whole data's; null when the metric has no such
+// subgroup or the subgroup was suppressed.
+json subgroup_view(const json& metric, const std::string& label) {
+  const json& groups = json_fields::member(metric, "subgroups");
+  if (!groups.is_array()) return nullptr;
+  for (const auto& group : groups)
+    if (text_of(group, "label") == label) {
+      if (group.contains("suppressed") || !group.contains("candidates")) return nullptr;
+      return {{"name", metric.value("name", json())},
+              {"family", metric.value("family", json())},
+              {"headlines", metric.value("headlines", json())},
+              {"candidates", group["candidates"]}};
+    }
+  return nullptr;
+}
+
+}  // namespace
+
+HeadlineTable headline_table(const json& document, const std::string& subgroup) {
   HeadlineTable table;
   if (document.contains("candidates"))
     for (const auto& c : document["candidates"]) table.candidates.push_back(text_of(c, "name"));
@@ -123,8 +144,11 @@ HeadlineTable headline_table(const json& document) {
   table.ranked_risk.assign(n, 0);
 
   if (document.contains("metrics"))
-    for (const auto& metric : document["metrics"]) {
-      if (metric.contains("skipped") || !metric.contains("headlines")) continue;
+    for (const auto& whole : document["metrics"]) {
+      if (whole.contains("skipped") || !whole.contains("headlines")) continue;
+      const json view = subgroup.empty() ? json() : subgroup_view(whole, subgroup);
+      if (!subgroup.empty() && view.is_null()) continue;
+      const json& metric = subgroup.empty() ? whole : view;
       for (const auto& h : metric["headlines"]) {
         HeadlineRow row;
         row.metric = text_of(metric, "name");

@@ -65,7 +65,10 @@ struct HeadlineTable {
   std::vector<std::size_t> ranked_utility, ranked_risk;
 };
 
-HeadlineTable headline_table(const nlohmann::json& document);
+// The headlines of the whole data, or, given a subgroup's label ("sex=female"), those of that
+// subgroup judged against its own baselines (engine/subgroups.hpp); metrics not run in the
+// subgroup, or with the subgroup suppressed, are left out.
+HeadlineTable headline_table(const nlohmann::json& document, const std::string& subgroup = "");
 
 // A candidate's entry value of (statistic, scope): its mean over replicates, its combined value,
 // or the value of its only replicate; `source` says which.

@@ -20,7 +20,17 @@ namespace synthaudit {
 nlohmann::json decide_verdict(const nlohmann::json& document, const ReleasePolicy& policy,
                               const std::string& where = "policy");
 
-// Sets document["verdict"] (and adds a warning when it is null).
+// Each subgroup's headlines against the subgroup's own baselines (engine/subgroups.hpp), as
+// standardised differences (how many standard deviations of the difference the candidate is worse
+// than the baseline): per candidate, the comparisons made, how many lie beyond the policy's
+// review_sd and fail_sd margins, and the worst subgroup with its reason. Null when the document
+// has no subgroups. Descriptive, not a test (a fresh real sample lies beyond 4 somewhere in most
+// runs: the rule text gives the measurement); only a policy criterion naming a subgroup
+// (PolicyCriterion::subgroup) lets a subgroup change the verdict.
+nlohmann::json judge_subgroups(const nlohmann::json& document, const ReleasePolicy& policy);
+
+// Sets document["verdict"] (and adds a warning when it is null) and, when the document has
+// subgroups, document["subgroups"]["judged"].
 void add_verdict(nlohmann::json& document, const ReleasePolicy& policy,
                  const std::string& where = "policy");
 

@@ -429,7 +429,7 @@ ReleasePolicy read_policy(const Reader& r, const YAML::Node& node, const std::st
       const YAML::Node& item = criteria[i];
       r.check_keys(item, at,
                    {"id", "metric", "statistic", "scope", "max", "min", "target", "tolerance",
-                    "relative_to"});
+                    "relative_to", "subgroup"});
       PolicyCriterion c;
       c.key = at;
       if (!item["metric"]) r.fail(at + ".metric", "required key is missing");
@@ -461,9 +461,17 @@ ReleasePolicy read_policy(const Reader& r, const YAML::Node& node, const std::st
                                           join(kBaselineNames, " or ") +
                                           did_you_mean(c.relative_to, kBaselineNames));
       }
-      c.id = item["id"]
-                 ? r.string(item["id"], at + ".id")
-                 : c.metric + "." + c.statistic + (c.scope == "all" ? "" : "[" + c.scope + "]");
+      if (item["subgroup"]) {
+        c.subgroup = r.string(item["subgroup"], at + ".subgroup");
+        if (c.subgroup.empty() || c.subgroup.find('=') == std::string::npos)
+          r.fail(at + ".subgroup",
+                 "expected a subgroup label such as sex=female (column=level, several joined "
+                 "by commas in the order of by:)");
+      }
+      c.id = item["id"] ? r.string(item["id"], at + ".id")
+                        : c.metric + "." + c.statistic +
+                              (c.scope == "all" ? "" : "[" + c.scope + "]") +
+                              (c.subgroup.empty() ? "" : "@" + c.subgroup);
       policy.criteria.push_back(std::move(c));
     }
   }
@@ -676,6 +684,13 @@ void validate_policy(const ReleasePolicy& policy, const std::string& where) {
     if (metric == nullptr)
       throw InputError(where + ": " + c.key + ".metric: no metric named '" + c.metric + "'" +
                        did_you_mean(c.metric, known));
+    if (!c.subgroup.empty() && !runs_in_subgroups(metric->family)) {
+      std::vector<std::string> families;
+      for (MetricFamily family : subgroup_families()) families.push_back(to_string(family));
+      throw InputError(where + ": " + c.key + ".subgroup: " + c.metric + " is not run in subgroups (" +
+                       to_string(metric->family) + "); only the " + join(families, ", ") +
+                       " metrics are");
+    }
     // The statistic is checked against the metric's declarations here, before anything runs;
     // its scope can only be checked once the metric has run (scopes are column names, levels...).
     std::vector<std::string> declared;
@@ -759,6 +774,20 @@ void validate_spec(const EvaluationSpec& spec) {
         throw InputError(where + ": by: column '" + spec.by[i] + "' is named twice");
   }
   if (spec.by_min_rows < 1) throw InputError(where + ": by_min_rows must be 1 or more");
+  // A criterion on a subgroup names its by-columns' levels ("sex=female"); the levels can only be
+  // checked against the data (result/verdict.cpp), the first column here.
+  const std::string policy_where =
+      spec.policy.source == "spec" || spec.policy.source == "default" ? where : spec.policy.source;
+  for (const auto& c : spec.policy.criteria) {
+    if (c.subgroup.empty()) continue;
+    if (spec.by.empty())
+      throw InputError(policy_where + ": " + c.key + ".subgroup: '" + c.subgroup +
+                       "' names a subgroup, but no by: columns are given");
+    const std::string first = c.subgroup.substr(0, c.subgroup.find('='));
+    if (std::find(spec.by.begin(), spec.by.end(), first) == spec.by.end())
+      throw InputError(policy_where + ": " + c.key + ".subgroup: '" + c.subgroup + "': '" + first +
+                       "' is not a by: column" + did_you_mean(first, spec.by));
+  }
   if (!spec.synthesised_columns.empty() && spec.context.synthesis != SynthesisType::kPartial)
     throw InputError(where +
                      ": synthesised_columns: only a partial synthesis names its synthesised "
@@ -796,7 +825,8 @@ nlohmann::json policy_to_json(const ReleasePolicy& policy) {
          {"value", c.value},
          {"tolerance", c.tolerance ? nlohmann::json(*c.tolerance) : nlohmann::json(nullptr)},
          {"relative_to",
-          c.relative_to.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.relative_to)}});
+          c.relative_to.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.relative_to)},
+         {"subgroup", c.subgroup.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.subgroup)}});
   return {{"source", policy.source},
           {"default_checks", policy.default_checks},
           {"margins",

@@ -30,7 +30,10 @@ struct PolicyCriterion {
   double value = 0.0;
   std::optional<double> tolerance;  // target only
   std::string relative_to;          // "", "holdout" or "resample"
-  std::string key;                  // "policy.criteria[2]", for error messages
+  // A subgroup of `by:` ("sex=female", "sex=female,region=north"): the criterion reads the
+  // metric's values in that subgroup and, with relative_to, the subgroup's own baseline.
+  std::string subgroup;
+  std::string key;  // "policy.criteria[2]", for error messages
 };
 
 // The default rule for record-level disclosure risk: every risk headline that has a baseline is

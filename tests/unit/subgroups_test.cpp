@@ -335,3 +335,122 @@ TEST(Subgroups, BadByColumnsAreInputErrorsNamingTheKey) {
       InputError);
   fs::remove_all(dir);
 }
+
+// A subgroup is judged as the whole data are: its baselines are drawn from its own rows at its
+// synthetic size, with their noise, and reach results.tsv; below the minimum size no baseline is
+// drawn. The judged summary's worst subgroup is the largest standardised difference.
+TEST(Subgroups, SubgroupsCarryTheirOwnBaselinesAndNoise) {
+  Evaluation e = small_groups();
+  e.options["baseline_draws"] = 3;
+  const auto doc = evaluate(std::move(e));
+  const auto& metric = doc["metrics"][0];
+  const nlohmann::json* a = subgroup(metric, "g=a");
+  ASSERT_NE(a, nullptr);
+  const nlohmann::json* resample = nullptr;
+  for (const auto& c : (*a)["candidates"])
+    if (c.value("baseline", false) && c["name"] == "resample") resample = &c;
+  ASSERT_NE(resample, nullptr);
+  EXPECT_EQ((*resample)["replicates"].size(), 3u);
+  EXPECT_EQ((*resample)["replicates"][0]["rows"], 60);  // the subgroup's synthetic size
+  EXPECT_EQ((*resample)["noise"]["draws"], 3);
+  EXPECT_TRUE((*resample)["noise"]["values"][0]["value"].is_number());
+  // g=b has 10 synthetic rows, below the minimum of 20: no baseline is drawn at that size.
+  const nlohmann::json* b = subgroup(metric, "g=b");
+  ASSERT_NE(b, nullptr);
+  for (const auto& c : (*b)["candidates"]) EXPECT_FALSE(c.value("baseline", false));
+  ASSERT_TRUE(b->contains("baseline_notes"));
+  EXPECT_NE((*b)["baseline_notes"][0].get<std::string>().find("no baselines"), std::string::npos);
+
+  const std::string tsv = results_tsv(doc);
+  EXPECT_NE(tsv.find("resample\t1\tks_distance\tks_distance\tby:g=a;x\t"), std::string::npos);
+  EXPECT_NE(tsv.find("resample\tmean\tks_distance\tmean_ks_distance\tby:g=NA;all\t"),
+            std::string::npos);
+
+  const auto& judged = doc["subgroups"]["judged"]["candidates"][0];
+  EXPECT_EQ(judged["name"], "cand");
+  EXPECT_EQ(judged["comparisons"], 2);  // mean_ks_distance in g=a and g=NA
+  const auto& worst = judged["worst"];
+  ASSERT_TRUE(worst.is_object());
+  EXPECT_TRUE(worst["subgroup"] == "g=a" || worst["subgroup"] == "g=NA") << worst["subgroup"];
+  // Lower is better: the standardised difference is (candidate - baseline) / sd.
+  EXPECT_NEAR(worst["standardised_difference"].get<double>(),
+              (worst["value"].get<double>() - worst["baseline"].get<double>()) /
+                  worst["difference_sd"].get<double>(),
+              1e-12);
+  const nlohmann::json* group = subgroup(metric, worst["subgroup"].get<std::string>());
+  double value = NAN, baseline = NAN;
+  for (const auto& c : (*group)["candidates"]) {
+    const auto& values = c.contains("mean") ? c["mean"]["values"] : c["replicates"][0]["values"];
+    for (const auto& v : values)
+      if (v["statistic"] == "mean_ks_distance") (c.value("baseline", false) ? baseline : value) = v["value"];
+  }
+  EXPECT_EQ(worst["value"].get<double>(), value);
+  EXPECT_EQ(worst["baseline"].get<double>(), baseline);
+  EXPECT_NE(worst["reason"].get<std::string>().find("In subgroup " + worst["subgroup"].get<std::string>()),
+            std::string::npos);
+}
+
+// A policy criterion may name a subgroup: it reads that subgroup's values (and baseline), and
+// decides the verdict like any criterion; a subgroup that does not exist is an input error with
+// the policy key, one that is suppressed is not evaluated, and without by: it is refused before
+// anything runs.
+TEST(Subgroups, PolicyCriteriaMayNameASubgroup) {
+  auto with_criteria = [](nlohmann::json criteria) {
+    Evaluation e = small_groups();
+    e.options["policy"] = {{"default_checks", false}, {"criteria", std::move(criteria)}};
+    return e;
+  };
+  auto checks_of = [](const nlohmann::json& doc) {
+    std::map<std::string, nlohmann::json> out;
+    for (const auto& check : doc["verdict"]["candidates"][0]["checks"])
+      out[check["criterion"].get<std::string>()] = check;
+    return out;
+  };
+  // In g=a the synthetic x equals the confidential x: D = 0.
+  const auto doc = evaluate(with_criteria(nlohmann::json::array(
+      {{{"metric", "ks_distance"}, {"statistic", "ks_distance"}, {"scope", "x"}, {"max", 0.01},
+        {"subgroup", "g=a"}},
+       {{"id", "tight"}, {"metric", "ks_distance"}, {"statistic", "ks_distance"}, {"scope", "x"},
+        {"max", -0.5}, {"subgroup", "g=a"}},
+       {{"id", "small"}, {"metric", "ks_distance"}, {"statistic", "ks_distance"}, {"scope", "x"},
+        {"max", 1}, {"subgroup", "g=c"}}})));
+  auto checks = checks_of(doc);
+  ASSERT_TRUE(checks.count("ks_distance.ks_distance[x]@g=a"));
+  EXPECT_EQ(checks["ks_distance.ks_distance[x]@g=a"]["status"], "pass");
+  EXPECT_EQ(checks["ks_distance.ks_distance[x]@g=a"]["value"], 0.0);
+  EXPECT_NE(checks["ks_distance.ks_distance[x]@g=a"]["reason"].get<std::string>().find(
+                "in subgroup g=a"),
+            std::string::npos);
+  EXPECT_EQ(checks["tight"]["status"], "fail");
+  EXPECT_EQ(checks["small"]["status"], "not_evaluated");
+  EXPECT_NE(checks["small"]["reason"].get<std::string>().find("suppressed"), std::string::npos);
+  EXPECT_EQ(doc["verdict"]["candidates"][0]["status"], "fail");
+
+  auto message = [](Evaluation e) {
+    try {
+      (void)evaluate(std::move(e));
+    } catch (const InputError& error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  const std::string unknown = message(with_criteria(nlohmann::json::array(
+      {{{"metric", "ks_distance"}, {"statistic", "ks_distance"}, {"max", 1},
+        {"subgroup", "g=aa"}}})));
+  EXPECT_NE(unknown.find("criteria[0].subgroup: no subgroup 'g=aa'"), std::string::npos)
+      << unknown;
+  EXPECT_NE(unknown.find("g=a"), std::string::npos) << unknown;
+  Evaluation no_by = with_criteria(nlohmann::json::array(
+      {{{"metric", "ks_distance"}, {"statistic", "ks_distance"}, {"max", 1}, {"subgroup", "g=a"}}}));
+  no_by.options.erase("by");
+  EXPECT_NE(message(no_by).find("names a subgroup, but no by: columns are given"),
+            std::string::npos)
+      << message(no_by);
+  const std::string not_a_by_column = message(with_criteria(nlohmann::json::array(
+      {{{"metric", "ks_distance"}, {"statistic", "ks_distance"}, {"max", 1}, {"subgroup", "h=x"}}})));
+  EXPECT_NE(not_a_by_column.find("'h' is not a by: column"), std::string::npos) << not_a_by_column;
+  const std::string family = message(with_criteria(nlohmann::json::array(
+      {{{"metric", "distance_to_closest_record"}, {"statistic", "dcr_median"}, {"max", 1},
+        {"subgroup", "g=a"}}})));
+  EXPECT_NE(family.find("is not run in subgroups"), std::string::npos) << family;
+}
