@@ -291,6 +291,14 @@ ModelLayout::ModelLayout(Formula formula, const Table& reference, ResponseKind r
     }
   }
 
+  // A factor with no level among the complete cases has no coding (its columns would number
+  // levels - 1, below zero); R stops there too ("0 (non-NA) cases").
+  for (const auto& v : variables_)
+    if (v.is_factor && v.level_names.empty())
+      throw InputError(where + ": '" + v.expr->label() +
+                       "' has no value in the rows the model is fitted on (every row misses a "
+                       "variable of the formula)");
+
   // relevel: the reference level moves to the front.
   for (auto& v : variables_) {
     if (v.is_factor && v.numeric_factor) {

@@ -307,6 +307,18 @@ TEST(AnalysisModels, BadFormulasAreOneLineInputErrors) {
     });
   };
   using stats::ResponseKind;
+  // A factor with no value where the model is fitted: no coding (not levels - 1 columns, which
+  // would wrap around), an error as in R.
+  {
+    const Table empty = select_rows(sd, {}, sd.source());
+    const std::string none = expect_input_error([&] {
+      stats::ModelLayout layout(stats::parse_formula("income ~ edu"), empty,
+                                ResponseKind::kNumeric);
+      (void)layout.build(empty);
+    });
+    EXPECT_NE(none.find("'edu' has no value in the rows the model is fitted on"), std::string::npos)
+        << none;
+  }
   EXPECT_NE(message("income ~ relevel(edu, ref = \"NONE\")", ResponseKind::kNumeric)
                 .find("'NONE' is not a level of 'edu'"),
             std::string::npos);

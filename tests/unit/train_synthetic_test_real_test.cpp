@@ -7,8 +7,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <set>
 
 #include "core/error.hpp"
+#include "spec/spec.hpp"
 #include "test_support.hpp"
 
 namespace synthaudit::testing {
@@ -209,6 +211,34 @@ TEST(TrainSyntheticTestReal, NeedsAHoldout) {
   EXPECT_THROW(run_metric("train_synthetic_test_real", t, {{"target", "y"}}), MetricNotApplicable);
   // No target declared: skipped, not an error (most evaluations declare none).
   EXPECT_THROW(run_metric("train_synthetic_test_real", sd2011()), MetricNotApplicable);
+}
+
+// Without the target parameter the declared targets are scored in turn: the disclosure targets,
+// then the model analyses' responses (a transformed response is another task and is left out);
+// each target's numbers are those of the metric given that target, scoped by its name, and
+// efficacy_ratio [all] is the one farthest from 1.
+TEST(TrainSyntheticTestReal, WithoutATargetScoresTheDeclaredTargetsAndResponses) {
+  EvaluationContext context;
+  context.scenarios = {{{"age", "sex"}, {"smoke"}}};
+  context.analyses = {parse_analysis("lm: income ~ age + sex", 0, "test"),
+                      parse_analysis("lm: log(ls) ~ age", 1, "test"),
+                      parse_analysis("mean: age", 2, "test"),
+                      parse_analysis("glm_logit: factor(smoke) ~ age", 3, "test")};
+  const auto r = run_metric("train_synthetic_test_real", sd2011(), {}, context);
+  std::set<std::string> scopes;
+  for (const auto& v : r.values) scopes.insert(v.scope);
+  EXPECT_EQ(scopes, (std::set<std::string>{"all", "smoke", "income"}));
+  double farthest = NAN;
+  for (const std::string target : {"smoke", "income"}) {
+    const auto alone = run_metric("train_synthetic_test_real", sd2011(), {{"target", target}});
+    for (const auto& v : alone.values)
+      EXPECT_EQ(value_of(r, v.statistic, target), v.value) << target << " " << v.statistic;
+    const double ratio = value_of(alone, "efficacy_ratio", "all");
+    if (!(std::fabs(farthest - 1.0) >= std::fabs(ratio - 1.0))) farthest = ratio;
+  }
+  EXPECT_EQ(value_of(r, "efficacy_ratio", "all"), farthest);
+  EXPECT_EQ(r.details["tstr"]["targets"].size(), 2u);
+  EXPECT_EQ(r.details["plots"].size(), 2u);
 }
 
 }  // namespace

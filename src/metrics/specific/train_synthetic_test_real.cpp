@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/text.hpp"
+#include "metrics/design_weights.hpp"
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/boosted_trees.hpp"
@@ -308,23 +309,15 @@ Model parse_model(const std::string& name, const Column& target) {
   return target.is_categorical() ? Model::kLogistic : Model::kLinear;  // auto
 }
 
-Problem set_up(const MetricInput& in, const Params& params) {
+Problem set_up(const MetricInput& in, const Params& params, const std::string& target_name) {
   const Table& conf = in.confidential;
   Problem p;
-  const std::string& target_name = params.get_string("target");
-  // Not an error: every evaluation runs the specific family, and most declare no target.
-  if (target_name.empty())
-    throw MetricNotApplicable(std::string(kName) +
-                              ": no target declared (parameter target: the column to predict)");
   p.target = stats::resolve_column(conf, target_name, std::string("parameter target of ") + kName);
   const Column& target = conf.column(p.target);
   const auto& predictor_names = params.get_string_list("predictors");
   if (predictor_names.empty()) {
-    for (std::size_t c = 0; c < conf.column_count(); ++c) {
-      const std::string& name = conf.column(c).name;
-      if (c != p.target && name != in.context.weights && name != in.context.household)
-        p.predictors.push_back(c);
-    }
+    for (std::size_t c = 0; c < conf.column_count(); ++c)
+      if (c != p.target && !is_design_column(in, c)) p.predictors.push_back(c);
   } else {
     p.predictors = stats::resolve_columns(conf, predictor_names,
                                           std::string("parameter predictors of ") + kName);
@@ -391,20 +384,12 @@ double mean_of(const std::vector<double>& v) {
   return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
 
-MetricResult compute(const MetricInput& in, const Params& params) {
-  if (in.holdout == nullptr)
-    throw MetricNotApplicable(std::string(kName) +
-                              " needs a holdout file: models are scored on real records neither "
-                              "model was fitted on");
+// One target's scores, with `scope` on every value ("all" for the target parameter, the
+// target's name for a declared one).
+MetricResult score_target(const MetricInput& in, const Params& params,
+                          const std::string& target_name, const std::string& scope) {
   MetricResult result;
-  // Machine-learning efficacy is a property of the records as released, so the models are
-  // fitted and scored on rows alike; weighted fits and population-weighted scores are not done.
-  if (!in.context.weights.empty())
-    result.warnings.push_back(
-        std::string(kName) + " ignores the survey weights (column '" + in.context.weights +
-        "'): every model is fitted and scored with the rows weighted alike, so the scores "
-        "describe the sample, not the population; the weight column is not a predictor");
-  const Problem p = set_up(in, params);
+  const Problem p = set_up(in, params, target_name);
   stats::BoostOptions boost;
   boost.rounds = static_cast<int>(params.get_int("rounds"));
   boost.max_depth = static_cast<int>(params.get_int("max_depth"));
@@ -451,12 +436,12 @@ MetricResult compute(const MetricInput& in, const Params& params) {
   auto report = [&](const std::string& measure, double real_value, auto member) {
     std::vector<double> values;
     for (const auto& s : synthetic) values.push_back(s.*member);
-    result.add(measure + "_real", "all", real_value);
-    result.add(measure + "_synthetic", "all", mean_of(values));
-    result.add(measure + "_synthetic_min", "all", *std::min_element(values.begin(), values.end()));
-    result.add(measure + "_synthetic_max", "all", *std::max_element(values.begin(), values.end()));
+    result.add(measure + "_real", scope, real_value);
+    result.add(measure + "_synthetic", scope, mean_of(values));
+    result.add(measure + "_synthetic_min", scope, *std::min_element(values.begin(), values.end()));
+    result.add(measure + "_synthetic_max", scope, *std::max_element(values.begin(), values.end()));
     const double ratio = mean_of(values) / real_value;
-    result.add(measure + "_ratio", "all", ratio);
+    result.add(measure + "_ratio", scope, ratio);
     return ratio;
   };
   double headline = std::nan("");
@@ -473,8 +458,8 @@ MetricResult compute(const MetricInput& in, const Params& params) {
     headline = report("auc", real.auc, &Scores::auc);
     report("accuracy", real.accuracy, &Scores::accuracy);
   }
-  result.add("efficacy_ratio", "all", headline);
-  result.add("holdout_records", "all", static_cast<double>(test.y.size()));
+  result.add("efficacy_ratio", scope, headline);
+  result.add("holdout_records", scope, static_cast<double>(test.y.size()));
 
   const char* model_names[] = {"logistic", "linear", "boosted_trees"};
   const char* task_names[] = {"binary", "multiclass", "regression"};
@@ -489,9 +474,10 @@ MetricResult compute(const MetricInput& in, const Params& params) {
                             {"replicates", replicates}};
   if (p.model == Model::kBoostedTrees)
     result.details["tstr"]["xgboost_version"] = stats::xgboost_version();
+  const std::string of_target = scope == "all" ? "" : " (target " + target_name + ")";
   if (p.task != Task::kRegression) {
-    auto bars =
-        make_plot("bars", "Holdout AUC of the model trained on each dataset", "dataset", "AUC");
+    auto bars = make_plot("bars", "Holdout AUC of the model trained on each dataset" + of_target,
+                          "dataset", "AUC");
     bars["data"].push_back(
         {{"level", "confidential"}, {"dataset", "confidential"}, {"share", real.auc}});
     for (std::size_t r = 0; r < synthetic.size(); ++r)
@@ -500,8 +486,8 @@ MetricResult compute(const MetricInput& in, const Params& params) {
                               {"share", synthetic[r].auc}});
     result.details["plots"].push_back(bars);
   } else {
-    auto bars =
-        make_plot("bars", "Holdout R² of the model trained on each dataset", "dataset", "R²");
+    auto bars = make_plot("bars", "Holdout R² of the model trained on each dataset" + of_target,
+                          "dataset", "R²");
     bars["data"].push_back(
         {{"level", "confidential"}, {"dataset", "confidential"}, {"share", real.r2}});
     for (std::size_t r = 0; r < synthetic.size(); ++r)
@@ -510,6 +496,93 @@ MetricResult compute(const MetricInput& in, const Params& params) {
                               {"share", synthetic[r].r2}});
     result.details["plots"].push_back(bars);
   }
+  return result;
+}
+
+// The columns to predict when no target parameter is given: the disclosure scenarios' targets,
+// then the responses of the declared model analyses (a column, or factor(column); a transformed
+// response such as log(income) is a different task and is left out), each once.
+std::vector<std::string> declared_targets(const MetricInput& in) {
+  std::vector<std::string> out;
+  auto add = [&](const std::string& name) {
+    if (name.empty() || std::find(out.begin(), out.end(), name) != out.end()) return;
+    const auto index = in.confidential.find(name);
+    if (index && !is_design_column(in, *index)) out.push_back(name);
+  };
+  for (const auto& scenario : in.context.scenarios)
+    for (const auto& target : scenario.targets) add(target);
+  for (const auto& analysis : in.context.analyses) {
+    if (analysis.formula.empty()) continue;
+    const stats::Formula formula = stats::parse_formula(analysis.formula, in.context.limits);
+    if (!formula.has_response) continue;
+    const stats::Expr& response = formula.response;
+    add(response.kind == stats::Expr::Kind::kColumn ? response.name : response.factor_column());
+  }
+  return out;
+}
+
+MetricResult compute(const MetricInput& in, const Params& params) {
+  if (in.holdout == nullptr)
+    throw MetricNotApplicable(std::string(kName) +
+                              " needs a holdout file: models are scored on real records neither "
+                              "model was fitted on");
+  // Machine-learning efficacy is a property of the records as released, so the models are
+  // fitted and scored on rows alike; weighted fits and population-weighted scores are not done.
+  const std::string unweighted =
+      in.context.weights.empty()
+          ? std::string()
+          : std::string(kName) + " ignores the survey weights (column '" + in.context.weights +
+                "'): every model is fitted and scored with the rows weighted alike, so the "
+                "scores describe the sample, not the population; the weight column is not a "
+                "predictor";
+  if (const std::string& target = params.get_string("target"); !target.empty()) {
+    MetricResult result = score_target(in, params, target, "all");
+    if (!unweighted.empty()) result.warnings.insert(result.warnings.begin(), unweighted);
+    return result;
+  }
+  const std::vector<std::string> targets = declared_targets(in);
+  // Not an error: every evaluation runs the specific family, and many declare no target.
+  if (targets.empty())
+    throw MetricNotApplicable(std::string(kName) +
+                              ": no target (give the parameter target, or declare disclosure "
+                              "targets or model analyses whose response is a column)");
+  MetricResult result;
+  if (!unweighted.empty()) result.warnings.push_back(unweighted);
+  result.details["tstr"] = {{"targets", nlohmann::json::array()},
+                            {"headline",
+                             "efficacy_ratio [all] is the ratio farthest from 1 over the "
+                             "targets, each target's scores scoped by its name"}};
+  result.details["plots"] = nlohmann::json::array();
+  std::vector<std::string> not_scored;
+  double worst = std::nan("");
+  for (const auto& target : targets) {
+    MetricResult one;
+    // A declared target the models cannot take (too few records, one class) is said and left
+    // out; the others are still scored.
+    try {
+      one = score_target(in, params, target, target);
+    } catch (const MetricNotApplicable& e) {
+      not_scored.push_back(target + ": " + e.what());
+      continue;
+    } catch (const InputError& e) {
+      not_scored.push_back(target + ": " + e.what());
+      continue;
+    }
+    for (auto& v : one.values) {
+      if (v.statistic == "efficacy_ratio" && std::isfinite(v.value) &&
+          !(std::fabs(worst - 1.0) >= std::fabs(v.value - 1.0)))
+        worst = v.value;
+      result.values.push_back(std::move(v));
+    }
+    for (auto& w : one.warnings) result.warnings.push_back("target " + target + ": " + w);
+    result.details["tstr"]["targets"].push_back(one.details["tstr"]);
+    for (auto& plot : one.details["plots"]) result.details["plots"].push_back(std::move(plot));
+  }
+  if (not_scored.size() == targets.size())
+    throw MetricNotApplicable(std::string(kName) + ": no declared target could be scored (" +
+                              join(not_scored, "; ") + ")");
+  for (const auto& reason : not_scored) result.warnings.push_back("not scored: " + reason);
+  result.add("efficacy_ratio", "all", worst);
   return result;
 }
 
@@ -555,6 +628,8 @@ std::vector<StatisticSpec> statistics() {
                  std::nullopt,
                  {ScopeKind::kAll},
                  OutputClass::kCount});
+  // Without the target parameter each declared target's scores are scoped by its name.
+  for (auto& statistic : out) statistic.scopes = {ScopeKind::kAll, ScopeKind::kColumn};
   return out;
 }
 
@@ -565,7 +640,9 @@ MetricSpec train_synthetic_test_real_metric() {
       {.name = "target",
        .type = ParamType::kString,
        .default_value = std::string(),
-       .doc = "the column to predict (the metric is skipped without one)"},
+       .doc = "the column to predict; empty = each disclosure target and each model analysis's "
+              "response (a column or factor(column)), scored in turn (skipped when there is "
+              "none)"},
       {.name = "predictors",
        .type = ParamType::kStringList,
        .default_value = std::vector<std::string>{},
@@ -612,7 +689,11 @@ MetricSpec train_synthetic_test_real_metric() {
           "predict real records as well as one fitted on the confidential data?",
       .doc =
           "Machine-learning efficacy (TSTR, train on synthetic and test on real, Esteban, Hyland "
-          "and Rätsch 2017). For the column `target`, the same model is fitted on each synthetic "
+          "and Rätsch 2017). For the column `target` (or, without it, for each declared target: "
+          "the disclosure scenarios' targets, then the responses of the model analyses that are "
+          "a column or factor(column), each scored in turn with its name as the scope, and "
+          "efficacy_ratio [all] the ratio farthest from 1 over them; a target the models cannot "
+          "take is left out with a warning), the same model is fitted on each synthetic "
           "replicate and on the confidential data, and both are scored on the holdout, real "
           "records neither was fitted on (the metric needs a holdout: a split of the confidential "
           "data would score the reference on records from the same file the synthesiser saw, "
