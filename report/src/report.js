@@ -486,6 +486,18 @@
   // The executive page shows each candidate's first reasons (full sentences with their numbers);
   // the rest open with a click and are all in the release-policy section.
   const REASONS_SHOWN = 2;
+  // The subgroup farthest from its own baseline (results.json subgroups.judged): where to look
+  // first, not a test; null without subgroups.
+  function worstSubgroup(name) {
+    const judged = (doc.subgroups || {}).judged;
+    const c = judged && (judged.candidates || []).find((x) => x.name === name);
+    if (!c || !c.worst) return null;
+    // Short, so that the executive page stays one page in print; the sentence is its title.
+    const w = c.worst;
+    return {text: `Worst subgroup ${w.subgroup}: ${w.statistic} ${fmt(w.standardised_difference)} sd from its ` +
+      `${w.baseline_name} baseline (${c.beyond_review_sd} of ${c.comparisons} beyond ${fmt(judged.review_sd)}; where to look, not a test)`,
+      title: w.reason};
+  }
   function executiveSection() {
     const sec = el('section', {id: 'executive'});
     const verdict = doc.verdict;
@@ -498,10 +510,12 @@
       const cards = el('div', {class: 'verdicts'});
       for (const c of verdict.candidates || []) {
         const mine = findings.filter((f) => f.candidate === c.name);
+        const subgroup = worstSubgroup(c.name);
         cards.append(el('div', {class: 'verdict status-' + c.status, 'data-candidate': c.name},
           el('div', {class: 'verdict-head'}, el('span', {class: 'candidate-name'}, c.name), el('span', {class: 'status'}, c.status)),
-          (c.reasons || []).length || mine.length ? el('ul', null, (c.reasons || []).slice(0, REASONS_SHOWN).map((r) => el('li', null, r)),
-            mine.map((f) => el('li', {class: 'finding'}, f.text))) : null,
+          (c.reasons || []).length || mine.length || subgroup ? el('ul', null, (c.reasons || []).slice(0, REASONS_SHOWN).map((r) => el('li', null, r)),
+            mine.map((f) => el('li', {class: 'finding'}, f.text)),
+            subgroup ? el('li', {class: 'finding subgroup', title: subgroup.title}, subgroup.text) : null) : null,
           (c.reasons || []).length > REASONS_SHOWN ? el('details', {class: 'more-reasons'},
             el('summary', null, `${c.reasons.length - REASONS_SHOWN} more reason(s)`),
             el('ul', null, c.reasons.slice(REASONS_SHOWN).map((r) => el('li', null, r)))) : null));
@@ -753,12 +767,18 @@
     const groups = metric.subgroups || [];
     if (!groups.length) return null;
     const names = metric.candidates.filter((c) => !c.baseline).map((c) => c.name);
+    // The subgroups' own baselines (drawn from each subgroup's rows) follow the candidates.
+    const baselines = [];
+    for (const g of groups)
+      for (const c of g.candidates || [])
+        if (c.baseline && !baselines.includes(c.name)) baselines.push(c.name);
+    const columns = names.concat(baselines);
     const rows = [];
     let suppressed = 0;
     for (const g of groups) {
       if (g.suppressed) {
         suppressed += 1;
-        rows.push(row([g.label, 'suppressed', g.suppressed].concat(names.map(() => '')), g.label));
+        rows.push(row([g.label, 'suppressed', g.suppressed].concat(columns.map(() => '')), g.label));
         continue;
       }
       const keys = [], seen = new Set(), byCandidate = new Map();
@@ -777,7 +797,7 @@
       for (const [s, sc] of keys) {
         const k = s + '\u0000' + sc;
         rows.push({text: g.label + ' ' + s + ' ' + sc, node: () => el('tr', null, el('td', null, g.label), el('td', null, s), el('td', null, sc),
-          names.map((n) => {
+          columns.map((n) => {
             const m = byCandidate.get(n);
             if (typeof m === 'string') return el('td', {class: 'muted', title: m}, 'suppressed');
             return el('td', {class: 'num'}, fmt(m && m.has(k) ? m.get(k) : null));
@@ -789,7 +809,7 @@
       (suppressed ? `, ${suppressed} suppressed` : '');
     return el('details', {class: 'definition subgroups'}, el('summary', null, summary),
       info.note ? el('div', {class: 'note'}, info.note) : null,
-      pagedTable(['Subgroup', 'Statistic', 'Scope'].concat(names), rows, {className: 'values'}));
+      pagedTable(['Subgroup', 'Statistic', 'Scope'].concat(names, baselines.map((b) => b + ' (baseline)')), rows, {className: 'values'}));
   }
 
   // Any JSON value as people read it, never as JSON: scalars as text, lists of scalars joined,

@@ -99,10 +99,13 @@ async function checkReport(context, name, file, options, outDir) {
       if (/^(\{"|\[\{|\[\[|\[")/.test(t) || t.includes('[object Object]')) rawJson.push(t.slice(0, 80));
     }
     const subgroupTables = [...document.querySelectorAll('details.subgroups')].map((d) => d.querySelectorAll('tbody tr').length);
+    const subgroupBaselineColumns = [...document.querySelectorAll('details.subgroups thead th')]
+      .filter((th) => th.textContent.endsWith('(baseline)')).length;
+    const worstSubgroupLines = document.querySelectorAll('.verdict li.subgroup').length;
     // The data section: each column's variable label and each count of values read as missing.
     const dataText = (document.getElementById('data') || {}).textContent || '';
     return {doc, card, plots, scorecardCandidates, dataText, recommendation, statuses, sections, firstSection, rawJson, subgroupTables,
-      injected: window.__fixtureInjected === 1};
+      subgroupBaselineColumns, worstSubgroupLines, injected: window.__fixtureInjected === 1};
   });
   const expected = expectedPlots(facts.doc, facts.card);
   if (facts.plots.length !== expected.count)
@@ -138,6 +141,14 @@ async function checkReport(context, name, file, options, outDir) {
   if (facts.subgroupTables.length !== withSubgroups)
     problems.push(`expected ${withSubgroups} subgroup tables, found ${facts.subgroupTables.length}`);
   if (facts.subgroupTables.some((rows) => rows === 0)) problems.push('a subgroup table has no rows');
+  // Subgroups carry their own baselines (a column each), and each candidate with a worst subgroup
+  // has its line in its verdict card.
+  const subgroupBaselines = facts.doc.metrics.some((m) => (m.subgroups || []).some((g) => (g.candidates || []).some((c) => c.baseline)));
+  if (subgroupBaselines && !facts.subgroupBaselineColumns) problems.push('subgroup baselines are not shown');
+  const judged = ((facts.doc.subgroups || {}).judged || {}).candidates || [];
+  const withWorst = facts.doc.verdict ? judged.filter((c) => c.worst).length : 0;
+  if (facts.worstSubgroupLines !== withWorst)
+    problems.push(`expected ${withWorst} worst-subgroup lines, found ${facts.worstSubgroupLines}`);
   // The committee paper: in print layout the executive page fits one A4 page (210 x 297 mm less
   // 12 mm margins, at 96 px per inch).
   await page.emulateMedia({media: 'print'});
