@@ -880,7 +880,8 @@ json decide_verdict(const json& document, const ReleasePolicy& policy, const std
          {"bound", c.bound},
          {"value", c.value},
          {"tolerance", optional_json(c.tolerance)},
-         {"relative_to", c.relative_to.empty() ? json(nullptr) : json(c.relative_to)}});
+         {"relative_to", c.relative_to.empty() ? json(nullptr) : json(c.relative_to)},
+         {"subgroup", c.subgroup.empty() ? json(nullptr) : json(c.subgroup)}});
 
   std::vector<Status> status(n, Status::kPass);
   std::vector<std::vector<std::string>> reasons(n);

@@ -425,6 +425,14 @@ TEST(Subgroups, PolicyCriteriaMayNameASubgroup) {
   EXPECT_EQ(checks["small"]["status"], "not_evaluated");
   EXPECT_NE(checks["small"]["reason"].get<std::string>().find("suppressed"), std::string::npos);
   EXPECT_EQ(doc["verdict"]["candidates"][0]["status"], "fail");
+  std::size_t named = 0;
+  for (const auto& criterion : doc["verdict"]["policy"]["criteria"])
+    if (criterion["id"] == "ks_distance.ks_distance[x]@g=a") {
+      EXPECT_EQ(criterion["subgroup"], "g=a");
+      EXPECT_NE(criterion["text"].get<std::string>().find("in subgroup g=a"), std::string::npos);
+      ++named;
+    }
+  EXPECT_EQ(named, 1u);
 
   auto message = [](Evaluation e) {
     try {
@@ -449,6 +457,10 @@ TEST(Subgroups, PolicyCriteriaMayNameASubgroup) {
   const std::string not_a_by_column = message(with_criteria(nlohmann::json::array(
       {{{"metric", "ks_distance"}, {"statistic", "ks_distance"}, {"max", 1}, {"subgroup", "h=x"}}})));
   EXPECT_NE(not_a_by_column.find("'h' is not a by: column"), std::string::npos) << not_a_by_column;
+  const std::string no_level = message(with_criteria(nlohmann::json::array(
+      {{{"metric", "ks_distance"}, {"statistic", "ks_distance"}, {"max", 1}, {"subgroup", "g"}}})));
+  EXPECT_NE(no_level.find("criteria[0].subgroup: expected a subgroup label"), std::string::npos)
+      << no_level;
   const std::string family = message(with_criteria(nlohmann::json::array(
       {{{"metric", "distance_to_closest_record"}, {"statistic", "dcr_median"}, {"max", 1},
         {"subgroup", "g=a"}}})));
