@@ -15,9 +15,11 @@
 #include "result/document.hpp"
 #include "spec/spec.hpp"
 #include "synthaudit/synthaudit.hpp"
+#include "input_error_of.hpp"
 #include "test_support.hpp"
 
 using namespace synthaudit;
+using synthaudit::testing::error_of;
 using synthaudit::testing::shared_data;
 namespace fs = std::filesystem;
 
@@ -189,6 +191,11 @@ Evaluation small_groups() {
   return e;
 }
 
+// The InputError message of evaluating `e` ("" when it does not throw one).
+std::string evaluation_error(Evaluation e) {
+  return error_of([&] { (void)evaluate(std::move(e)); });
+}
+
 }  // namespace
 
 // Below the minimum a subgroup is suppressed (the confidential part: the whole subgroup; a
@@ -286,14 +293,7 @@ TEST(Subgroups, IndependentOfThreadCount) {
 }
 
 TEST(Subgroups, BadByColumnsAreInputErrorsNamingTheKey) {
-  auto message = [](Evaluation e) {
-    try {
-      (void)evaluate(std::move(e));
-    } catch (const InputError& error) {
-      return std::string(error.what());
-    }
-    return std::string("no error");
-  };
+  const auto message = evaluation_error;
   Evaluation unknown = small_groups();
   unknown.options["by"] = nlohmann::json::array({"gg"});
   EXPECT_NE(message(unknown).find("by: no column 'gg' in the confidential data"), std::string::npos)
@@ -434,14 +434,7 @@ TEST(Subgroups, PolicyCriteriaMayNameASubgroup) {
     }
   EXPECT_EQ(named, 1u);
 
-  auto message = [](Evaluation e) {
-    try {
-      (void)evaluate(std::move(e));
-    } catch (const InputError& error) {
-      return std::string(error.what());
-    }
-    return std::string("no error");
-  };
+  const auto message = evaluation_error;
   const std::string unknown = message(with_criteria(nlohmann::json::array(
       {{{"metric", "ks_distance"}, {"statistic", "ks_distance"}, {"max", 1},
         {"subgroup", "g=aa"}}})));
