@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <tuple>
 
 #include "core/error.hpp"
 #include "core/random.hpp"
+#include "metrics/households/household_groups.hpp"
 #include "table/table.hpp"
 
 namespace synthaudit {
@@ -65,6 +67,136 @@ std::vector<std::size_t> draw_with_replacement(std::size_t pool, std::size_t row
   return out;
 }
 
+DrawUnits::DrawUnits(const Table& pool, std::size_t pool_rows, const std::string& household)
+    : pool_(pool_rows) {
+  const auto column = household.empty() ? std::nullopt : pool.find(household);
+  if (!column || pool.rows() != pool_rows) return;
+  column_ = column;
+  const households::HouseholdGroups groups = households::group_households(pool, *column);
+  rows_.reserve(pool.rows());
+  start_.reserve(groups.households() + groups.without_household + 1);
+  for (std::size_t h = 0; h < groups.households(); ++h) {
+    start_.push_back(rows_.size());
+    for (std::size_t i = groups.start[h]; i < groups.start[h + 1]; ++i)
+      rows_.push_back(groups.members[i]);
+  }
+  const Column& id = pool.column(*column);
+  for (std::size_t r = 0; r < pool.rows(); ++r)
+    if (id.missing(r)) {
+      start_.push_back(rows_.size());
+      rows_.push_back(r);
+    }
+  start_.push_back(rows_.size());
+}
+
+std::vector<std::size_t> DrawUnits::rows_of_units(const std::vector<std::size_t>& units) const {
+  std::vector<std::size_t> out;
+  for (std::size_t u : units)
+    out.insert(out.end(), rows_.begin() + static_cast<std::ptrdiff_t>(start_[u]),
+               rows_.begin() + static_cast<std::ptrdiff_t>(start_[u + 1]));
+  sort_drawn_rows(out, pool_);
+  return out;
+}
+
+std::vector<std::size_t> DrawUnits::without_replacement(std::size_t rows,
+                                                        std::uint64_t seed) const {
+  if (!column_) return draw_without_replacement(pool_, rows, seed);
+  const std::size_t units = start_.size() - 1;
+  std::vector<std::size_t> order(units);
+  for (std::size_t u = 0; u < units; ++u) order[u] = u;
+  Rng rng(seed);
+  std::size_t taken = 0, drawn_rows = 0;
+  for (; taken < units && drawn_rows < rows; ++taken) {
+    std::swap(order[taken], order[taken + rng.below(units - taken)]);
+    drawn_rows += start_[order[taken] + 1] - start_[order[taken]];
+  }
+  order.resize(taken);
+  return rows_of_units(order);
+}
+
+std::vector<std::size_t> DrawUnits::with_replacement(std::size_t rows, std::uint64_t seed) const {
+  if (!column_) return draw_with_replacement(pool_, rows, seed);
+  const std::size_t units = start_.size() - 1;
+  std::vector<std::size_t> drawn;
+  if (units == 0) return drawn;
+  Rng rng(seed);
+  for (std::size_t drawn_rows = 0; drawn_rows < rows;) {
+    const std::size_t u = rng.below(units);
+    drawn.push_back(u);
+    drawn_rows += start_[u + 1] - start_[u];
+  }
+  return rows_of_units(drawn);
+}
+
+std::pair<std::vector<std::size_t>, std::vector<std::size_t>> DrawUnits::split(
+    std::size_t first_rows, Rng& rng) const {
+  const std::size_t units = column_ ? start_.size() - 1 : pool_;
+  std::vector<std::size_t> order(units);
+  for (std::size_t u = 0; u < units; ++u) order[u] = u;
+  for (std::size_t i = 0; i + 1 < units; ++i) std::swap(order[i], order[i + rng.below(units - i)]);
+  std::size_t cut = 0;
+  if (!column_) {
+    cut = std::min(first_rows, units);
+  } else {
+    for (std::size_t rows = 0; cut < units && rows < first_rows; ++cut)
+      rows += start_[order[cut] + 1] - start_[order[cut]];
+  }
+  auto rows_of = [&](std::size_t from, std::size_t to) {
+    std::vector<std::size_t> part(order.begin() + static_cast<std::ptrdiff_t>(from),
+                                  order.begin() + static_cast<std::ptrdiff_t>(to));
+    if (column_) return rows_of_units(part);
+    std::sort(part.begin(), part.end());
+    return part;
+  };
+  return {rows_of(0, cut), rows_of(cut, units)};
+}
+
+std::vector<std::size_t> repeat_numbers(const std::vector<std::size_t>& rows) {
+  std::vector<std::size_t> copy(rows.size(), 0);
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    if (rows[i] == rows[i - 1]) copy[i] = copy[i - 1] + 1;
+  return copy;
+}
+
+Table with_household_copies_relabelled(const Table& table, std::size_t column,
+                                       const std::vector<std::size_t>& copy) {
+  Table out = table;
+  Column& id = out.column(column);
+  double next = 0.0;
+  std::shared_ptr<Dictionary> levels;
+  if (id.is_numeric()) {
+    for (double x : id.numeric)
+      if (std::isfinite(x)) next = std::max(next, std::floor(x) + 1.0);
+  } else {
+    levels = std::make_shared<Dictionary>(*id.dictionary);
+  }
+  std::map<std::pair<std::uint64_t, std::size_t>, std::uint64_t> renamed;
+  for (std::size_t i = 0; i < copy.size(); ++i) {
+    if (copy[i] == 0 || id.missing(i)) continue;
+    if (id.is_numeric()) {
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &id.numeric[i], sizeof bits);
+      auto [at, fresh] = renamed.try_emplace({bits, copy[i]}, 0);
+      if (fresh) {
+        const double value = next;
+        next += 1.0;
+        std::memcpy(&at->second, &value, sizeof value);
+      }
+      std::memcpy(&id.numeric[i], &at->second, sizeof(double));
+    } else {
+      auto [at, fresh] = renamed.try_emplace({id.codes[i], copy[i]}, 0);
+      if (fresh) {
+        std::string name = levels->level(id.codes[i]) + "#" + std::to_string(copy[i] + 1);
+        while (levels->find(name)) name += "#";
+        at->second = levels->intern(name);
+      }
+      id.codes[i] = static_cast<std::uint32_t>(at->second);
+    }
+  }
+  if (levels) id.dictionary = std::move(levels);
+  return out;
+}
+
 // The holdout as a fresh real sample at the comparison size m = min(n, N), n the synthetic size
 // and N the holdout's: one draw of n rows without replacement when the holdout is larger, else
 // the whole holdout (and the engine scores the candidates on subsamples of N rows as well). Its
@@ -73,7 +205,7 @@ std::vector<std::size_t> draw_with_replacement(std::size_t pool, std::size_t row
 // replacement from N is (1 - b / N) / b times the unit variance; exact for means and shares, an
 // approximation for other statistics).
 BaselineData holdout_baseline(const Table& holdout, std::size_t pool, std::size_t n, int draws,
-                              std::uint64_t seed) {
+                              std::uint64_t seed, const DrawUnits& units) {
   BaselineData b;
   b.name = "holdout";
   b.pool = &holdout;
@@ -82,12 +214,12 @@ BaselineData holdout_baseline(const Table& holdout, std::size_t pool, std::size_
   b.value_draws.emplace_back(
       b.value_is_pool
           ? std::vector<std::size_t>{}
-          : draw_without_replacement(pool, n, derive_seed(seed, "baseline rows", "holdout", 0)));
+          : units.without_replacement(n, derive_seed(seed, "baseline rows", "holdout", 0)));
   b.noise_rows = std::min(b.rows, pool / 2);
   if (draws >= 2 && b.noise_rows >= 2) {
     for (int d = 1; d <= draws; ++d)
-      b.noise_draws.emplace_back(draw_without_replacement(
-          pool, b.noise_rows,
+      b.noise_draws.emplace_back(units.without_replacement(
+          b.noise_rows,
           derive_seed(seed, "baseline rows", "holdout", static_cast<std::size_t>(d))));
     const double rows_b = static_cast<double>(b.noise_rows);
     b.noise_scale = std::sqrt(
@@ -119,15 +251,16 @@ BaselineData holdout_baseline(const Table& holdout, std::size_t pool, std::size_
 // utility of data that differ from the confidential data by sampling noise only. Value: the mean
 // over the draws; noise: their standard deviation.
 BaselineData resample_baseline(const Table& confidential, std::size_t pool, std::size_t n,
-                               int draws, std::uint64_t seed) {
+                               int draws, std::uint64_t seed, const DrawUnits& units) {
   BaselineData b;
   b.name = "resample";
   b.pool = &confidential;
   b.rows = n;
   b.noise_rows = n;
   for (int d = 1; d <= draws; ++d)
-    b.value_draws.emplace_back(draw_with_replacement(
-        pool, n, derive_seed(seed, "baseline rows", "resample", static_cast<std::size_t>(d))));
+    b.value_draws.emplace_back(units.with_replacement(
+        n, derive_seed(seed, "baseline rows", "resample", static_cast<std::size_t>(d))));
+  b.relabel_households = units.household_column();
   if (draws >= 2) b.noise_draws = b.value_draws;
   b.description = "Resamples of the confidential data scored in place of the synthetic data: " +
                   std::to_string(draws) + " draws with replacement of " + std::to_string(n) +
@@ -283,6 +416,9 @@ nlohmann::json score_baseline(const MetricSpec& metric, const Params& params,
           independent_column_rows(baseline, baseline.pool->column_count(), replicate), source));
     else if (!whole_pool)
       drawn = take_rows(how, *baseline.pool, rows, source);
+    if (drawn && baseline.relabel_households)
+      drawn = std::make_shared<const Table>(with_household_copies_relabelled(
+          *drawn, *baseline.relabel_households, repeat_numbers(rows)));
     const std::uint64_t seed = derive_seed(how.seed, metric.name, baseline.name, replicate);
     MetricInput input{*how.confidential,
                       {whole_pool ? baseline.pool : drawn.get()},
@@ -369,11 +505,12 @@ nlohmann::json score_at_baseline_size(
   std::vector<MetricResult> results;
   double scale_sum = 0.0;
   auto subsample = [&](const Table& t, std::size_t r, std::size_t d) {
-    return take_rows(how, t,
-                     draw_without_replacement(
-                         rows_of(how, t), rows,
-                         derive_seed(how.seed, "size-matched rows", candidate, r * 1000 + d)),
-                     t.source());
+    const DrawUnits units(t, rows_of(how, t), how.context ? how.context->household : "");
+    return take_rows(
+        how, t,
+        units.without_replacement(
+            rows, derive_seed(how.seed, "size-matched rows", candidate, r * 1000 + d)),
+        t.source());
   };
   for (const auto& t : replicates)
     scale_sum += 1.0 / std::sqrt(1.0 - static_cast<double>(rows) /

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/random.hpp"
 #include "engine/evaluate.hpp"
 #include "metrics/metric.hpp"
 
@@ -32,6 +33,34 @@ class PackedRows {
   std::string bytes_;
 };
 
+// What a baseline draws: single rows, or whole households when the evaluation declares a
+// household column (every member of a drawn household or none), so that household structure
+// survives a draw and the sampling noise of people clustered in households is the clustered
+// noise (a household bootstrap) rather than that of independent persons. Rows whose household
+// identifier is missing are households of one.
+class DrawUnits {
+ public:
+  // `household` empty or not a column of `pool`: rows; else the households of `pool` on it.
+  DrawUnits(const Table& pool, std::size_t pool_rows, const std::string& household);
+  // At least `rows` rows (all units when the pool is smaller), sorted: with households, whole
+  // households in random order until the count reaches `rows`, so a draw can exceed it by less
+  // than one household. Seeded.
+  std::vector<std::size_t> without_replacement(std::size_t rows, std::uint64_t seed) const;
+  std::vector<std::size_t> with_replacement(std::size_t rows, std::uint64_t seed) const;
+  // The household column, when units are households.
+  std::optional<std::size_t> household_column() const { return column_; }
+  // The pool split at random into two parts, the first of at least `first_rows` rows (exactly,
+  // with rows as units), each sorted: the re-splits of a permutation test.
+  std::pair<std::vector<std::size_t>, std::vector<std::size_t>> split(std::size_t first_rows,
+                                                                      Rng& rng) const;
+
+ private:
+  std::vector<std::size_t> rows_of_units(const std::vector<std::size_t>& units) const;
+  std::size_t pool_ = 0;
+  std::optional<std::size_t> column_;
+  std::vector<std::size_t> rows_, start_;  // unit u is rows_[start_[u], start_[u + 1])
+};
+
 // A baseline's data: draws of row numbers from a pool table (the holdout or the confidential
 // data). The metric values of `value_draws` are the baseline's replicates; the standard
 // deviation of the values over `noise_draws` times `noise_scale` is its sampling noise (for the
@@ -50,6 +79,9 @@ struct BaselineData {
   // (made when the draw runs, from `seed`), so value_draws and noise_draws stay empty.
   std::size_t independent_draws = 0;
   std::uint64_t seed = 0;
+  // Whole households drawn with replacement: the household column, whose repeated households
+  // get identifiers of their own in the drawn table (a household drawn twice is two households).
+  std::optional<std::size_t> relabel_households;
 };
 
 // `rows` of 0..pool-1, sorted; seeded.
@@ -61,11 +93,23 @@ std::vector<std::size_t> draw_with_replacement(std::size_t pool, std::size_t row
 // The holdout (`pool` rows) as a fresh real sample at the synthetic size `n` (or its own size
 // when smaller), with `draws` noise draws.
 BaselineData holdout_baseline(const Table& holdout, std::size_t pool, std::size_t n, int draws,
-                              std::uint64_t seed);
+                              std::uint64_t seed, const DrawUnits& units);
 // `draws` resamples with replacement of the confidential data (`pool` rows) at the synthetic
 // size `n`.
 BaselineData resample_baseline(const Table& confidential, std::size_t pool, std::size_t n,
-                               int draws, std::uint64_t seed);
+                               int draws, std::uint64_t seed, const DrawUnits& units);
+
+// `table` with the household identifiers in `column` of the rows whose `copy` number is k > 0
+// made households of their own: household ID of copy k becomes "ID#k+1" (a categorical
+// identifier, in a dictionary of the table's own) or a number above every identifier (a numeric
+// one). For a household drawn more than once, and for two tables pooled whose identifiers would
+// otherwise meet.
+Table with_household_copies_relabelled(const Table& table, std::size_t column,
+                                       const std::vector<std::size_t>& copy);
+// The copy number of each of `rows` (sorted, repeats allowed): 0 for a row's first occurrence,
+// k for its (k+1)-th. All of a household's rows are drawn together, so the k-th copy of a row is
+// in the k-th copy of its household.
+std::vector<std::size_t> repeat_numbers(const std::vector<std::size_t>& rows);
 // The floor of utility: every column drawn on its own from the confidential data.
 BaselineData independent_marginals_baseline(const Table& confidential, std::size_t n,
                                             std::uint64_t seed);

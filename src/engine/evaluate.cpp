@@ -596,11 +596,15 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
       any_floor = any_floor || wants_independent_marginals(*metric);
     }
     if (any_holdout && data.holdout && rows_of(*data.holdout) > 0)
-      baselines.push_back(holdout_baseline(*data.holdout, rows_of(*data.holdout), n_synthetic,
-                                           spec.baseline_draws, spec.context.seed));
+      baselines.push_back(holdout_baseline(
+          *data.holdout, rows_of(*data.holdout), n_synthetic, spec.baseline_draws,
+          spec.context.seed,
+          DrawUnits(*data.holdout, rows_of(*data.holdout), spec.context.household)));
     if (any_resample && rows_of(data.confidential) > 0)
-      baselines.push_back(resample_baseline(data.confidential, rows_of(data.confidential),
-                                            n_synthetic, spec.baseline_draws, spec.context.seed));
+      baselines.push_back(resample_baseline(
+          data.confidential, rows_of(data.confidential), n_synthetic, spec.baseline_draws,
+          spec.context.seed,
+          DrawUnits(data.confidential, rows_of(data.confidential), spec.context.household)));
     // Column-wise draws need every row of the pool in one place: not under MPI without whole
     // tables (sinks.select_rows), where the verdict says the floor was not measured.
     if (any_floor && spec.policy.default_checks && spec.policy.utility_floor.enabled &&
@@ -792,7 +796,8 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
                      derive_seed(spec.context.seed, metric->name, candidate.name + " null", r + 1),
                      on_tables,
                      spec.policy.fail_level / static_cast<double>(std::max<std::size_t>(
-                                                  1, null_family * candidate.replicates.size()))))
+                                                  1, null_family * candidate.replicates.size())),
+                     spec.context.household))
               nulls.push_back(to_json(test));
             cand["replicates"][r]["nulls"] = std::move(nulls);
           }

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "core/random.hpp"
+#include "engine/baselines.hpp"
 #include "metrics/risk_side.hpp"
 
 namespace synthaudit {
@@ -89,7 +90,8 @@ std::size_t null_tested_headlines(const std::vector<const MetricSpec*>& metrics)
 
 std::vector<NullTest> permutation_nulls(const MetricSpec& metric, const Table& replicate,
                                         const Table& holdout, int max_resplits, std::uint64_t seed,
-                                        const MetricOnTables& run, double decided_at) {
+                                        const MetricOnTables& run, double decided_at,
+                                        const std::string& household) {
   std::vector<const Headline*> headlines;
   bool alone = false, together = false;
   for (const auto& h : metric.headlines)
@@ -124,18 +126,18 @@ std::vector<NullTest> permutation_nulls(const MetricSpec& metric, const Table& r
     if (std::isfinite(test.observed)) active.push_back(i);
   }
 
-  const Table pooled = concatenated(replicate, holdout);
-  const std::size_t n = replicate.rows(), total = pooled.rows();
-  std::vector<std::size_t> order(total);
+  Table pooled = concatenated(replicate, holdout);
+  const std::size_t n = replicate.rows();
+  if (const auto column = pooled.find(household); !household.empty() && column) {
+    // A holdout household whose identifier a synthetic household also has is another household.
+    std::vector<std::size_t> copy(pooled.rows(), 0);
+    std::fill(copy.begin() + static_cast<std::ptrdiff_t>(n), copy.end(), 1);
+    pooled = with_household_copies_relabelled(pooled, *column, copy);
+  }
+  const DrawUnits units(pooled, pooled.rows(), household);
   for (int b = 1; b <= max_resplits && !active.empty(); ++b) {
-    std::iota(order.begin(), order.end(), std::size_t{0});
     Rng rng(seed, static_cast<std::uint64_t>(b));
-    for (std::size_t i = 0; i + 1 < total; ++i)
-      std::swap(order[i], order[i + rng.below(total - i)]);
-    std::vector<std::size_t> first(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n));
-    std::vector<std::size_t> second(order.begin() + static_cast<std::ptrdiff_t>(n), order.end());
-    std::sort(first.begin(), first.end());
-    std::sort(second.begin(), second.end());
+    const auto [first, second] = units.split(n, rng);
     const Table synthetic_side = select_rows(pooled, first, replicate.source());
     const Table fresh_side = select_rows(pooled, second, holdout.source());
     const Runs runs = score(synthetic_side, fresh_side, seed);

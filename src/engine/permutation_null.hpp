@@ -59,9 +59,13 @@ bool has_null_tested_headline(const MetricSpec& metric);
 // the verdict's correction can ask for): under the null no re-split is as extreme in the first L
 // with probability at most 1 / (L + 1), so the p-value 1 / (L + 1) stays valid, and a clear
 // excess costs L re-splits instead of max_resplits. 0: no such stop.
+// With a `household` column the units re-split are whole households (the holdout's identifiers
+// made distinct from the replicate's first), so the synthetic side has at least the replicate's
+// rows, exceeding them by less than one household.
 std::vector<NullTest> permutation_nulls(const MetricSpec& metric, const Table& replicate,
                                         const Table& holdout, int max_resplits, std::uint64_t seed,
-                                        const MetricOnTables& run, double decided_at = 0.0);
+                                        const MetricOnTables& run, double decided_at = 0.0,
+                                        const std::string& household = "");
 
 // How many headlines of `metrics` the null tests for one replicate.
 std::size_t null_tested_headlines(const std::vector<const MetricSpec*>& metrics);

@@ -118,5 +118,9 @@ Reference fisher_1935();
 // Exact (order-independent) summation of floating-point numbers.
 Reference kulisch_2013();
 Reference neal_2015();
+// Households and related tables: multi-table synthetic data and its evaluation.
+Reference patki_2016();
+Reference hudovernik_2024();
+Reference alfons_templ_2013();
 
 }  // namespace synthaudit::references

@@ -48,6 +48,9 @@ MetricSpec tail_agreement_metric();
 MetricSpec zero_cell_agreement_metric();
 MetricSpec edit_rules_metric();
 MetricSpec train_synthetic_test_real_metric();
+MetricSpec household_structure_metric();
+MetricSpec household_composition_metric();
+MetricSpec household_disclosure_metric();
 
 const std::vector<MetricSpec>& all_metrics() {
   static const std::vector<MetricSpec> metrics = [] {
@@ -91,6 +94,9 @@ const std::vector<MetricSpec>& all_metrics() {
         zero_cell_agreement_metric(),
         edit_rules_metric(),
         train_synthetic_test_real_metric(),
+        household_structure_metric(),
+        household_composition_metric(),
+        household_disclosure_metric(),
     };
     for (std::size_t i = 0; i < table.size(); ++i)
       for (std::size_t j = i + 1; j < table.size(); ++j)

@@ -110,4 +110,25 @@ PairedTTest paired_t_test(std::span<const double> x, std::span<const double> y) 
   return out;
 }
 
+double fisher_exact_greater(double a, double n, double c, double m) {
+  const double total = n + m, violations = a + c;
+  if (n == 0 || m == 0 || violations == 0) return 1.0;
+  auto log_choose = [](double k_of, double k) {
+    return std::lgamma(k_of + 1) - std::lgamma(k + 1) - std::lgamma(k_of - k + 1);
+  };
+  const double log_denominator = log_choose(total, n);
+  const double top = std::min(violations, n);
+  const double mode = std::floor((n + 1) * (violations + 1) / (total + 2));
+  double p = 0.0;
+  for (double x = a; x <= top; x += 1.0) {
+    if (total - violations < n - x) continue;  // impossible: more non-violations drawn than exist
+    const double term = std::exp(log_choose(violations, x) + log_choose(total - violations, n - x) -
+                                 log_denominator);
+    p += term;
+    // Past the mode the terms fall geometrically: stop once they no longer change the sum.
+    if (x > mode && term < p * 1e-17) break;
+  }
+  return std::min(1.0, p);
+}
+
 }  // namespace synthaudit::stats

@@ -33,4 +33,10 @@ struct PairedTTest {
 };
 PairedTTest paired_t_test(std::span<const double> x, std::span<const double> y);
 
+// One-sided Fisher exact test that the first sample's rate (a of n) exceeds the second's (c of
+// m): the hypergeometric upper tail P(X >= a) with N = n + m records, K = a + c events and n
+// drawn, conditional on the margins (Fisher 1935); as scipy.stats.fisher_exact with
+// alternative="greater" (tests/golden/edit_rules). 1 when a sample is empty or nothing happened.
+double fisher_exact_greater(double a, double n, double c, double m);
+
 }  // namespace synthaudit::stats

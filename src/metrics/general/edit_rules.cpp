@@ -8,37 +8,13 @@
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/attack_risk.hpp"
+#include "stats/distribution.hpp"
 #include "stats/edit_rule.hpp"
 #include "stats/multiple_testing.hpp"
 
 namespace synthaudit {
 
 namespace {
-
-// One-sided Fisher exact test that the first sample's rate (a of n) exceeds the second's (c of
-// m): the hypergeometric upper tail P(X >= a) with N = n + m records, K = a + c violations and
-// n drawn, conditional on the margins (Fisher 1935); as scipy.stats.fisher_exact with
-// alternative="greater" (tests/golden/edit_rules).
-double fisher_greater(double a, double n, double c, double m) {
-  const double total = n + m, violations = a + c;
-  if (n == 0 || m == 0 || violations == 0) return 1.0;
-  auto log_choose = [](double k_of, double k) {
-    return std::lgamma(k_of + 1) - std::lgamma(k + 1) - std::lgamma(k_of - k + 1);
-  };
-  const double log_denominator = log_choose(total, n);
-  const double top = std::min(violations, n);
-  const double mode = std::floor((n + 1) * (violations + 1) / (total + 2));
-  double p = 0.0;
-  for (double x = a; x <= top; x += 1.0) {
-    if (total - violations < n - x) continue;  // impossible: more non-violations drawn than exist
-    const double term = std::exp(log_choose(violations, x) + log_choose(total - violations, n - x) -
-                                 log_denominator);
-    p += term;
-    // Past the mode the terms fall geometrically: stop once they no longer change the sum.
-    if (x > mode && term < p * 1e-17) break;
-  }
-  return std::min(1.0, p);
-}
 
 std::string rule_scope(const stats::EditRuleSpec& rule) { return "rule=" + rule.name; }
 
@@ -89,7 +65,7 @@ MetricResult compute_edit_rules(const MetricInput& in, const Params& params) {
     result.add("excess_violation_rate", scope, excess[i]);
     result.add("violation_rate_ratio", scope, conf_rate > 0 ? syn_rate / conf_rate : NAN);
     const double p =
-        fisher_greater(static_cast<double>(syn.violations), static_cast<double>(syn.applies),
+        stats::fisher_exact_greater(static_cast<double>(syn.violations), static_cast<double>(syn.applies),
                        static_cast<double>(conf.violations), static_cast<double>(conf.applies));
     result.add("p_value", scope, p);
     if (declared[i].severity == "error") {
