@@ -52,6 +52,7 @@ calibration: build
 	/usr/bin/python3 tests/cli/verdict_calibration.py $(BUILD_DIR)/synthaudit tests/data/sd2011 100 5
 	/usr/bin/python3 tests/cli/utility_floor_calibration.py $(BUILD_DIR)/synthaudit tests/data/sd2011 30
 	/usr/bin/python3 tests/cli/subgroup_judgement_calibration.py $(BUILD_DIR)/synthaudit tests/data/sd2011 40
+	/usr/bin/python3 tests/cli/household_reference.py $(BUILD_DIR)/synthaudit tests/data/eusilc 40
 	/usr/bin/python3 tests/cli/membership_attacks_power.py $(BUILD_DIR)/synthaudit \
 	  tests/data/sd2011/orig.csv 20
 

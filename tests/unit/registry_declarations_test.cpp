@@ -102,6 +102,13 @@ std::optional<ScopeKind> scope_kind(const std::string& scope, const Tables& t,
     if (scope.rfind(analysis.name + ":", 0) == 0) return ScopeKind::kEstimand;
   }
   if (columns.count(scope)) return ScopeKind::kColumn;
+  // A household aggregate of a column (household_composition): "size", "age:sd", "sex=F:share".
+  if (scope == "size") return ScopeKind::kFeature;
+  for (const char* aggregate : {":mean", ":min", ":max", ":sd", ":distinct", ":share"})
+    if (const auto at = scope.rfind(aggregate);
+        at != std::string::npos && at + std::string(aggregate).size() == scope.size() &&
+        columns.count(scope.substr(0, std::min(at, scope.find('=')))))
+      return ScopeKind::kFeature;
   if (const auto eq = scope.find('=');
       eq != std::string::npos && columns.count(scope.substr(0, eq)))
     return ScopeKind::kColumnLevel;
