@@ -182,8 +182,6 @@ RowCopies ExactRowIndex::copies_in(const Table& table) const {
   return out;
 }
 
-namespace {
-
 std::string percent(double share) { return format_short(100.0 * share) + " %"; }
 
 std::string count_text(std::size_t n) {
@@ -192,6 +190,8 @@ std::string count_text(std::size_t n) {
     digits.insert(static_cast<std::size_t>(pos), ",");
   return digits;
 }
+
+namespace {
 
 std::string replicate_text(const EvaluationData::Candidate& candidate, std::size_t r) {
   return "candidate '" + candidate.name + "'" +

@@ -32,6 +32,11 @@ struct DataFinding {
 
 nlohmann::json finding_to_json(const DataFinding& finding);
 
+// Numbers in findings' sentences: a count with thousands separators ("12,345"), a share as a
+// percentage ("3.1 %").
+std::string count_text(std::size_t n);
+std::string percent(double share);
+
 // Every column the spec names (disclosure keys and targets, the analyses' columns and formula
 // variables, synthesised_columns, metric parameters declared as naming columns, for every metric
 // given parameters whether selected or not) exists in the confidential table with a kind its use

@@ -22,6 +22,7 @@
 #include "engine/data_checks.hpp"
 #include "engine/memory_use.hpp"
 #include "engine/permutation_null.hpp"
+#include "engine/related_tables.hpp"
 #include "engine/subgroups.hpp"
 #include "metrics/metric_memo.hpp"
 #include "metrics/registry.hpp"
@@ -196,6 +197,7 @@ ReadSettings reading_settings(const EvaluationSpec& spec) {
 }
 
 EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
+  if (!spec.tables.empty()) return load_related_evaluation_data(spec);
   EvaluationData data;
   const ResourceLimits& limits = spec.context.limits;
   ReadSettings settings = reading_settings(spec);
@@ -504,6 +506,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
     for (auto& f : check_few_valued_numeric(data.confidential, data.schema, spec.context))
       findings.push_back(std::move(f));
   }
+  findings.insert(findings.begin(), data.relation_findings.begin(), data.relation_findings.end());
 
   nlohmann::json doc;
   doc["schema"] = "synthaudit/1";
@@ -554,6 +557,7 @@ nlohmann::json evaluate(const EvaluationSpec& spec, const EvaluationData& data,
     doc["candidates"].push_back({{"name", c.name}, {"replicates", c.replicates.size()}});
   if (spec.context.synthesis == SynthesisType::kPartial)
     doc["not_synthesised_columns"] = not_synthesised;
+  if (!data.relations.is_null()) doc["relations"] = data.relations;
   doc["data_checks"] = nlohmann::json::array();
   for (const auto& f : findings) doc["data_checks"].push_back(finding_to_json(f));
   doc["warnings"] = data.warnings;

@@ -38,6 +38,10 @@ struct EvaluationData {
   std::vector<FileMissing> treated_as_missing;
   // Categorical columns left out as identifiers (more levels than limits.levels): name, levels.
   std::vector<std::pair<std::string, std::size_t>> identifiers;
+  // Related tables (engine/related_tables.hpp): each relation's counts per dataset (results.json
+  // "relations"; null without tables) and the findings they give (orphans fail a candidate).
+  nlohmann::json relations;
+  std::vector<DataFinding> relation_findings;
 };
 
 // Reads and encodes every file of the spec within spec.context.limits (docs/limits.md): the

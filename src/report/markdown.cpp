@@ -190,6 +190,46 @@ std::string table_cell(const json& v) {
 
 // The metrics' tables (details.tables), per candidate from its combined result or first
 // replicate.
+// Related tables (results.json "relations"): whether each relation holds in every dataset.
+void structure(std::ostringstream& out, const json& document) {
+  const json& relations = member(document, "relations");
+  if (!relations.is_array() || relations.empty()) return;
+  out << "## Structure and households\n\nEach relation between related tables in every dataset: "
+         "records whose parent is missing (orphans, or a missing key), repeated keys, parents "
+         "without children, parents whose number of children the confidential data never show, "
+         "and the distance of the children-per-parent distribution from the confidential one "
+         "(total variation, Kolmogorov–Smirnov). A candidate with orphans or repeated keys that "
+         "the confidential data do not have fails.\n\n";
+  auto share = [](const json& count, const json& of) {
+    return number(count) + (of.is_number() ? " (" + plain_number(100.0 * of.get<double>()) + " %)"
+                                           : std::string());
+  };
+  for (const auto& r : relations) {
+    out << "### " << cell(text_of(r, "child")) << " in " << cell(text_of(r, "parent"))
+        << "\n\n| Dataset | Parents | Children | Orphans | Missing key | Repeated keys | "
+           "Childless parents | Outside the confidential range | Cardinality TV | KS |\n"
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    for (const auto& d : member(r, "datasets")) {
+      const auto count = [&](const char* key) {
+        const json& v = member(d, key);
+        return v.is_number() ? v.get<double>() : 0.0;
+      };
+      const double repeated = count("duplicate_parent_keys") + count("duplicate_child_keys");
+      out << "| " << cell(text_of(d, "dataset")) << " | " << number(member(d, "parents")) << " | "
+          << number(member(d, "children")) << " | "
+          << share(member(d, "orphans"), member(d, "orphan_share")) << " | "
+          << number(member(d, "missing_foreign_keys")) << " | " << plain_number(repeated)
+          << " | " << share(member(d, "childless_parents"), member(d, "childless_share"))
+          << " | "
+          << share(member(d, "children_per_parent_outside_bounds"),
+                   member(d, "outside_bounds_share"))
+          << " | " << number(member(d, "cardinality_tv")) << " | "
+          << number(member(d, "cardinality_ks")) << " |\n";
+    }
+    out << "\n";
+  }
+}
+
 void tables(std::ostringstream& out, const json& document) {
   bool heading = false;
   for (const auto& m : member(document, "metrics"))
@@ -264,6 +304,7 @@ std::string render_markdown(const json& document) {
     out << "\n";
   }
 
+  structure(out, document);
   out << "## Metrics\n\n";
   for (const auto& m : member(document, "metrics")) {
     out << "- **" << text_of(m, "name") << "** (" << text_of(m, "family")

@@ -476,6 +476,22 @@ void apply_rules(EvaluationSpec& spec, const json& value, const OptionSite& site
   spec.context.rules = load_rules(site.path(text_of(value, site)), spec.context.limits);
 }
 
+// tables: the mapping itself, or a YAML file holding it. The household column defaults to the
+// root table's key as the next table holds it (persons' db030): the household metrics then group
+// the joined records by their root record.
+void apply_tables(EvaluationSpec& spec, const json& value, const OptionSite& site) {
+  if (value.is_object()) {
+    const bool file = site.source.kind == OptionSource::Kind::kSpecFile;
+    spec.tables =
+        tables_from_json(value, file ? site.source.origin + ": " + site.option.spec_key : site.where());
+  } else {
+    spec.tables = load_tables(site.path(text_of(value, site)), spec.context.limits);
+  }
+  if (spec.context.household.empty() && spec.tables.size() >= 2 &&
+      spec.tables[1].foreign_key.size() == 1)
+    spec.context.household = spec.tables[1].foreign_key.front();
+}
+
 // safe_output: true or false; a spec file's block {threshold: N} turns it on (the threshold is
 // its own option, safe_output_threshold, read from safe_output.threshold).
 void apply_safe_output(EvaluationSpec& spec, const json& value, const OptionSite& site) {
@@ -772,6 +788,20 @@ std::vector<EvaluationOption> declare_options() {
                   .apply([](EvaluationSpec& s, const json& v, const OptionSite& site) {
                     s.context.household = text_of(v, site);
                   }));
+  t.push_back(
+      Declare("tables", T::kStructured)
+          .example({{"households", {{"primary_key", "hid"}}},
+                    {"persons",
+                     {{"primary_key", "pid"}, {"parent", "households"}, {"foreign_key", "hid"}}}},
+                   nullptr)
+          .spec("tables")
+          .cli("--tables", "FILE")
+          .doc("related tables (docs/config.md): a mapping of each table to {primary_key, parent, "
+               "foreign_key}, one chain from the root (households, persons, ...), or a YAML file "
+               "holding it; every dataset is then a folder with one file per table "
+               "(TABLE.csv, or any format read), joined into one record per row of the last "
+               "table; the household column defaults to the root's key")
+          .apply(apply_tables));
   t.push_back(Declare("delimiter", T::kText)
                   .example(";", ";")
                   .spec("read.delimiter")

@@ -673,6 +673,97 @@ std::vector<stats::EditRuleSpec> load_rules(const std::string& path, const Resou
   }
 }
 
+std::vector<RelatedTable> tables_from_json(const nlohmann::json& value, const std::string& where) {
+  if (!value.is_object() || value.empty())
+    throw InputError(where +
+                     ": expected a mapping of tables, each {primary_key, parent, foreign_key}");
+  auto columns_of = [](const nlohmann::json& v, const std::string& at) {
+    std::vector<std::string> out;
+    if (v.is_string()) {
+      for (const auto& part : split(v.get<std::string>(), ',')) out.push_back(trim(part));
+    } else if (v.is_array()) {
+      for (const auto& item : v) {
+        if (!item.is_string()) throw InputError(at + ": expected column names");
+        out.push_back(item.get<std::string>());
+      }
+    }
+    if (out.empty() || std::any_of(out.begin(), out.end(), [](const auto& c) { return c.empty(); }))
+      throw InputError(at + ": expected a column name or a list of them");
+    return out;
+  };
+  std::map<std::string, RelatedTable> declared;
+  const std::vector<std::string> allowed = {"primary_key", "parent", "foreign_key"};
+  for (const auto& [name, entry] : value.items()) {
+    const std::string at = where + "." + name;
+    if (!entry.is_object())
+      throw InputError(at + ": expected a mapping {primary_key, parent, foreign_key}");
+    for (const auto& [key, ignored] : entry.items())
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+        throw InputError(at + ": unknown key '" + key + "'" + did_you_mean(key, allowed));
+    RelatedTable table;
+    table.name = name;
+    if (!entry.contains("primary_key")) throw InputError(at + ": primary_key is missing");
+    table.primary_key = columns_of(entry["primary_key"], at + ".primary_key");
+    if (entry.contains("parent") != entry.contains("foreign_key"))
+      throw InputError(at + ": parent and foreign_key go together");
+    if (entry.contains("parent")) {
+      if (!entry["parent"].is_string() || entry["parent"].get<std::string>().empty())
+        throw InputError(at + ".parent: expected a table name");
+      table.parent = entry["parent"].get<std::string>();
+      table.foreign_key = columns_of(entry["foreign_key"], at + ".foreign_key");
+    }
+    declared.emplace(name, std::move(table));
+  }
+  std::vector<std::string> names, roots;
+  for (const auto& [name, table] : declared) {
+    names.push_back(name);
+    if (table.parent.empty()) roots.push_back(name);
+  }
+  std::map<std::string, std::string> child_of;
+  for (const auto& [name, table] : declared) {
+    if (table.parent.empty()) continue;
+    const std::string at = where + "." + name + ".parent";
+    const auto parent = declared.find(table.parent);
+    if (parent == declared.end())
+      throw InputError(at + ": no table '" + table.parent + "'" + did_you_mean(table.parent, names));
+    if (table.foreign_key.size() != parent->second.primary_key.size())
+      throw InputError(where + "." + name + ".foreign_key: " +
+                       std::to_string(table.foreign_key.size()) + " column(s) for the " +
+                       std::to_string(parent->second.primary_key.size()) +
+                       " of the primary key of '" + table.parent + "'");
+    if (!child_of.emplace(table.parent, name).second)
+      throw InputError(at + ": '" + table.parent + "' already has the child table '" +
+                       child_of[table.parent] +
+                       "'; several child tables of one table are not supported yet (declare "
+                       "one chain of tables, e.g. households, persons, spells)");
+  }
+  if (roots.size() != 1)
+    throw InputError(where + ": expected one table without a parent (the root), found " +
+                     std::to_string(roots.size()) +
+                     (roots.empty() ? "" : " (" + join(roots, ", ") + ")"));
+  std::vector<RelatedTable> chain = {declared[roots.front()]};
+  for (auto next = child_of.find(roots.front()); next != child_of.end();
+       next = child_of.find(next->second))
+    chain.push_back(declared[next->second]);
+  if (chain.size() != declared.size())
+    throw InputError(where + ": the tables' parents make a cycle (every table must lead up to '" +
+                     roots.front() + "')");
+  return chain;
+}
+
+std::vector<RelatedTable> load_tables(const std::string& path, const ResourceLimits& limits) {
+  const YAML::Node root = load_yaml(path, limits);
+  if (root.IsNull()) throw InputError(path + ": the tables file is empty");
+  try {
+    const nlohmann::json value = yaml_to_json(root);
+    if (value.is_object() && value.size() == 1 && value.contains("tables"))
+      return tables_from_json(value["tables"], path + ": tables");
+    return tables_from_json(value, path + ": tables");
+  } catch (const YAML::Exception& e) {
+    throw InputError(path + ": line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+}
+
 void validate_policy(const ReleasePolicy& policy, const std::string& where) {
   std::vector<std::string> known;
   for (const auto& m : all_metrics()) known.push_back(m.name);
@@ -854,6 +945,17 @@ nlohmann::json spec_to_json(const EvaluationSpec& spec) {
   if (!spec.synthesised_columns.empty()) j["synthesised_columns"] = spec.synthesised_columns;
   if (!spec.context.weights.empty()) j["weights"] = spec.context.weights;
   if (!spec.context.household.empty()) j["household"] = spec.context.household;
+  if (!spec.tables.empty()) {
+    j["tables"] = nlohmann::json::object();
+    for (const auto& t : spec.tables) {
+      nlohmann::json entry = {{"primary_key", t.primary_key}};
+      if (!t.parent.empty()) {
+        entry["parent"] = t.parent;
+        entry["foreign_key"] = t.foreign_key;
+      }
+      j["tables"][t.name] = std::move(entry);
+    }
+  }
   // The design block, when anything in it was given (the spec file's design: keys).
   const auto design_json = [](const stats::SurveyDesignSpec& d) {
     nlohmann::json out = {{"strata", d.strata},

@@ -101,6 +101,15 @@ inline constexpr int kDefaultNullDraws = 199;
 // The reserved candidate names of the baselines (a user candidate may not use them).
 inline const std::vector<std::string> kBaselineNames = {"holdout", "resample"};
 
+// One of several related tables (the spec's `tables:`): households, the persons in them, the
+// spells of each person. Every dataset is then a folder holding one file per table.
+struct RelatedTable {
+  std::string name;
+  std::vector<std::string> primary_key;
+  std::string parent;                    // "" for the root table
+  std::vector<std::string> foreign_key;  // this table's columns holding the parent's key
+};
+
 struct EvaluationSpec {
   std::string confidential;
   std::optional<std::string> holdout;
@@ -109,6 +118,9 @@ struct EvaluationSpec {
   // Partial synthesis: the columns that were replaced (the others must equal the confidential
   // data row by row). Empty: the columns equal row by row are taken as not synthesised.
   std::vector<std::string> synthesised_columns;
+  // Related tables, root first, each the parent of the next (engine/related_tables.hpp); empty:
+  // each dataset is one table.
+  std::vector<RelatedTable> tables;
   std::string metadata;  // optional SDV metadata JSON with column kinds
   std::vector<std::string> metrics = {"all"};
   // metric name -> its parameters as given (validated against the declaration before running)
@@ -212,6 +224,16 @@ std::vector<stats::EditRuleSpec> rules_from_json(const nlohmann::json& value,
 // A rules file (`--rules FILE`): a YAML list of rules, or a mapping whose one key is `rules:`.
 std::vector<stats::EditRuleSpec> load_rules(const std::string& path,
                                             const ResourceLimits& limits = {});
+
+// Related tables (docs/config.md, "Households and related tables"): a mapping table name ->
+// {primary_key, parent, foreign_key} (keys: one column or a list), as the spec's `tables:` block
+// or a binding gives it; messages name `where`. Returned root first, each table the parent of the
+// next: one root, every parent declared, one child per table (a chain), a foreign key as long as
+// its parent's primary key.
+std::vector<RelatedTable> tables_from_json(const nlohmann::json& value, const std::string& where);
+// A tables file (`--tables FILE`): a YAML mapping of tables, or a mapping whose one key is
+// `tables:`.
+std::vector<RelatedTable> load_tables(const std::string& path, const ResourceLimits& limits = {});
 
 // The read options of text files, as the spec's `read:` block and the command line's --delimiter,
 // --decimal, --encoding and --na give them; each bad value is an InputError starting with
