@@ -373,7 +373,6 @@ bool wants_baseline(const MetricSpec& metric, const BaselineData& baseline) {
       metric, baseline.name == "holdout" ? BaselineKind::kHoldout : BaselineKind::kResample);
 }
 
-
 namespace {
 
 void omit_plots(nlohmann::json& result) {
@@ -400,8 +399,8 @@ nlohmann::json score_baseline(const MetricSpec& metric, const Params& params,
                               const BaselineData& baseline, const DrawScoring& how) {
   // The holdout is not also given as the holdout when it stands in for the synthetic data.
   const Table* holdout_input = baseline.name == "holdout" ? nullptr : how.holdout;
-  auto run_draw = [&](const std::vector<std::size_t>& rows, bool whole_pool,
-                      std::size_t replicate, const std::string& label) {
+  auto run_draw = [&](const std::vector<std::size_t>& rows, bool whole_pool, std::size_t replicate,
+                      const std::string& label) {
     if (how.progress)
       how.progress("running " + metric.name + " on the " + baseline.name + " baseline " + label +
                    how.where);
@@ -420,14 +419,10 @@ nlohmann::json score_baseline(const MetricSpec& metric, const Params& params,
       drawn = std::make_shared<const Table>(with_household_copies_relabelled(
           *drawn, *baseline.relabel_households, repeat_numbers(rows)));
     const std::uint64_t seed = derive_seed(how.seed, metric.name, baseline.name, replicate);
-    MetricInput input{*how.confidential,
-                      {whole_pool ? baseline.pool : drawn.get()},
-                      holdout_input,
-                      *how.context,
-                      baseline.name,
-                      seed,
-                      how.neighbours,
-                      how.work_progress,
+    MetricInput input{*how.confidential, {whole_pool ? baseline.pool : drawn.get()},
+                      holdout_input,     *how.context,
+                      baseline.name,     seed,
+                      how.neighbours,    how.work_progress,
                       how.memo,
                       /*plots=*/false};
     MetricResult result;
@@ -506,15 +501,14 @@ nlohmann::json score_at_baseline_size(
   double scale_sum = 0.0;
   auto subsample = [&](const Table& t, std::size_t r, std::size_t d) {
     const DrawUnits units(t, rows_of(how, t), how.context ? how.context->household : "");
-    return take_rows(
-        how, t,
-        units.without_replacement(
-            rows, derive_seed(how.seed, "size-matched rows", candidate, r * 1000 + d)),
-        t.source());
+    return take_rows(how, t,
+                     units.without_replacement(
+                         rows, derive_seed(how.seed, "size-matched rows", candidate, r * 1000 + d)),
+                     t.source());
   };
   for (const auto& t : replicates)
-    scale_sum += 1.0 / std::sqrt(1.0 - static_cast<double>(rows) /
-                                           static_cast<double>(rows_of(how, t)));
+    scale_sum +=
+        1.0 / std::sqrt(1.0 - static_cast<double>(rows) / static_cast<double>(rows_of(how, t)));
   for (std::size_t d = 1; d <= draws; ++d) {
     const std::string label =
         "at the holdout's size, draw " + std::to_string(d) + "/" + std::to_string(draws);

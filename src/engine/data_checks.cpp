@@ -16,9 +16,9 @@
 #include "metrics/registry.hpp"
 #include "metrics/specific/analysis_models.hpp"
 #include "stats/edit_rule.hpp"
-#include "stats/survey_design.hpp"
 #include "stats/formula.hpp"
 #include "stats/model_matrix.hpp"
+#include "stats/survey_design.hpp"
 
 namespace synthaudit {
 

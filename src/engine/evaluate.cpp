@@ -96,7 +96,6 @@ std::size_t synthetic_size(const EvaluationData& data,
   return sizes[(sizes.size() - 1) / 2];
 }
 
-
 std::string iso_time_now() {
   const std::time_t now = std::time(nullptr);
   char buffer[32];

@@ -117,7 +117,9 @@ EvaluationData load_related_evaluation_data(const EvaluationSpec& spec) {
       datasets.push_back({spec.candidates[c].replicates.size() > 1
                               ? name + " replicate " + std::to_string(r + 1)
                               : name,
-                          name, r + 1, {}});
+                          name,
+                          r + 1,
+                          {}});
       for (const auto& data : per_table)
         datasets.back().tables.push_back(&data.candidates[c].replicates[r]);
     }
@@ -157,8 +159,8 @@ EvaluationData load_related_evaluation_data(const EvaluationSpec& spec) {
                                  foreign[i], primary[i]));
       const RelationCounts& got = counts[i].back();
       const RelationCounts& conf = counts[i].front();
-      const auto [lo, hi] = std::minmax_element(conf.children_per_parent.begin(),
-                                                conf.children_per_parent.end());
+      const auto [lo, hi] =
+          std::minmax_element(conf.children_per_parent.begin(), conf.children_per_parent.end());
       std::size_t outside = 0;
       if (lo != conf.children_per_parent.end())
         for (auto n : got.children_per_parent) outside += n < *lo || n > *hi;
@@ -182,8 +184,8 @@ EvaluationData load_related_evaluation_data(const EvaluationSpec& spec) {
           {"childless_share", share(got.childless_parents, distinct_parents)},
           {"children_per_parent_outside_bounds", outside},
           {"outside_bounds_share", share(outside, distinct_parents)},
-          {"mean_children_per_parent", share(got.children - got.orphans - got.missing_foreign_keys,
-                                             distinct_parents)},
+          {"mean_children_per_parent",
+           share(got.children - got.orphans - got.missing_foreign_keys, distinct_parents)},
           {"cardinality_tv", std::isnan(tv) ? nlohmann::json(nullptr) : nlohmann::json(tv)},
           {"cardinality_ks", std::isnan(ks) ? nlohmann::json(nullptr) : nlohmann::json(ks)}};
       if (!dataset.candidate.empty()) {
@@ -196,25 +198,25 @@ EvaluationData load_related_evaluation_data(const EvaluationSpec& spec) {
       const std::string what = "'" + declared[i].name + "' → '" + declared[i - 1].name + "'";
       // Who the finding is about, as the other data checks name it.
       const std::string who =
-          (dataset.candidate.empty() ? "the " + dataset.label + " data"
-                                     : "candidate '" + dataset.candidate + "'" +
-                                           (dataset.label == dataset.candidate
-                                                ? ""
-                                                : " replicate " +
-                                                      std::to_string(dataset.replicate))) +
+          (dataset.candidate.empty()
+               ? "the " + dataset.label + " data"
+               : "candidate '" + dataset.candidate + "'" +
+                     (dataset.label == dataset.candidate
+                          ? ""
+                          : " replicate " + std::to_string(dataset.replicate))) +
           " (" + dataset.tables[i]->source().path + ")";
       auto finding = [&](const std::string& check, bool fails, std::string message,
                          nlohmann::json numbers) {
         joined.relation_findings.push_back({check, dataset.candidate, dataset.replicate, "",
-                                            fails && !dataset.candidate.empty(),
-                                            std::move(message), std::move(numbers)});
+                                            fails && !dataset.candidate.empty(), std::move(message),
+                                            std::move(numbers)});
       };
       const std::size_t unlinked = got.orphans + got.missing_foreign_keys;
-      if (unlinked > 0 && (dataset.candidate.empty() ||
-                           conf.orphans + conf.missing_foreign_keys == 0))
+      if (unlinked > 0 &&
+          (dataset.candidate.empty() || conf.orphans + conf.missing_foreign_keys == 0))
         finding("orphan_records", true,
-                who + ": " + count_text(unlinked) + " of its " + count_text(got.children) +
-                    " " + declared[i].name + " records (" +
+                who + ": " + count_text(unlinked) + " of its " + count_text(got.children) + " " +
+                    declared[i].name + " records (" +
                     percent(static_cast<double>(unlinked) / static_cast<double>(got.children)) +
                     ") belong to no " + declared[i - 1].name + " record of its dataset (" +
                     count_text(got.orphans) + " orphans whose " +
@@ -228,10 +230,9 @@ EvaluationData load_related_evaluation_data(const EvaluationSpec& spec) {
       if (duplicates > 0 && (dataset.candidate.empty() ||
                              conf.duplicate_parent_keys + conf.duplicate_child_keys == 0))
         finding("duplicate_keys", true,
-                who + ": " + count_text(got.duplicate_parent_keys) + " " +
-                    declared[i - 1].name + " records repeat a primary key (" +
-                    join(declared[i - 1].primary_key, ", ") + ") and " +
-                    count_text(got.duplicate_child_keys) + " " + declared[i].name +
+                who + ": " + count_text(got.duplicate_parent_keys) + " " + declared[i - 1].name +
+                    " records repeat a primary key (" + join(declared[i - 1].primary_key, ", ") +
+                    ") and " + count_text(got.duplicate_child_keys) + " " + declared[i].name +
                     " records repeat theirs (" + join(declared[i].primary_key, ", ") + ")",
                 {{"duplicate_parent_keys", got.duplicate_parent_keys},
                  {"duplicate_child_keys", got.duplicate_child_keys}});
@@ -241,10 +242,8 @@ EvaluationData load_related_evaluation_data(const EvaluationSpec& spec) {
                     count_text(distinct_parents) + " " + declared[i - 1].name + " records (" +
                     percent(static_cast<double>(got.childless_parents) /
                             static_cast<double>(distinct_parents)) +
-                    ") have no " + declared[i].name +
-                    " record, which no confidential one lacks",
-                {{"childless_parents", got.childless_parents},
-                 {"parents", distinct_parents}});
+                    ") have no " + declared[i].name + " record, which no confidential one lacks",
+                {{"childless_parents", got.childless_parents}, {"parents", distinct_parents}});
     }
     joined.relations.push_back(std::move(relation));
   }

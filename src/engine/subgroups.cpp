@@ -228,10 +228,9 @@ nlohmann::json run_in_subgroups(const MetricSpec& metric, const Params& params,
     else if (spec.baseline_draws > 0 && n_synthetic > 0) {
       if (wants_baseline(metric, BaselineKind::kHoldout) && holdout) {
         if (holdout->rows() >= min_rows)
-          baselines.push_back(
-              holdout_baseline(*holdout, holdout->rows(), n_synthetic, spec.baseline_draws,
-                               draw_seed,
-                               DrawUnits(*holdout, holdout->rows(), spec.context.household)));
+          baselines.push_back(holdout_baseline(
+              *holdout, holdout->rows(), n_synthetic, spec.baseline_draws, draw_seed,
+              DrawUnits(*holdout, holdout->rows(), spec.context.household)));
         else
           notes.push_back("no holdout baseline: the holdout has " + below + " in this subgroup");
       }

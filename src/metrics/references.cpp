@@ -818,8 +818,9 @@ Reference patki_2016() {
   return {.authors = "Patki, N., Wedge, R. and Veeramachaneni, K.",
           .year = 2016,
           .title = "The Synthetic Data Vault",
-          .venue = "2016 IEEE International Conference on Data Science and Advanced Analytics "
-                   "(DSAA), 399-410",
+          .venue =
+              "2016 IEEE International Conference on Data Science and Advanced Analytics "
+              "(DSAA), 399-410",
           .doi = "10.1109/DSAA.2016.49"};
 }
 
@@ -834,8 +835,9 @@ Reference hudovernik_2024() {
 Reference alfons_templ_2013() {
   return {.authors = "Alfons, A. and Templ, M.",
           .year = 2013,
-          .title = "Estimation of social exclusion indicators from complex surveys: the R "
-                   "package laeken",
+          .title =
+              "Estimation of social exclusion indicators from complex surveys: the R "
+              "package laeken",
           .venue = "Journal of Statistical Software 54(15), 1-25",
           .doi = "10.18637/jss.v054.i15"};
 }

@@ -201,8 +201,8 @@ void structure(std::ostringstream& out, const json& document) {
          "(total variation, Kolmogorov–Smirnov). A candidate with orphans or repeated keys that "
          "the confidential data do not have fails.\n\n";
   auto share = [](const json& count, const json& of) {
-    return number(count) + (of.is_number() ? " (" + plain_number(100.0 * of.get<double>()) + " %)"
-                                           : std::string());
+    return number(count) +
+           (of.is_number() ? " (" + plain_number(100.0 * of.get<double>()) + " %)" : std::string());
   };
   for (const auto& r : relations) {
     out << "### " << cell(text_of(r, "child")) << " in " << cell(text_of(r, "parent"))
@@ -218,9 +218,8 @@ void structure(std::ostringstream& out, const json& document) {
       out << "| " << cell(text_of(d, "dataset")) << " | " << number(member(d, "parents")) << " | "
           << number(member(d, "children")) << " | "
           << share(member(d, "orphans"), member(d, "orphan_share")) << " | "
-          << number(member(d, "missing_foreign_keys")) << " | " << plain_number(repeated)
-          << " | " << share(member(d, "childless_parents"), member(d, "childless_share"))
-          << " | "
+          << number(member(d, "missing_foreign_keys")) << " | " << plain_number(repeated) << " | "
+          << share(member(d, "childless_parents"), member(d, "childless_share")) << " | "
           << share(member(d, "children_per_parent_outside_bounds"),
                    member(d, "outside_bounds_share"))
           << " | " << number(member(d, "cardinality_tv")) << " | "

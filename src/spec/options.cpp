@@ -482,10 +482,10 @@ void apply_rules(EvaluationSpec& spec, const json& value, const OptionSite& site
 void apply_tables(EvaluationSpec& spec, const json& value, const OptionSite& site) {
   if (value.is_object()) {
     const bool file = site.source.kind == OptionSource::Kind::kSpecFile;
-    spec.tables =
-        tables_from_json(value, file ? site.source.origin + ": " + site.option.spec_key : site.where());
+    spec.tables = related_tables_from_json(
+        value, file ? site.source.origin + ": " + site.option.spec_key : site.where());
   } else {
-    spec.tables = load_tables(site.path(text_of(value, site)), spec.context.limits);
+    spec.tables = load_related_tables(site.path(text_of(value, site)), spec.context.limits);
   }
   if (spec.context.household.empty() && spec.tables.size() >= 2 &&
       spec.tables[1].foreign_key.size() == 1)

@@ -468,10 +468,10 @@ ReleasePolicy read_policy(const Reader& r, const YAML::Node& node, const std::st
                  "expected a subgroup label such as sex=female (column=level, several joined "
                  "by commas in the order of by:)");
       }
-      c.id = item["id"] ? r.string(item["id"], at + ".id")
-                        : c.metric + "." + c.statistic +
-                              (c.scope == "all" ? "" : "[" + c.scope + "]") +
-                              (c.subgroup.empty() ? "" : "@" + c.subgroup);
+      c.id = item["id"]
+                 ? r.string(item["id"], at + ".id")
+                 : c.metric + "." + c.statistic + (c.scope == "all" ? "" : "[" + c.scope + "]") +
+                       (c.subgroup.empty() ? "" : "@" + c.subgroup);
       policy.criteria.push_back(std::move(c));
     }
   }
@@ -673,7 +673,8 @@ std::vector<stats::EditRuleSpec> load_rules(const std::string& path, const Resou
   }
 }
 
-std::vector<RelatedTable> tables_from_json(const nlohmann::json& value, const std::string& where) {
+std::vector<RelatedTable> related_tables_from_json(const nlohmann::json& value,
+                                                   const std::string& where) {
   if (!value.is_object() || value.empty())
     throw InputError(where +
                      ": expected a mapping of tables, each {primary_key, parent, foreign_key}");
@@ -725,11 +726,12 @@ std::vector<RelatedTable> tables_from_json(const nlohmann::json& value, const st
     const std::string at = where + "." + name + ".parent";
     const auto parent = declared.find(table.parent);
     if (parent == declared.end())
-      throw InputError(at + ": no table '" + table.parent + "'" + did_you_mean(table.parent, names));
+      throw InputError(at + ": no table '" + table.parent + "'" +
+                       did_you_mean(table.parent, names));
     if (table.foreign_key.size() != parent->second.primary_key.size())
-      throw InputError(where + "." + name + ".foreign_key: " +
-                       std::to_string(table.foreign_key.size()) + " column(s) for the " +
-                       std::to_string(parent->second.primary_key.size()) +
+      throw InputError(where + "." + name +
+                       ".foreign_key: " + std::to_string(table.foreign_key.size()) +
+                       " column(s) for the " + std::to_string(parent->second.primary_key.size()) +
                        " of the primary key of '" + table.parent + "'");
     if (!child_of.emplace(table.parent, name).second)
       throw InputError(at + ": '" + table.parent + "' already has the child table '" +
@@ -751,14 +753,15 @@ std::vector<RelatedTable> tables_from_json(const nlohmann::json& value, const st
   return chain;
 }
 
-std::vector<RelatedTable> load_tables(const std::string& path, const ResourceLimits& limits) {
+std::vector<RelatedTable> load_related_tables(const std::string& path,
+                                              const ResourceLimits& limits) {
   const YAML::Node root = load_yaml(path, limits);
   if (root.IsNull()) throw InputError(path + ": the tables file is empty");
   try {
     const nlohmann::json value = yaml_to_json(root);
     if (value.is_object() && value.size() == 1 && value.contains("tables"))
-      return tables_from_json(value["tables"], path + ": tables");
-    return tables_from_json(value, path + ": tables");
+      return related_tables_from_json(value["tables"], path + ": tables");
+    return related_tables_from_json(value, path + ": tables");
   } catch (const YAML::Exception& e) {
     throw InputError(path + ": line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
@@ -778,9 +781,9 @@ void validate_policy(const ReleasePolicy& policy, const std::string& where) {
     if (!c.subgroup.empty() && !runs_in_subgroups(metric->family)) {
       std::vector<std::string> families;
       for (MetricFamily family : subgroup_families()) families.push_back(to_string(family));
-      throw InputError(where + ": " + c.key + ".subgroup: " + c.metric + " is not run in subgroups (" +
-                       to_string(metric->family) + "); only the " + join(families, ", ") +
-                       " metrics are");
+      throw InputError(where + ": " + c.key + ".subgroup: " + c.metric +
+                       " is not run in subgroups (" + to_string(metric->family) + "); only the " +
+                       join(families, ", ") + " metrics are");
     }
     // The statistic is checked against the metric's declarations here, before anything runs;
     // its scope can only be checked once the metric has run (scopes are column names, levels...).

@@ -230,10 +230,12 @@ std::vector<stats::EditRuleSpec> load_rules(const std::string& path,
 // or a binding gives it; messages name `where`. Returned root first, each table the parent of the
 // next: one root, every parent declared, one child per table (a chain), a foreign key as long as
 // its parent's primary key.
-std::vector<RelatedTable> tables_from_json(const nlohmann::json& value, const std::string& where);
+std::vector<RelatedTable> related_tables_from_json(const nlohmann::json& value,
+                                                   const std::string& where);
 // A tables file (`--tables FILE`): a YAML mapping of tables, or a mapping whose one key is
 // `tables:`.
-std::vector<RelatedTable> load_tables(const std::string& path, const ResourceLimits& limits = {});
+std::vector<RelatedTable> load_related_tables(const std::string& path,
+                                              const ResourceLimits& limits = {});
 
 // The read options of text files, as the spec's `read:` block and the command line's --delimiter,
 // --decimal, --encoding and --na give them; each bad value is an InputError starting with

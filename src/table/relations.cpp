@@ -101,7 +101,8 @@ Table join_parent_columns(const Table& child, const Table& parent,
     if (!from.missing_code_index.empty()) {
       to.missing_code_index.resize(n, 0);
       for (std::size_t r = 0; r < n; ++r)
-        if (parent_row[r] != kNoRow) to.missing_code_index[r] = from.missing_code_index[parent_row[r]];
+        if (parent_row[r] != kNoRow)
+          to.missing_code_index[r] = from.missing_code_index[parent_row[r]];
     }
     columns.push_back(std::move(to));
   }

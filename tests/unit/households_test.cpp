@@ -145,8 +145,7 @@ TEST(HouseholdStructure, CountsByHand) {
 TEST(HouseholdDisclosure, CopiesAndReplicatedUniquesByHand) {
   // Synthetic household 5 copies confidential household 3 (members in another order), household
   // 6 copies household 9, and household 8 matches no one.
-  const std::string syn =
-      "hh,age,sex,region\n5,12,F,S\n5,40,M,S\n6,70,F,S\n8,30,F,N\n8,31,M,N\n";
+  const std::string syn = "hh,age,sex,region\n5,12,F,S\n5,40,M,S\n6,70,F,S\n8,30,F,N\n8,31,M,N\n";
   const auto t = make_tables(kPersons, {syn});
   EvaluationContext context;
   context.household = "hh";

@@ -64,9 +64,9 @@ MetricResult compute_edit_rules(const MetricInput& in, const Params& params) {
     excess[i] = syn_rate - conf_rate;
     result.add("excess_violation_rate", scope, excess[i]);
     result.add("violation_rate_ratio", scope, conf_rate > 0 ? syn_rate / conf_rate : NAN);
-    const double p =
-        stats::fisher_exact_greater(static_cast<double>(syn.violations), static_cast<double>(syn.applies),
-                       static_cast<double>(conf.violations), static_cast<double>(conf.applies));
+    const double p = stats::fisher_exact_greater(
+        static_cast<double>(syn.violations), static_cast<double>(syn.applies),
+        static_cast<double>(conf.violations), static_cast<double>(conf.applies));
     result.add("p_value", scope, p);
     if (declared[i].severity == "error") {
       error_rules.push_back(i);

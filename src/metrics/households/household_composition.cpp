@@ -78,7 +78,8 @@ Table household_table(const Table& persons, const HouseholdGroups& groups,
       out.kind = ColumnKind::kCategorical;
       out.dictionary = source->dictionary;
       out.codes.resize(n);
-      for (std::size_t h = 0; h < n; ++h) out.codes[h] = source->codes[groups.members[groups.start[h]]];
+      for (std::size_t h = 0; h < n; ++h)
+        out.codes[h] = source->codes[groups.members[groups.start[h]]];
       columns.push_back(std::move(out));
       continue;
     }
@@ -138,8 +139,7 @@ Table household_table(const Table& persons, const HouseholdGroups& groups,
     }
     columns.push_back(std::move(out));
   }
-  return Table(TableSource{persons.source().path + " (households)", "", role},
-               std::move(columns));
+  return Table(TableSource{persons.source().path + " (households)", "", role}, std::move(columns));
 }
 
 // Total variation between two categorical columns' level shares (missing a level of its own).
@@ -158,23 +158,23 @@ double level_total_variation(const Column& a, const Column& b) {
 // The logistic propensity model (main effects) of the household tables, as the
 // propensity_logistic metric fits it: the composition as a whole, not one aggregate at a time.
 void add_propensity(MetricResult& result, const Table& conf, const Table& syn,
-                      const MetricInput& in) {
+                    const MetricInput& in) {
   const MetricSpec* logistic = find_metric("propensity_logistic");
   if (logistic == nullptr) throw std::logic_error("propensity_logistic is not registered");
-  const Params params = Params::resolve(logistic->name, logistic->params, {{"maxorder", 0}},
-                                        "household_composition");
+  const Params params =
+      Params::resolve(logistic->name, logistic->params, {{"maxorder", 0}}, "household_composition");
   // The household tables carry no design columns: every feature is data.
   EvaluationContext context;
   context.seed = in.context.seed;
   context.threads = in.context.threads;
   context.limits = in.context.limits;
-  const MetricInput input{conf, {&syn}, nullptr, context, in.candidate, in.seed,
-                          nullptr, nullptr, nullptr, /*plots=*/false};
+  const MetricInput input{conf,    {&syn},  nullptr, context, in.candidate,
+                          in.seed, nullptr, nullptr, nullptr, /*plots=*/false};
   try {
     const MetricResult fitted = logistic->compute(input, params);
     for (const MetricValue& v : fitted.values)
-      if (v.scope == "all" && (v.statistic == "S_pMSE" || v.statistic == "pMSE" ||
-                               v.statistic == "AUC"))
+      if (v.scope == "all" &&
+          (v.statistic == "S_pMSE" || v.statistic == "pMSE" || v.statistic == "AUC"))
         result.add("composition_" + v.statistic, "all", v.value);
     for (const auto& w : fitted.warnings) result.warnings.push_back("propensity model: " + w);
   } catch (const MetricNotApplicable& e) {
@@ -191,8 +191,8 @@ MetricResult compute_household_composition(const MetricInput& in, const Params& 
     result.warnings.push_back("fewer than two households in a dataset");
     return result;
   }
-  const auto features = household_features(
-      in, conf_groups, static_cast<std::size_t>(params.get_int("max_levels")));
+  const auto features =
+      household_features(in, conf_groups, static_cast<std::size_t>(params.get_int("max_levels")));
   const Table conf = household_table(in.confidential, conf_groups, features, "confidential");
   const Table syn = household_table(in.first_synthetic(), syn_groups, features, "synthetic");
   double sum = 0.0, worst = -1.0;
@@ -254,9 +254,10 @@ MetricSpec household_composition_metric() {
   return MetricSpec{
       .name = "household_composition",
       .family = MetricFamily::kGeneral,
-      .summary = "Do synthetic households look like real ones? Household aggregates of their "
-                 "members (size, ages' spread, level shares) compared one at a time and by a "
-                 "propensity model",
+      .summary =
+          "Do synthetic households look like real ones? Household aggregates of their "
+          "members (size, ages' spread, level shares) compared one at a time and by a "
+          "propensity model",
       .doc =
           "Each household (the rows sharing a `household:` identifier) becomes one record of "
           "aggregates of its members, decided on the confidential data: size; a column that is "
@@ -330,25 +331,41 @@ MetricSpec household_composition_metric() {
           {{"composition_distance",
             "Kolmogorov–Smirnov (numeric) or total variation (categorical) distance of one "
             "household aggregate, e.g. age:sd",
-            Ideal::lower(), {kFeature}},
-           {"composition_distance_mean", "mean composition_distance over the aggregates",
-            Ideal::lower(), {kAll}},
-           {"composition_distance_max", "largest composition_distance over the aggregates",
-            Ideal::lower(), {kAll}},
-           {"composition_pMSE", "pMSE of the logistic model on the household aggregates",
-            Ideal::lower(), {kAll}},
-           {"composition_S_pMSE", "composition_pMSE over its analytic null expectation",
-            Ideal::at(1.0, TargetScale::kRatio), {kAll}},
+            Ideal::lower(),
+            {kFeature}},
+           {"composition_distance_mean",
+            "mean composition_distance over the aggregates",
+            Ideal::lower(),
+            {kAll}},
+           {"composition_distance_max",
+            "largest composition_distance over the aggregates",
+            Ideal::lower(),
+            {kAll}},
+           {"composition_pMSE",
+            "pMSE of the logistic model on the household aggregates",
+            Ideal::lower(),
+            {kAll}},
+           {"composition_S_pMSE",
+            "composition_pMSE over its analytic null expectation",
+            Ideal::at(1.0, TargetScale::kRatio),
+            {kAll}},
            {"composition_p_value",
             "Holm-corrected p-value of a numeric aggregate's two-sample Kolmogorov–Smirnov test "
             "(asymptotic; conservative with ties)",
-            std::nullopt, {kFeature}},
-           {"composition_differs", "1 when composition_p_value is below alpha", Ideal::lower(),
+            std::nullopt,
             {kFeature}},
-           {"composition_differences", "number of composition tests below alpha",
-            Ideal::lower(), {kAll}},
-           {"composition_AUC", "AUC of the logistic model on the household aggregates",
-            Ideal::at(0.5), {kAll}}},
+           {"composition_differs",
+            "1 when composition_p_value is below alpha",
+            Ideal::lower(),
+            {kFeature}},
+           {"composition_differences",
+            "number of composition tests below alpha",
+            Ideal::lower(),
+            {kAll}},
+           {"composition_AUC",
+            "AUC of the logistic model on the household aggregates",
+            Ideal::at(0.5),
+            {kAll}}},
       .references = {cite(hudovernik_2024(),
                           "aggregation-based detection of relational synthetic data "
                           "(C2ST-Agg)"),

@@ -132,8 +132,9 @@ MetricSpec household_disclosure_metric() {
   return MetricSpec{
       .name = "household_disclosure",
       .family = MetricFamily::kSdcRisk,
-      .summary = "Whole households recognisable or copied: households unique on their members' "
-                 "keys, replicated unique households, and exact household copies",
+      .summary =
+          "Whole households recognisable or copied: households unique on their members' "
+          "keys, replicated unique households, and exact household copies",
       .doc =
           "A household (the rows sharing a `household:` identifier) is described by its "
           "signature: the multiset of its members' values on the key columns (`keys`; by "
@@ -175,24 +176,37 @@ MetricSpec household_disclosure_metric() {
       .compute = compute_household_disclosure,
       .statistics =
           {{"conf_unique_household_share",
-            "confidential households whose key signature is unique", Ideal::lower(), {kAll}},
-           {"syn_unique_household_share", "synthetic households whose key signature is unique",
-            std::nullopt, {kAll}},
+            "confidential households whose key signature is unique",
+            Ideal::lower(),
+            {kAll}},
+           {"syn_unique_household_share",
+            "synthetic households whose key signature is unique",
+            std::nullopt,
+            {kAll}},
            {"replicated_unique_households",
             "synthetic households unique on their key signature whose signature is unique "
             "among the confidential households",
-            Ideal::lower(), {kAll}, OutputClass::kCount},
+            Ideal::lower(),
+            {kAll},
+            OutputClass::kCount},
            {"replicated_unique_household_share",
-            "replicated_unique_households over the synthetic households", Ideal::lower(),
+            "replicated_unique_households over the synthetic households",
+            Ideal::lower(),
             {kAll}},
            {"household_copies",
             "synthetic households equal to a confidential household on every column of every "
             "member",
-            Ideal::lower(), {kAll}, OutputClass::kCount},
-           {"household_copy_share", "household_copies over the synthetic households",
-            Ideal::lower(), {kAll}},
-           {"copied_person_share", "members of copied households over the synthetic persons",
-            Ideal::lower(), {kAll}}},
+            Ideal::lower(),
+            {kAll},
+            OutputClass::kCount},
+           {"household_copy_share",
+            "household_copies over the synthetic households",
+            Ideal::lower(),
+            {kAll}},
+           {"copied_person_share",
+            "members of copied households over the synthetic persons",
+            Ideal::lower(),
+            {kAll}}},
       .references = {cite(raab_nowok_dibben_2016(),
                           "replicated uniques as a disclosure check, here on households"),
                      cite(hundepool_2012(), "household-level disclosure risk")},

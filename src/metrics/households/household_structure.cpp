@@ -63,8 +63,8 @@ double ks_distance(const SizeTally& p, double np, const SizeTally& q, double nq)
 }
 
 nlohmann::json size_bars(const SizeTally& conf, double nc, const SizeTally& syn, double ns) {
-  auto plot = make_plot("bars", "Persons per household", "persons in the household",
-                        "share of households");
+  auto plot =
+      make_plot("bars", "Persons per household", "persons in the household", "share of households");
   for (const auto& [name, tally, n] :
        {std::tuple{"confidential", &conf, nc}, std::tuple{"synthetic", &syn, ns}}) {
     for (const auto& [key, count] : *tally) {
@@ -159,8 +159,8 @@ MetricResult compute_household_structure(const MetricInput& in, const Params& pa
     result.add("household_inconsistent_share", column.name, disagreeing / ns);
     tested.push_back(column.name);
     p_values.push_back(stats::fisher_exact_greater(disagreeing, ns, 0.0, nc));
-    if (column.is_categorical() && column.cardinality() <= static_cast<std::size_t>(
-                                                              params.get_int("max_levels")))
+    if (column.is_categorical() &&
+        column.cardinality() <= static_cast<std::size_t>(params.get_int("max_levels")))
       result.add("household_size_tv", column.name,
                  total_variation(tally_sizes(conf_groups, &conf.column(c)), nc,
                                  tally_sizes(syn_groups, &column), ns));
@@ -181,9 +181,10 @@ MetricSpec household_structure_metric() {
   return MetricSpec{
       .name = "household_structure",
       .family = MetricFamily::kGeneral,
-      .summary = "Persons per household (overall and by household-level columns), household "
-                 "sizes never seen in the confidential data, persons without a household, "
-                 "members who disagree on a household variable",
+      .summary =
+          "Persons per household (overall and by household-level columns), household "
+          "sizes never seen in the confidential data, persons without a household, "
+          "members who disagree on a household variable",
       .doc =
           "For person-level files whose rows carry a household identifier (the `household:` "
           "column; a household is every row with one identifier value, wherever the rows "
@@ -251,39 +252,54 @@ MetricSpec household_structure_metric() {
                      .unit = Unit::kShare}},
       .compute = compute_household_structure,
       .statistics =
-          {{"conf_households", "households in the confidential data", std::nullopt, {kAll},
+          {{"conf_households",
+            "households in the confidential data",
+            std::nullopt,
+            {kAll},
             OutputClass::kCount},
            {"syn_households", "households in the synthetic data", std::nullopt, {kAll}},
-           {"{conf|syn}_mean_household_size", "persons per household on average", std::nullopt,
+           {"{conf|syn}_mean_household_size",
+            "persons per household on average",
+            std::nullopt,
             {kAll}},
            {"persons_without_household_share",
-            "synthetic rows whose household identifier is missing", Ideal::lower(), {kAll}},
+            "synthetic rows whose household identifier is missing",
+            Ideal::lower(),
+            {kAll}},
            {"household_size_tv",
             "total variation distance between the shares of households by size (all), or by "
             "level of a household-level column and size (a column)",
-            Ideal::lower(), {kAll, kColumn}},
+            Ideal::lower(),
+            {kAll, kColumn}},
            {"household_size_ks",
             "Kolmogorov–Smirnov distance between the household size distributions",
-            Ideal::lower(), {kAll}},
-           {"cardinality_shape_similarity", "1 − household_size_ks (SDMetrics)", Ideal::higher(),
+            Ideal::lower(),
+            {kAll}},
+           {"cardinality_shape_similarity",
+            "1 − household_size_ks (SDMetrics)",
+            Ideal::higher(),
             {kAll}},
            {"size_within_bounds_share",
             "share of synthetic households whose size is within the confidential minimum and "
             "maximum (SDMetrics' CardinalityBoundaryAdherence)",
-            Ideal::higher(), {kAll}},
+            Ideal::higher(),
+            {kAll}},
            {"household_inconsistent_share",
             "share of synthetic households whose members disagree on a household-level column "
             "(a column), or on any (all)",
-            Ideal::lower(), {kAll, kColumn}},
+            Ideal::lower(),
+            {kAll, kColumn}},
            {"structure_p_value",
             "Holm-corrected one-sided Fisher exact p-value: synthetic households disagreeing on "
             "the column more often than confidential ones, or (the household column) more rows "
             "without a household",
-            std::nullopt, {kColumn}},
-           {"structure_defect", "1 when structure_p_value is below alpha", Ideal::lower(),
+            std::nullopt,
             {kColumn}},
-           {"structure_defects", "number of structure tests below alpha", Ideal::lower(),
-            {kAll}}},
+           {"structure_defect",
+            "1 when structure_p_value is below alpha",
+            Ideal::lower(),
+            {kColumn}},
+           {"structure_defects", "number of structure tests below alpha", Ideal::lower(), {kAll}}},
       .references = {cite(patki_2016(), "parent-child cardinality as a multi-table property"),
                      cite(sdmetrics_software(),
                           "CardinalityShapeSimilarity and CardinalityBoundaryAdherence "
