@@ -125,21 +125,18 @@ EvaluationData load_related_evaluation_data(const EvaluationSpec& spec) {
     }
 
   // Key columns, checked on the confidential tables (every file of a table has its columns).
-  const std::string where = spec.origin + ": tables";
   std::vector<std::vector<std::size_t>> primary(declared.size()), foreign(declared.size());
   for (std::size_t i = 0; i < declared.size(); ++i) {
     const Table& table = per_table[i].confidential;
-    primary[i] = key_columns(table, declared[i].primary_key,
-                             where + "." + declared[i].name + ".primary_key");
+    primary[i] = key_columns(table, declared[i].primary_key, declared[i].where + ".primary_key");
     if (i == 0) continue;
-    foreign[i] = key_columns(table, declared[i].foreign_key,
-                             where + "." + declared[i].name + ".foreign_key");
+    foreign[i] = key_columns(table, declared[i].foreign_key, declared[i].where + ".foreign_key");
     for (std::size_t k = 0; k < foreign[i].size(); ++k) {
       const Column& fk = table.column(foreign[i][k]);
       const Column& pk = per_table[i - 1].confidential.column(primary[i - 1][k]);
       if (fk.kind != pk.kind)
-        throw InputError(where + "." + declared[i].name + ".foreign_key: column '" + fk.name +
-                         "' is " + to_string(fk.kind) + " but the key '" + pk.name + "' of '" +
+        throw InputError(declared[i].where + ".foreign_key: column '" + fk.name + "' is " +
+                         to_string(fk.kind) + " but the key '" + pk.name + "' of '" +
                          declared[i - 1].name + "' is " + to_string(pk.kind));
     }
   }

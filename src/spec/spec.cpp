@@ -703,6 +703,7 @@ std::vector<RelatedTable> related_tables_from_json(const nlohmann::json& value,
         throw InputError(at + ": unknown key '" + key + "'" + did_you_mean(key, allowed));
     RelatedTable table;
     table.name = name;
+    table.where = at;
     if (!entry.contains("primary_key")) throw InputError(at + ": primary_key is missing");
     table.primary_key = columns_of(entry["primary_key"], at + ".primary_key");
     if (entry.contains("parent") != entry.contains("foreign_key"))

@@ -108,6 +108,7 @@ struct RelatedTable {
   std::vector<std::string> primary_key;
   std::string parent;                    // "" for the root table
   std::vector<std::string> foreign_key;  // this table's columns holding the parent's key
+  std::string where;  // its declaration, for messages: "spec.yaml: tables.persons"
 };
 
 struct EvaluationSpec {

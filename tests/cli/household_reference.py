@@ -19,6 +19,12 @@ new identifiers) and `orphans` (3 % of its persons without a household identifie
    its 5 % level; the structure and composition gates never fired), and fails `dealt` naming
    household aggregates, `copies` naming households and `orphans` naming the household column
    (40 of 40 each); the rates are printed with Wilson intervals.
+3. The first split as related tables (households.csv and persons.csv in a folder per dataset,
+   `--tables`): each relation's counts, orphan and childless shares exactly as pandas counts them
+   and the children-per-household TV and KS distances (childless households as 0) as pandas and
+   scipy compute them, a candidate with 3 % orphans and 2 % childless households failing on its
+   orphans, the household metrics on the joined tables equal to those on the person-level file,
+   and bad declarations exiting 2 with one line naming the key.
 
 Usage: household_reference.py SYNTHAUDIT DATA_DIR [SPLITS]
 """
@@ -163,6 +169,7 @@ def copy_share(conf, syn):
 (work / "policy.yaml").write_text("require_default_checks: false\n")
 folder, frames = make_split(1)
 table, doc = evaluate(folder)
+table_first_split = table
 conf = frames["conf"]
 for name in ("fresh", "dealt", "copies", "orphans"):
     syn = frames[name]
@@ -245,6 +252,124 @@ for what, count in outcomes.items():
     low, high = wilson(count, splits)
     check(count == splits, f"{what} in {count} of {splits} splits (Wilson 95 % {low:.3f}-"
           f"{high:.3f})")
+
+# --- related tables --------------------------------------------------------------------------
+# The first split's files as households and persons tables, and a candidate `broken`: the fresh
+# sample with 2 % extra (childless) households and 3 % of its persons moved to households that do
+# not exist (orphans).
+HOUSEHOLD = ["db030"] + HOUSEHOLD_LEVEL
+PERSON = ["pid", "db030"] + [c for c in persons.columns if c not in HOUSEHOLD]
+first_split = {name: pd.read_csv(work / "split1" / f"{name}.csv") for name in
+               ("conf", "holdout", "fresh")}
+related = work / "related"
+tables = {}
+for name, frame in first_split.items():
+    frame = frame.copy()
+    frame["pid"] = np.arange(len(frame)) + 1
+    tables[name] = (frame.groupby("db030", as_index=False)[HOUSEHOLD_LEVEL].first(),
+                    frame[PERSON])
+households, people = (t.copy() for t in tables["fresh"])
+extra = households.sample(n=round(0.02 * len(households)), random_state=3)
+extra["db030"] += 900000
+moved = people.sample(n=round(0.03 * len(people)), random_state=4).index
+people.loc[moved, "db030"] += 800000
+tables["broken"] = (pd.concat([households, extra]), people)
+for name, (h, p) in tables.items():
+    (related / name).mkdir(parents=True)
+    h.to_csv(related / name / "households.csv", index=False)
+    p.to_csv(related / name / "persons.csv", index=False)
+(work / "tables.yaml").write_text(
+    "tables:\n  households: {primary_key: db030}\n"
+    "  persons: {primary_key: pid, parent: households, foreign_key: db030}\n")
+
+
+def evaluate_related(out, candidates, extra=()):
+    args = [binary, "evaluate", "--tables", str(work / "tables.yaml"),
+            "--confidential", str(related / "conf"), "--holdout", str(related / "holdout"),
+            "--metrics", "household_structure,household_composition",
+            "--policy", str(work / "policy.yaml"), "--threads", "2", "--quiet",
+            "--out", str(out), *extra]
+    for name in candidates:
+        args += ["--synthetic", f"{name}={related / name}"]
+    return subprocess.run(args, capture_output=True, text=True)
+
+
+done = evaluate_related(work / "related_out", ["fresh", "broken"])
+if done.returncode not in (0, 3):
+    sys.exit(f"related tables: evaluate failed ({done.returncode}): {done.stderr}")
+doc = json.loads((work / "related_out" / "results.json").read_text())
+entries = {d["dataset"]: d for d in doc["relations"][0]["datasets"]}
+conf_h, conf_p = tables["conf"]
+
+
+def children_per_parent(h, p):
+    counts = p["db030"].value_counts()
+    return h["db030"].map(counts).fillna(0).to_numpy()
+
+
+conf_counts = children_per_parent(conf_h, conf_p)
+for name in ("holdout", "fresh", "broken"):
+    h, p = tables[name]
+    counts = children_per_parent(h, p)
+    want = {"orphans": int((~p["db030"].isin(h["db030"])).sum()),
+            "childless_parents": int((counts == 0).sum()),
+            "children": len(p), "parents": len(h)}
+    got = {k: entries[name][k] for k in want}
+    check(got == want, f"related tables, {name}: counts {got} = pandas {want}")
+    check(abs(entries[name]["orphan_share"] - want["orphans"] / len(p)) < 1e-15 and
+          abs(entries[name]["childless_share"] - want["childless_parents"] / len(h)) < 1e-15,
+          f"related tables, {name}: orphan share {entries[name]['orphan_share']} and childless "
+          f"share {entries[name]['childless_share']} exact")
+    p_conf = pd.Series(conf_counts).value_counts(normalize=True)
+    p_syn = pd.Series(counts).value_counts(normalize=True)
+    tv = total_variation(p_conf, p_syn)
+    ks = ks_2samp(conf_counts, counts).statistic
+    check(abs(entries[name]["cardinality_tv"] - tv) < 1e-12 and
+          abs(entries[name]["cardinality_ks"] - ks) < 1e-12,
+          f"related tables, {name}: children-per-household TV {entries[name]['cardinality_tv']} "
+          f"and KS {entries[name]['cardinality_ks']} = pandas/scipy {tv}, {ks}")
+status = {c["name"]: c for c in doc["verdict"]["candidates"]}
+reasons = " ".join(status["broken"]["reasons"])
+check(status["broken"]["status"] == "fail" and "orphans" in reasons,
+      f"related tables: the broken candidate fails on its orphans ({reasons[:160]})")
+check(status["fresh"]["status"] != "fail", "related tables: the fresh sample does not fail")
+# The joined tables are the person-level file: the household metrics give the flat file's values.
+joined = pd.read_csv(work / "related_out" / "results.tsv", sep="\t", keep_default_na=False,
+                     na_values=["NA"], dtype={"replicate": str})
+for metric, statistic, scope in (("household_structure", "household_size_tv", "all"),
+                                 ("household_structure", "household_size_tv", "db040"),
+                                 ("household_composition", "composition_distance", "age:sd"),
+                                 ("household_composition", "composition_distance_mean", "all")):
+    flat = value(table_first_split, "fresh", metric, statistic, scope)
+    got = value(joined, "fresh", metric, statistic, scope)
+    check(abs(got - flat) < 1e-12, f"related tables: {statistic} [{scope}] {got} = the "
+          f"person-level file's {flat}")
+
+# Bad declarations exit 2 with one line naming the key.
+BAD = [
+    ("tables:\n  households: {primary_key: db030}\n"
+     "  persons: {primary_key: pid, parent: household, foreign_key: db030}\n",
+     "tables.persons.parent: no table 'household' (did you mean 'households'?)"),
+    ("tables:\n  households: {primary_key: db030}\n"
+     "  persons: {primary_key: pid, parent: households, foreign_key: db03}\n",
+     "bad1.yaml: tables.persons.foreign_key: no column 'db03'"),
+    ("tables:\n  households: {primary_key: db030}\n  persons: {primary_key: pid}\n",
+     "expected one table without a parent (the root), found 2"),
+    ("tables:\n  households: {primary_key: db030}\n"
+     "  people: {primary_key: pid, parent: households, foreign_key: db030}\n",
+     "no file for the table 'people'"),
+]
+for i, (text, expected) in enumerate(BAD):
+    (work / f"bad{i}.yaml").write_text(text)
+    done = subprocess.run([binary, "evaluate", "--tables", str(work / f"bad{i}.yaml"),
+                           "--confidential", str(related / "conf"), "--synthetic",
+                           f"fresh={related / 'fresh'}", "--metrics", "household_structure",
+                           "--out", str(work / f"bad_out{i}"), "--quiet"],
+                          capture_output=True, text=True)
+    lines = done.stderr.strip().splitlines()
+    check(done.returncode == 2 and len(lines) == 1 and expected in lines[0]
+          and not (work / f"bad_out{i}").exists(),
+          f"bad tables {i}: exit {done.returncode}, one line naming the key: {lines[:2]}")
 
 if failures:
     sys.exit(f"{len(failures)} check(s) failed")

@@ -12,6 +12,8 @@
 #include "core/random.hpp"
 #include "engine/baselines.hpp"
 #include "metrics/households/household_groups.hpp"
+#include "spec/spec.hpp"
+#include "table/relations.hpp"
 #include "test_support.hpp"
 
 using namespace synthaudit;
@@ -156,6 +158,80 @@ TEST(HouseholdDisclosure, CopiesAndReplicatedUniquesByHand) {
   // households 5 and 6 match confidential ones, household 8 ({F,N}, {M,N}) matches none.
   EXPECT_EQ(value_of(r, "replicated_unique_households", "all"), 2.0);
   EXPECT_NEAR(value_of(r, "conf_unique_household_share", "all"), 1.0, 1e-15);
+}
+
+}  // namespace
+
+namespace {
+
+using synthaudit::testing::make_tables;
+
+TEST(Relations, CountsAndJoinByHand) {
+  // Households 1, 2, 2 (repeated), 3 (childless); persons of 1, 2, 9 (an orphan) and one with no
+  // household. Keys are text in one table and match by value, not by code.
+  const auto households = make_tables("hid,region\nA,N\nB,S\nB,S\nC,N\n", {"hid,region\nA,N\n"});
+  const auto persons =
+      make_tables("pid,hid,age\n1,A,30\n2,A,31\n3,B,5\n4,Z,40\n5,,50\n", {"pid,hid,age\n1,A,1\n"});
+  const RelationCounts counts =
+      relate(households.confidential, {0}, persons.confidential, {1}, {0});
+  EXPECT_EQ(counts.parents, 4u);
+  EXPECT_EQ(counts.children, 5u);
+  EXPECT_EQ(counts.duplicate_parent_keys, 1u);
+  EXPECT_EQ(counts.orphans, 1u);
+  EXPECT_EQ(counts.missing_foreign_keys, 1u);
+  EXPECT_EQ(counts.childless_parents, 1u);
+  EXPECT_EQ(counts.duplicate_child_keys, 0u);
+  EXPECT_EQ(counts.children_per_parent, (std::vector<std::size_t>{2, 1, 0}));
+  EXPECT_EQ(counts.parent_row, (std::vector<std::size_t>{0, 0, 1, kNoRow, kNoRow}));
+  const Table joined = join_parent_columns(persons.confidential, households.confidential,
+                                           counts.parent_row, {1}, {"region"});
+  ASSERT_EQ(joined.column_count(), 4u);
+  const Column& region = joined.column(3);
+  EXPECT_EQ(region.dictionary->level(region.codes[0]), "N");
+  EXPECT_EQ(region.dictionary->level(region.codes[2]), "S");
+  EXPECT_TRUE(region.missing(3));
+  EXPECT_TRUE(region.missing(4));
+}
+
+TEST(RelatedTablesSpec, BadDeclarationsNameTheKey) {
+  const std::vector<std::pair<nlohmann::json, std::string>> bad = {
+      {nlohmann::json::array(), "t: expected a mapping of tables"},
+      {{{"h", {{"primary_key", "id"}}}, {"p", {{"primary_key", "pid"}, {"parent", "h"}}}},
+       "t.p: parent and foreign_key go together"},
+      {{{"h", {{"primary_key", "id"}, {"colour", 1}}}}, "t.h: unknown key 'colour'"},
+      {{{"h", {{"primary_key", {"a", "b"}}}},
+        {"p", {{"primary_key", "pid"}, {"parent", "h"}, {"foreign_key", "a"}}}},
+       "t.p.foreign_key: 1 column(s) for the 2 of the primary key of 'h'"},
+      {{{"h", {{"primary_key", "id"}}},
+        {"p", {{"primary_key", "pid"}, {"parent", "h"}, {"foreign_key", "id"}}},
+        {"d", {{"primary_key", "did"}, {"parent", "h"}, {"foreign_key", "id"}}}},
+       "several child tables of one table are not supported yet"},
+      {{{"h", {{"primary_key", "id"}}},
+        {"a", {{"primary_key", "x"}, {"parent", "b"}, {"foreign_key", "y"}}},
+        {"b", {{"primary_key", "y"}, {"parent", "a"}, {"foreign_key", "x"}}}},
+       "t: the tables' parents make a cycle"},
+      {{{"h", {{"primary_key", nlohmann::json::array()}}}},
+       "t.h.primary_key: expected a column name or a list of them"},
+  };
+  for (const auto& [value, expected] : bad) {
+    try {
+      (void)related_tables_from_json(value, "t");
+      ADD_FAILURE() << "accepted " << value.dump();
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  }
+  // Declared in any order, returned root first.
+  const auto chain = related_tables_from_json(
+      {{"spells", {{"primary_key", "sid"}, {"parent", "persons"}, {"foreign_key", "pid"}}},
+       {"households", {{"primary_key", "hid"}}},
+       {"persons", {{"primary_key", "pid"}, {"parent", "households"}, {"foreign_key", "hid"}}}},
+      "t");
+  ASSERT_EQ(chain.size(), 3u);
+  EXPECT_EQ(chain[0].name, "households");
+  EXPECT_EQ(chain[1].name, "persons");
+  EXPECT_EQ(chain[2].name, "spells");
+  EXPECT_EQ(chain[2].where, "t.spells");
 }
 
 }  // namespace
