@@ -128,6 +128,11 @@ bool needs_whole_tables(const EvaluationSpec& spec) {
 
 PartitionedData load_partitioned_evaluation_data(const EvaluationSpec& spec,
                                                  Communicator& communicator) {
+  // Every rank has the same spec, so every rank stops here alike.
+  if (!spec.tables.empty())
+    throw InputError(spec.origin +
+                     ": tables: related tables are not read by a run over MPI ranks yet; run "
+                     "the evaluation in one process");
   PartitionedData out;
   const bool gather = needs_whole_tables(spec);
   out.part = std::make_unique<EvaluationData>();

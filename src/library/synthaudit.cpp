@@ -251,6 +251,13 @@ InputColumn InputColumn::categorical(std::string name, std::vector<std::int32_t>
 EvaluationSpec make_spec(const Evaluation& evaluation) {
   EvaluationSpec spec =
       spec_from_options(evaluation.options, {OptionSource::Kind::kBinding, evaluation.origin, ""});
+  // Related tables come as folders of files; dropping the declaration would change what is
+  // measured without saying so.
+  if (!spec.tables.empty())
+    throw InputError(evaluation.origin +
+                     ": tables: related tables are read from folders of files (synthaudit "
+                     "evaluate --tables); here each dataset is one table: join the tables into "
+                     "one record per person and declare household instead");
   // The tables are in memory: a spec file's file names are not read.
   spec.confidential = "confidential";
   spec.holdout.reset();

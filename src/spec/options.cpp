@@ -796,6 +796,7 @@ std::vector<EvaluationOption> declare_options() {
                    nullptr)
           .spec("tables")
           .cli("--tables", "FILE")
+          .files_only()
           .doc("related tables (docs/config.md): a mapping of each table to {primary_key, parent, "
                "foreign_key}, one chain from the root (households, persons, ...), or a YAML file "
                "holding it; every dataset is then a folder with one file per table "

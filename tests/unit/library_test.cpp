@@ -237,7 +237,24 @@ TEST(Library, BadInputIsAnInputErrorWithTheCommandLinesMessage) {
   };
   EXPECT_NE(evaluate(base())["metrics"][0]["candidates"][0]["replicates"].size(), 0u);
 
+  // Related tables are folders of files: a spec file that declares them is refused here rather
+  // than evaluated as one table, and the option itself is not a library argument.
+  const fs::path spec = fs::temp_directory_path() /
+                        ("synthaudit_library_tables_" + std::to_string(::getpid()) + ".yaml");
+  std::ofstream(spec) << "confidential: conf/\ncandidates: [{name: a, replicates: [a/]}]\n"
+                         "tables:\n  households: {primary_key: hid}\n"
+                         "  persons: {primary_key: pid, parent: households, foreign_key: hid}\n";
   Evaluation e = base();
+  e.options["spec"] = spec.string();
+  EXPECT_NE(message_of(e).find("synthaudit: tables: related tables are read from folders"),
+            std::string::npos)
+      << message_of(e);
+  fs::remove(spec);
+  e = base();
+  e.options["tables"] = {{"households", {{"primary_key", "hid"}}}};
+  EXPECT_NE(message_of(e).find("tables"), std::string::npos) << message_of(e);
+
+  e = base();
   e.options["params"] = {"ks_distance"};
   EXPECT_EQ(message_of(e), "synthaudit: params: expected a mapping metric: {parameter: value}");
   e = base();
