@@ -355,6 +355,7 @@
       el('a', {href: '#executive'}, 'Summary'),
       doc.verdict ? el('a', {href: '#policy'}, 'Release policy') : null,
       el('a', {href: '#scorecard'}, 'Scorecard'), el('a', {href: '#comparison'}, 'Candidate comparison'),
+      (doc.relations || []).length ? el('a', {href: '#structure'}, 'Structure and households') : null,
       families.map((f) => el('a', {href: '#family-' + slug(f)}, familyLabel(f))),
       (doc.warnings || []).length ? el('a', {href: '#warnings'}, `Warnings (${doc.warnings.length})`) : null);
   }
@@ -1054,6 +1055,33 @@
     return sec;
   }
 
+  // Related tables (results.json "relations"): whether each relation holds in every dataset.
+  function structureSection() {
+    const relations = doc.relations || [];
+    if (!relations.length) return null;
+    const sec = detailSection('structure', 'Structure and households');
+    sec.append(el('p', {class: 'note'},
+      'Each relation between related tables in every dataset: records whose parent is missing (orphans, or a missing key), ',
+      'repeated keys, parents without children, parents whose number of children the confidential data never show, and the ',
+      'distance of the children-per-parent distribution from the confidential one. A candidate with orphans or repeated keys ',
+      'that the confidential data do not have fails.'));
+    const share = (count, of) => (typeof count === 'number' ? plain(count) : fmt(count)) +
+      (typeof of === 'number' ? ` (${plain(of * 100)} %)` : '');
+    for (const r of relations) {
+      const rows = (r.datasets || []).map((d) => {
+        const cells = [valueText(d.dataset), d.parents, d.children, share(d.orphans, d.orphan_share),
+          d.missing_foreign_keys, (d.duplicate_parent_keys || 0) + (d.duplicate_child_keys || 0),
+          share(d.childless_parents, d.childless_share),
+          share(d.children_per_parent_outside_bounds, d.outside_bounds_share), d.cardinality_tv, d.cardinality_ks];
+        return row(cells, cells.join(' '));
+      });
+      sec.append(el('h3', null, `${valueText(r.child)} in ${valueText(r.parent)}`),
+        pagedTable(['Dataset', 'Parents', 'Children', 'Orphans', 'Missing key', 'Repeated keys', 'Childless parents',
+          'Outside the confidential range', 'Cardinality TV', 'KS'], rows, {className: 'relations'}));
+    }
+    return sec;
+  }
+
   function warningsSection() {
     if (!(doc.warnings || []).length) return null;
     return detailSection('warnings', `Warnings (${doc.warnings.length})`, doc.warnings.map((w) => el('div', {class: 'warning'}, valueText(w))));
@@ -1066,7 +1094,8 @@
       el('main', null, executiveSection(),
         el('h2', {class: 'details-title'}, 'Details'),
         el('p', {class: 'note no-print'}, 'Each section opens with a click.'),
-        policySection(), scorecardSection(), comparisonSection(), fam.nodes, dataSection(), warningsSection(),
+        policySection(), scorecardSection(), comparisonSection(), structureSection(), fam.nodes, dataSection(),
+        warningsSection(),
         el('p', {class: 'note'}, 'All numbers are also in results.json and results.tsv next to this file.')));
   }
 

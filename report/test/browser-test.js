@@ -102,10 +102,12 @@ async function checkReport(context, name, file, options, outDir) {
     const subgroupBaselineColumns = [...document.querySelectorAll('details.subgroups thead th')]
       .filter((th) => th.textContent.endsWith('(baseline)')).length;
     const worstSubgroupLines = document.querySelectorAll('.verdict li.subgroup').length;
+    // Related tables: one row per dataset and relation in the structure section.
+    const relationRows = document.querySelectorAll('#structure table.relations tbody tr').length;
     // The data section: each column's variable label and each count of values read as missing.
     const dataText = (document.getElementById('data') || {}).textContent || '';
     return {doc, card, plots, scorecardCandidates, dataText, recommendation, statuses, sections, firstSection, rawJson, subgroupTables,
-      subgroupBaselineColumns, worstSubgroupLines, injected: window.__fixtureInjected === 1};
+      subgroupBaselineColumns, worstSubgroupLines, relationRows, injected: window.__fixtureInjected === 1};
   });
   const expected = expectedPlots(facts.doc, facts.card);
   if (facts.plots.length !== expected.count)
@@ -133,6 +135,10 @@ async function checkReport(context, name, file, options, outDir) {
       problems.push(`what was read as missing in '${m.column}' of ${m.file} (${m.code}: ${m.count}) is not shown`);
   if (options.includes('labels') && !(facts.doc.columns || []).some((c) => c.label))
     problems.push('the document has no variable label to show');
+  const datasetsOfRelations = (facts.doc.relations || []).reduce((n, r) => n + (r.datasets || []).length, 0);
+  if (facts.relationRows !== datasetsOfRelations)
+    problems.push(`the structure section shows ${facts.relationRows} relation rows, the results hold ${datasetsOfRelations}`);
+  if (options.includes('relations') && !datasetsOfRelations) problems.push('the document has no related tables to show');
   if (!facts.sections.length) problems.push('no collapsible detail sections');
   for (const d of facts.sections) if (d.open) problems.push(`detail section '${d.id}' is open on load`);
   for (const t of facts.rawJson) problems.push(`raw JSON shown on the page: ${t}`);

@@ -294,7 +294,7 @@ EvaluationData load_evaluation_data(const EvaluationSpec& spec) {
                                  join(it->second, ", ") + ": " + it->first);
   data.warnings.insert(data.warnings.begin(), data.reading_warnings.begin(),
                        data.reading_warnings.end());
-  finish_evaluation_data(data, spec.context.synthesis, limits);
+  finish_evaluation_data(data, spec.context.synthesis, limits, true, spec.context.household);
   check_named_columns_kept(spec, data);
   // The metrics work on the tables plus, at most, copies and per-row work space of one
   // confidential and one synthetic table at a time (sorted columns, coded keys, distances), and
@@ -321,7 +321,29 @@ void check_named_columns_kept(const EvaluationSpec& spec, const EvaluationData& 
 }
 
 void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis,
-                            const ResourceLimits& limits, bool warn_levels) {
+                            const ResourceLimits& limits, bool warn_levels,
+                            const std::string& household) {
+  for (std::size_t col = 0; col < data.schema.columns.size(); ++col) {
+    auto& entry = data.schema.columns[col];
+    if (household.empty() || entry.name != household || entry.kind != ColumnKind::kCategorical)
+      continue;
+    auto as_numbers = [col](Table& table) {
+      Column& column = table.column(col);
+      column.numeric.resize(column.codes.size());
+      for (std::size_t r = 0; r < column.codes.size(); ++r)
+        column.numeric[r] = is_missing(column.codes[r]) ? NAN : column.codes[r];
+      column.codes = {};
+      column.kind = ColumnKind::kNumeric;
+      column.dictionary.reset();
+    };
+    as_numbers(data.confidential);
+    for (auto& c : data.candidates)
+      for (auto& t : c.replicates) as_numbers(t);
+    if (data.holdout) as_numbers(*data.holdout);
+    entry.kind = ColumnKind::kNumeric;
+    entry.dictionary.reset();
+    entry.missing_text_codes.clear();
+  }
   // Categorical columns with more levels than the limit are identifiers (record ids, free text):
   // every level-based metric would see one level per record, at a cost that grows with the
   // square of the levels. They are left out of every table, with a warning.

@@ -58,8 +58,12 @@ ReadSettings reading_settings(const EvaluationSpec& spec);
 // sorts the dictionaries (finalize_dictionaries), checks that partial synthesis has row
 // correspondence, and warns about levels found only in synthetic data.
 // A partitioned read passes warn_levels = false and warns from the ranks' merged level_presence.
+// A text `household` column becomes numbers first (each identifier's code): an identifier, not
+// data, kept whatever its number of levels, and one that a household drawn twice can be given an
+// identifier of its own in without a level the shared dictionary lacks (engine/baselines.hpp).
 void finish_evaluation_data(EvaluationData& data, SynthesisType synthesis,
-                            const ResourceLimits& limits = {}, bool warn_levels = true);
+                            const ResourceLimits& limits = {}, bool warn_levels = true,
+                            const std::string& household = "");
 
 // Which levels of each categorical column the confidential data and each candidate (all its
 // replicates) hold: [column][code] and [candidate][column][code], 1 when held. An OR merges

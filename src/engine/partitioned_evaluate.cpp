@@ -254,12 +254,13 @@ PartitionedData load_partitioned_evaluation_data(const EvaluationSpec& spec,
   gathered.clear();
   run_agreed(communicator, [&] {
     if (!out.whole) return;
-    finish_evaluation_data(*out.whole, spec.context.synthesis, limits);
+    finish_evaluation_data(*out.whole, spec.context.synthesis, limits, true,
+                           spec.context.household);
     check_named_columns_kept(spec, *out.whole);
   });
   // Row correspondence (partial synthesis) is a property of the whole files, checked above.
   run_agreed(communicator, [&] {
-    finish_evaluation_data(data, SynthesisType::kFull, limits, false);
+    finish_evaluation_data(data, SynthesisType::kFull, limits, false, spec.context.household);
     if (!gather) check_named_columns_kept(spec, data);
   });
   if (!gather) {

@@ -334,7 +334,8 @@ EvaluationData load_related_evaluation_data(const EvaluationSpec& spec) {
                                    data.reading_warnings.end());
     for (auto& file : data.treated_as_missing) joined.treated_as_missing.push_back(file);
   }
-  finish_evaluation_data(joined, spec.context.synthesis, spec.context.limits, false);
+  finish_evaluation_data(joined, spec.context.synthesis, spec.context.limits, false,
+                         spec.context.household);
   check_named_columns_kept(spec, joined);
   return joined;
 }

@@ -293,7 +293,7 @@ EvaluationData make_evaluation_data(Evaluation&& evaluation, const EvaluationSpe
   if (evaluation.holdout)
     data.holdout = encode(std::move(*evaluation.holdout), data.schema, spec.read, max_level_bytes,
                           "holdout", "holdout", data.warnings);
-  finish_evaluation_data(data, spec.context.synthesis);
+  finish_evaluation_data(data, spec.context.synthesis, {}, true, spec.context.household);
   return data;
 }
 

@@ -628,8 +628,10 @@ std::vector<stats::EditRuleSpec> rules_from_json(const nlohmann::json& value,
       throw InputError(at + ".name: '" + rule.name + "' is used by another rule");
     if (item.contains("table"))
       throw InputError(at +
-                       ".table: rules over related tables need related tables, which "
-                       "this evaluation does not have; leave table out");
+                       ".table: a rule names no table: rules run on one record per row (with "
+                       "related tables, a row of the last table joined with its ancestors' "
+                       "columns); a rule over households is a group rule (group_by: the "
+                       "household key); leave table out");
     rule.when = text("when", false);
     rule.then = text("then", true);
     if (item.contains("severity")) rule.severity = text("severity", false);

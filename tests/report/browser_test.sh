@@ -35,6 +35,29 @@ rm -rf "$out/data" "$out/evaluation" "$out/fixture" "$out/safe" "$out/labels"
   --synthetic cart="$src/tests/data/sd2011/train_syn.csv" --missing-codes income=-8 \
   --metrics column_summaries --baseline-draws 0 --quiet --out "$out/labels" >/dev/null || [ $? -eq 3 ]
 
+# Related tables (households and persons of laeken's EU-SILC file): the structure section.
+rm -rf "$out/related"
+/usr/bin/python3 - "$src/tests/data/eusilc/eusilc.csv.gz" "$out/related" <<'PY'
+import sys
+from pathlib import Path
+import pandas as pd
+persons = pd.read_csv(sys.argv[1]).head(1500)
+persons["pid"] = range(1, len(persons) + 1)
+household_columns = ["db030", "hsize", "db040", "eqIncome"]
+for name, part in (("conf", persons[persons.db030 % 2 == 0]), ("cand", persons[persons.db030 % 2 == 1])):
+    (Path(sys.argv[2]) / name).mkdir(parents=True)
+    part.groupby("db030", as_index=False)[household_columns[1:]].first().to_csv(
+        Path(sys.argv[2]) / name / "households.csv", index=False)
+    part[["pid", "db030", "age", "rb090", "pl030"]].to_csv(
+        Path(sys.argv[2]) / name / "persons.csv", index=False)
+PY
+printf 'tables:\n  households: {primary_key: db030}\n  persons: {primary_key: pid, parent: households, foreign_key: db030}\n' \
+  > "$out/related/tables.yaml"
+"$bin" evaluate --tables "$out/related/tables.yaml" --confidential "$out/related/conf" \
+  --synthetic cand="$out/related/cand" --metrics general --quiet --out "$out/related/out" \
+  >/dev/null || [ $? -eq 3 ]
+
 exec "$node_bin" "$src/report/test/browser-test.js" "$out" \
   "report=$out/evaluation/report.html" "report-fixture=$out/fixture/report.html:all-kinds:click" \
-  "report-safe-output=$out/safe/report.html" "report-labels=$out/labels/report.html:labels"
+  "report-safe-output=$out/safe/report.html" "report-labels=$out/labels/report.html:labels" \
+  "report-related=$out/related/out/report.html:relations"

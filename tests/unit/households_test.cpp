@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
 #include "core/error.hpp"
 #include "core/random.hpp"
 #include "engine/baselines.hpp"
+#include "engine/evaluate.hpp"
 #include "metrics/households/household_groups.hpp"
 #include "spec/spec.hpp"
 #include "table/relations.hpp"
@@ -232,6 +235,54 @@ TEST(RelatedTablesSpec, BadDeclarationsNameTheKey) {
   EXPECT_EQ(chain[1].name, "persons");
   EXPECT_EQ(chain[2].name, "spells");
   EXPECT_EQ(chain[2].where, "t.spells");
+}
+
+}  // namespace
+
+namespace {
+
+// A text household identifier is stored as numbers, and the resample baseline draws whole
+// households: a resample of a file whose households all have 3 members has only households of
+// 3 members (a household drawn twice is two households, not one of 6), so its size distribution
+// equals the confidential one exactly.
+TEST(HouseholdBaselines, ResamplesKeepHouseholdsWhole) {
+  const auto dir = synthaudit::testing::private_temp_dir("synthaudit_household_baselines");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream conf(dir / "conf.csv"), syn(dir / "syn.csv");
+  conf << "hh,age,sex\n";
+  syn << "hh,age,sex\n";
+  for (int h = 0; h < 40; ++h)
+    for (int m = 0; m < 3; ++m) {
+      conf << "H" << h << "," << 20 + (h * 7 + m * 13) % 60 << "," << (m % 2 ? "F" : "M") << "\n";
+      syn << "S" << h % 30 << "," << 25 + (h * 5 + m * 11) % 50 << "," << (m % 2 ? "M" : "F")
+          << "\n";
+    }
+  conf.close();
+  syn.close();
+  EvaluationSpec spec;
+  spec.confidential = (dir / "conf.csv").string();
+  spec.candidates = {{"syn", {(dir / "syn.csv").string()}}};
+  spec.metrics = {"household_structure"};
+  spec.context.household = "hh";
+  spec.context.threads = 1;
+  const auto data = load_evaluation_data(spec);
+  EXPECT_TRUE(data.confidential.column("hh").is_numeric());
+  EXPECT_TRUE(data.candidates[0].replicates[0].column("hh").is_numeric());
+  const auto doc = evaluate(spec, data);
+  bool resampled = false;
+  for (const auto& metric : doc["metrics"])
+    for (const auto& c : metric["candidates"]) {
+      if (c["name"] != "resample") continue;
+      for (const auto& r : c["replicates"])
+        for (const auto& v : r["values"])
+          if (v["statistic"] == "household_size_tv" && v["scope"] == "all") {
+            EXPECT_EQ(v["value"].get<double>(), 0.0);
+            resampled = true;
+          }
+    }
+  EXPECT_TRUE(resampled);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

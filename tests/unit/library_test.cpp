@@ -18,13 +18,15 @@ namespace fs = std::filesystem;
 namespace {
 
 // A small population: age and income (numeric, income with missing values and the missing code
-// -8), sex (text with missing values), region (codes into levels, one level never used) and a
-// depression flag that depends on age and sex, so utility and disclosure metrics have signal.
+// -8), sex (text with missing values), region (codes into levels, one level never used), a
+// depression flag that depends on age and sex, so utility and disclosure metrics have signal, and
+// a text household identifier (so the household metrics run and every draw takes households).
 struct Rows {
   std::vector<double> age, income;
   std::vector<std::optional<std::string>> sex;
   std::vector<std::int32_t> region;
   std::vector<std::optional<std::string>> depressed;
+  std::vector<std::optional<std::string>> household;  // households of 2 and 3 persons
 };
 
 const std::vector<std::string> kRegions = {"north", "south", "east", "west", "islands"};
@@ -46,15 +48,18 @@ Rows simulate_rows(std::size_t n, std::uint64_t seed) {
     r.region.push_back(uniform() < 0.03 ? -1 : static_cast<std::int32_t>(4 * uniform()));
     r.depressed.push_back(uniform() < 0.1 + 0.004 * (age - 18) + (female ? 0.1 : 0.0) ? "yes"
                                                                                       : "no");
+    r.household.push_back("h" + std::to_string(i * 2 / 5));
   }
   return r;
 }
 
 InputTable table_of(const Rows& r) {
-  return {InputColumn::numeric("age", r.age), InputColumn::numeric("income", r.income),
+  return {InputColumn::numeric("age", r.age),
+          InputColumn::numeric("income", r.income),
           InputColumn::categorical("sex", r.sex),
           InputColumn::categorical("region", r.region, kRegions),
-          InputColumn::categorical("depressed", r.depressed)};
+          InputColumn::categorical("depressed", r.depressed),
+          InputColumn::categorical("household", r.household)};
 }
 
 Evaluation audit_of_simulated_data() {
@@ -64,6 +69,7 @@ Evaluation audit_of_simulated_data() {
                   {"copy", {table_of(simulate_rows(600, 1))}}};
   e.holdout = table_of(simulate_rows(200, 4));
   e.options = {{"missing_codes", {{"income", {-8}}}},
+               {"household", "household"},
                {"keys", {"age", "sex", "region"}},
                {"targets", {"depressed"}},
                {"analyses", {"lm: income ~ age + factor(sex)", "mean: age"}},
@@ -178,14 +184,14 @@ TEST(Library, InMemoryTablesGiveTheValuesOfTheSameDataReadFromFiles) {
   fs::create_directories(dir);
   auto write_csv = [&](const Rows& r, const std::string& name) {
     std::ofstream out(dir / name);
-    out << "age,income,sex,region,depressed\n";
+    out << "age,income,sex,region,depressed,household\n";
     char number[64];
     for (std::size_t i = 0; i < r.age.size(); ++i) {
       std::snprintf(number, sizeof number, "%.17g", r.income[i]);
       out << r.age[i] << "," << (std::isnan(r.income[i]) ? "NA" : number) << ","
           << r.sex[i].value_or("") << ","
           << (r.region[i] < 0 ? "" : kRegions[static_cast<std::size_t>(r.region[i])]) << ","
-          << *r.depressed[i] << "\n";
+          << *r.depressed[i] << "," << *r.household[i] << "\n";
     }
     return (dir / name).string();
   };
@@ -201,6 +207,7 @@ TEST(Library, InMemoryTablesGiveTheValuesOfTheSameDataReadFromFiles) {
   spec.context.analyses = {parse_analysis("lm: income ~ age + factor(sex)", 0, "--analysis"),
                            parse_analysis("mean: age", 1, "--analysis")};
   spec.context.seed = 7;
+  spec.context.household = "household";
   spec.parameters["propensity_boosted_trees"] = {{"rounds", 10}, {"xgboost_threads", 1}};
   spec.parameters["train_synthetic_test_real"] = {{"target", "depressed"}};
   const auto from_files = result_rows(evaluate(spec, load_evaluation_data(spec)));
