@@ -185,6 +185,17 @@ EvaluationData load_related_evaluation_data(const EvaluationSpec& spec) {
            share(got.children - got.orphans - got.missing_foreign_keys, distinct_parents)},
           {"cardinality_tv", std::isnan(tv) ? nlohmann::json(nullptr) : nlohmann::json(tv)},
           {"cardinality_ks", std::isnan(ks) ? nlohmann::json(nullptr) : nlohmann::json(ks)}};
+      // SDMetrics' multi-table measures of the same relation, in their conventions:
+      // CardinalityShapeSimilarity (1 - KS), CardinalityBoundaryAdherence (parents within the
+      // confidential range) and ReferentialIntegrity (children whose key names a parent; a
+      // missing key is left out when the confidential data have missing keys too).
+      entry["cardinality_shape_similarity"] =
+          std::isnan(ks) ? nlohmann::json(nullptr) : nlohmann::json(1.0 - ks);
+      entry["cardinality_boundary_adherence"] = share(distinct_parents - outside, distinct_parents);
+      const bool drop_missing = conf.missing_foreign_keys > 0;
+      const std::size_t referenced = got.children - got.orphans - got.missing_foreign_keys;
+      entry["referential_integrity"] =
+          share(referenced, got.children - (drop_missing ? got.missing_foreign_keys : 0));
       if (!dataset.candidate.empty()) {
         entry["candidate"] = dataset.candidate;
         entry["replicate"] = dataset.replicate;

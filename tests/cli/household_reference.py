@@ -25,6 +25,10 @@ new identifiers) and `orphans` (3 % of its persons without a household identifie
    scipy compute them, a candidate with 3 % orphans and 2 % childless households failing on its
    orphans, the household metrics on the joined tables equal to those on the person-level file,
    and bad declarations exiting 2 with one line naming the key.
+4. Fixed related-tables files (tests/data/eusilc/related): the relation's
+   cardinality_shape_similarity, cardinality_boundary_adherence and referential_integrity equal
+   SDMetrics' CardinalityShapeSimilarity, CardinalityBoundaryAdherence and ReferentialIntegrity
+   computed by SDMetrics' own source (tests/golden/households) to 1e-12.
 
 Usage: household_reference.py SYNTHAUDIT DATA_DIR [SPLITS]
 """
@@ -207,6 +211,12 @@ for name in ("fresh", "dealt", "copies", "orphans"):
     want = copy_share(conf, syn)
     got = value(table, name, "household_disclosure", "household_copy_share")
     check(abs(got - want) < 1e-12, f"{name}: household_copy_share {got} = pandas {want}")
+    for who, frame in (("conf", conf), ("syn", syn)):
+        counts = signatures(frame, KEYS).value_counts()
+        want = counts[counts < 3].sum() / counts.sum()
+        got = value(table, name, "household_disclosure", f"{who}_below_k_household_share")
+        check(abs(got - want) < 1e-12, f"{name}: {who}_below_k_household_share {got} = pandas "
+              f"{want}")
     want = replicated_unique_share(conf, syn)
     got = value(table, name, "household_disclosure", "replicated_unique_household_share")
     check(abs(got - want) < 1e-12,
@@ -370,6 +380,26 @@ for i, (text, expected) in enumerate(BAD):
     check(done.returncode == 2 and len(lines) == 1 and expected in lines[0]
           and not (work / f"bad_out{i}").exists(),
           f"bad tables {i}: exit {done.returncode}, one line naming the key: {lines[:2]}")
+
+# --- SDMetrics' multi-table measures on fixed files -------------------------------------------
+# tests/data/eusilc/related (make_related.py) against SDMetrics' own source
+# (tests/golden/households/make_sdmetrics_golden.py).
+golden = json.loads((data.parent.parent / "golden" / "households" /
+                     "sdmetrics_golden.json").read_text())
+done = subprocess.run([binary, "evaluate", "--tables", str(work / "tables.yaml"),
+                       "--confidential", str(data / "related" / "conf"),
+                       "--synthetic", f"cand={data / 'related' / 'cand'}",
+                       "--metrics", "household_structure", "--baseline-draws", "0",
+                       "--quiet", "--out", str(work / "sdmetrics_out")],
+                      capture_output=True, text=True)
+if done.returncode not in (0, 3):
+    sys.exit(f"evaluate on the fixed related tables failed ({done.returncode}): {done.stderr}")
+entry = next(d for d in json.loads((work / "sdmetrics_out" / "results.json").read_text())
+             ["relations"][0]["datasets"] if d["dataset"] == "cand")
+for measure in ("cardinality_shape_similarity", "cardinality_boundary_adherence",
+                "referential_integrity"):
+    check(abs(entry[measure] - golden[measure]) < 1e-12,
+          f"{measure} {entry[measure]!r} = {golden['software']}'s {golden[measure]!r}")
 
 if failures:
     sys.exit(f"{len(failures)} check(s) failed")

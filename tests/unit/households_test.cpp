@@ -161,6 +161,7 @@ TEST(HouseholdDisclosure, CopiesAndReplicatedUniquesByHand) {
   // households 5 and 6 match confidential ones, household 8 ({F,N}, {M,N}) matches none.
   EXPECT_EQ(value_of(r, "replicated_unique_households", "all"), 2.0);
   EXPECT_NEAR(value_of(r, "conf_unique_household_share", "all"), 1.0, 1e-15);
+  EXPECT_NEAR(value_of(r, "conf_below_k_household_share", "all"), 1.0, 1e-15);
 }
 
 }  // namespace

@@ -15,7 +15,6 @@
 #include "metrics/references.hpp"
 #include "metrics/registry.hpp"
 #include "stats/ecdf.hpp"
-#include "stats/multiple_testing.hpp"
 
 namespace synthaudit {
 
@@ -183,9 +182,7 @@ void add_propensity(MetricResult& result, const Table& conf, const Table& syn,
 }
 
 MetricResult compute_household_composition(const MetricInput& in, const Params& params) {
-  const std::size_t id = households::household_column(in);
-  const HouseholdGroups conf_groups = households::group_households(in.confidential, id);
-  const HouseholdGroups syn_groups = households::group_households(in.first_synthetic(), id);
+  const auto [conf_groups, syn_groups] = households::households_of_both(in);
   MetricResult result;
   if (conf_groups.households() < 2 || syn_groups.households() < 2) {
     result.warnings.push_back("fewer than two households in a dataset");
@@ -233,16 +230,9 @@ MetricResult compute_household_composition(const MetricInput& in, const Params& 
     result.details["worst_feature"] = worst_feature;
   }
   if (params.get_bool("propensity")) add_propensity(result, conf, syn, in);
-  const auto corrected = stats::corrected_p_values(p_values, "holm");
-  const double alpha = params.get_double("alpha");
-  double differences = 0.0;
-  for (std::size_t t = 0; t < tested.size(); ++t) {
-    result.add("composition_p_value", tested[t], corrected[t]);
-    const bool differs = corrected[t] < alpha;
-    result.add("composition_differs", tested[t], differs ? 1.0 : 0.0);
-    differences += differs ? 1.0 : 0.0;
-  }
-  result.add("composition_differences", "all", differences);
+  households::add_holm_gate(
+      result, tested, p_values, params.get_double("alpha"),
+      {"composition_p_value", "composition_differs", "composition_differences"});
   return result;
 }
 

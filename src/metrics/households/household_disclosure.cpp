@@ -76,11 +76,9 @@ std::vector<std::size_t> key_columns(const MetricInput& in, const Params& params
 }
 
 MetricResult compute_household_disclosure(const MetricInput& in, const Params& params) {
-  const std::size_t id = households::household_column(in);
   const Table& conf = in.confidential;
   const Table& syn = in.first_synthetic();
-  const HouseholdGroups conf_groups = households::group_households(conf, id);
-  const HouseholdGroups syn_groups = households::group_households(syn, id);
+  const auto [conf_groups, syn_groups] = households::households_of_both(in);
   MetricResult result;
   const auto nc = static_cast<double>(conf_groups.households());
   const auto ns = static_cast<double>(syn_groups.households());
@@ -93,8 +91,15 @@ MetricResult compute_household_disclosure(const MetricInput& in, const Params& p
   const auto conf_keys = tally(signatures(conf, conf_groups, keys));
   const auto syn_key_signatures = signatures(syn, syn_groups, keys);
   const auto syn_keys = tally(syn_key_signatures);
-  double conf_unique = 0.0;
-  for (const auto& [signature, count] : conf_keys) conf_unique += count == 1;
+  // k-anonymity on signatures: households whose make-up fewer than k households share.
+  const auto k = static_cast<std::uint32_t>(params.get_int("k"));
+  double conf_unique = 0.0, conf_below_k = 0.0, syn_below_k = 0.0;
+  for (const auto& [signature, count] : conf_keys) {
+    conf_unique += count == 1;
+    if (count < k) conf_below_k += count;
+  }
+  for (const auto& [signature, count] : syn_keys)
+    if (count < k) syn_below_k += count;
   double replicated = 0.0, syn_unique = 0.0;
   for (const auto& signature : syn_key_signatures) {
     if (syn_keys.at(signature) != 1) continue;
@@ -104,6 +109,8 @@ MetricResult compute_household_disclosure(const MetricInput& in, const Params& p
   }
   result.add_share("conf_unique_household_share", "all", conf_unique, nc);
   result.add("syn_unique_household_share", "all", syn_unique / ns);
+  result.add_share("conf_below_k_household_share", "all", conf_below_k, nc);
+  result.add("syn_below_k_household_share", "all", syn_below_k / ns);
   result.add("replicated_unique_households", "all", replicated);
   // A share of the released synthetic households: it reveals the count of replicated uniques.
   result.add("replicated_unique_household_share", "all", replicated / ns, replicated);
@@ -141,7 +148,10 @@ MetricSpec household_disclosure_metric() {
           "default the keys of the declared disclosure scenarios, else every column but the "
           "design columns). Numeric keys match on exact values, missing equals missing. "
           "conf_unique_household_share = confidential households whose signature no other "
-          "confidential household has; replicated_unique_households = synthetic households "
+          "confidential household has; conf_below_k_household_share and "
+          "syn_below_k_household_share = households whose signature fewer than `k` households "
+          "of the same data share (k-anonymity on households); replicated_unique_households = "
+          "synthetic households "
           "unique on their signature in the synthetic data whose signature is unique in the "
           "confidential data too (synthpop's replicated uniques, for households: Raab, Nowok "
           "& Dibben 2016), and replicated_unique_household_share = that over the synthetic "
@@ -157,7 +167,14 @@ MetricSpec household_disclosure_metric() {
                   .default_value = std::vector<std::string>{},
                   .doc = "the columns of a household's signature; empty = the disclosure "
                          "scenarios' keys, or every column but the design columns without them",
-                  .names_columns = true}},
+                  .names_columns = true},
+                 {.name = "k",
+                  .type = ParamType::kInt,
+                  .default_value = std::int64_t{3},
+                  .doc = "k of k-anonymity on household signatures: households whose signature "
+                         "fewer than k households share",
+                  .min = 2,
+                  .max = 1000}},
       .granularity = MetricGranularity::kPerReplicate,
       .headlines = {{.statistic = "household_copy_share",
                      .ideal = Ideal::lower(),
@@ -182,6 +199,11 @@ MetricSpec household_disclosure_metric() {
            {"syn_unique_household_share",
             "synthetic households whose key signature is unique",
             std::nullopt,
+            {kAll}},
+           {"{conf|syn}_below_k_household_share",
+            "households whose key signature fewer than k households of the same data share "
+            "(k-anonymity on household signatures)",
+            Ideal::lower(),
             {kAll}},
            {"replicated_unique_households",
             "synthetic households unique on their key signature whose signature is unique "

@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "metrics/design_weights.hpp"
 #include "stats/column_lookup.hpp"
+#include "stats/multiple_testing.hpp"
 
 namespace synthaudit::households {
 
@@ -51,6 +52,24 @@ std::size_t household_column(const MetricInput& in) {
   if (in.context.household.empty())
     throw MetricNotApplicable("needs a household identifier column (household:, --household)");
   return stats::resolve_column(in.confidential, in.context.household, "household");
+}
+
+HouseholdsOfBoth households_of_both(const MetricInput& in) {
+  const std::size_t id = household_column(in);
+  return {group_households(in.confidential, id), group_households(in.first_synthetic(), id)};
+}
+
+void add_holm_gate(MetricResult& result, const std::vector<std::string>& tested,
+                   const std::vector<double>& p_values, double alpha, const GateStatistics& names) {
+  const auto corrected = stats::corrected_p_values(p_values, "holm");
+  double found = 0.0;
+  for (std::size_t t = 0; t < tested.size(); ++t) {
+    result.add(names.p_value, tested[t], corrected[t]);
+    const bool below = corrected[t] < alpha;
+    result.add(names.flag, tested[t], below ? 1.0 : 0.0);
+    found += below ? 1.0 : 0.0;
+  }
+  result.add(names.count, "all", found);
 }
 
 std::vector<std::size_t> household_data_columns(const MetricInput& in) {

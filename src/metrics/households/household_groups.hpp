@@ -32,6 +32,21 @@ HouseholdGroups group_households(const Table& table, std::size_t household);
 // declared (the household metrics need one).
 std::size_t household_column(const MetricInput& in);
 
+// The households of the confidential data and of the (first) synthetic table.
+struct HouseholdsOfBoth {
+  HouseholdGroups confidential, synthetic;
+};
+HouseholdsOfBoth households_of_both(const MetricInput& in);
+
+// A household metric's gate (a test it makes itself, Headline::gate_names): the p-values of the
+// tests named `tested`, Holm-corrected, as `p_statistic` per scope; `flag_statistic` 1 where the
+// corrected p-value is below `alpha`; and their number as `count_statistic` [all].
+struct GateStatistics {
+  std::string p_value, flag, count;
+};
+void add_holm_gate(MetricResult& result, const std::vector<std::string>& tested,
+                   const std::vector<double>& p_values, double alpha, const GateStatistics& names);
+
 // The columns compared between households: every column but the design columns (weights,
 // household, design:).
 std::vector<std::size_t> household_data_columns(const MetricInput& in);

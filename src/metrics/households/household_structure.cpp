@@ -10,7 +10,6 @@
 #include "metrics/metric.hpp"
 #include "metrics/references.hpp"
 #include "stats/distribution.hpp"
-#include "stats/multiple_testing.hpp"
 
 namespace synthaudit {
 
@@ -79,26 +78,11 @@ nlohmann::json size_bars(const SizeTally& conf, double nc, const SizeTally& syn,
   return plot;
 }
 
-// The gate: the tests below `alpha` after Holm's correction, by column.
-void add_structure_tests(MetricResult& result, const std::vector<std::string>& tested,
-                         const std::vector<double>& p_values, double alpha) {
-  const auto corrected = stats::corrected_p_values(p_values, "holm");
-  double defects = 0.0;
-  for (std::size_t t = 0; t < tested.size(); ++t) {
-    result.add("structure_p_value", tested[t], corrected[t]);
-    const bool defect = corrected[t] < alpha;
-    result.add("structure_defect", tested[t], defect ? 1.0 : 0.0);
-    defects += defect ? 1.0 : 0.0;
-  }
-  result.add("structure_defects", "all", defects);
-}
-
 MetricResult compute_household_structure(const MetricInput& in, const Params& params) {
   const std::size_t id = households::household_column(in);
   const Table& conf = in.confidential;
   const Table& syn = in.first_synthetic();
-  const HouseholdGroups conf_groups = households::group_households(conf, id);
-  const HouseholdGroups syn_groups = households::group_households(syn, id);
+  const auto [conf_groups, syn_groups] = households::households_of_both(in);
   MetricResult result;
   // The gate's tests: per household-level column, are the synthetic households' members at odds
   // more often than the confidential ones' (never, by the column's definition); and are more
@@ -122,7 +106,8 @@ MetricResult compute_household_structure(const MetricInput& in, const Params& pa
                    static_cast<double>(syn.rows()));
   if (nc == 0 || ns == 0) {
     result.warnings.push_back("a dataset has no household (every household identifier missing)");
-    add_structure_tests(result, tested, p_values, params.get_double("alpha"));
+    households::add_holm_gate(result, tested, p_values, params.get_double("alpha"),
+                              {"structure_p_value", "structure_defect", "structure_defects"});
     return result;
   }
 
@@ -167,7 +152,8 @@ MetricResult compute_household_structure(const MetricInput& in, const Params& pa
   }
   for (bool b : inconsistent) inconsistent_any += b ? 1.0 : 0.0;
   result.add("household_inconsistent_share", "all", inconsistent_any / ns);
-  add_structure_tests(result, tested, p_values, params.get_double("alpha"));
+  households::add_holm_gate(result, tested, p_values, params.get_double("alpha"),
+                            {"structure_p_value", "structure_defect", "structure_defects"});
   if (params.get_bool("plots") && in.plots)
     result.details["plots"] = nlohmann::json::array({size_bars(conf_sizes, nc, syn_sizes, ns)});
   return result;
