@@ -87,11 +87,33 @@ EvaluationData load_related_evaluation_data(const EvaluationSpec& spec) {
   // Each table read as a dataset of its own: the confidential file's schema for every file of the
   // table. Key columns are kept whatever their number of levels (they are needed for the joins);
   // the joined data drop identifiers by the real limit.
+  // Column settings (`columns:`, SDV metadata, `missing_codes:`) name columns of any table: each
+  // table's read takes those its confidential file has, and a setting no table has is an error.
+  ReadSettings settings = spec.read;
+  if (!spec.metadata.empty())
+    for (const auto& [name, kind] : read_sdv_metadata(spec.metadata, spec.context.limits))
+      settings.kinds.emplace(name, kind);
+  const bool column_settings = !settings.kinds.empty() || !settings.missing_codes.empty() ||
+                               !settings.missing_text_codes.empty();
+  std::set<std::string> settings_used;
   std::vector<EvaluationData> per_table;
   for (const auto& t : declared) {
     EvaluationSpec one = spec;
     one.tables.clear();
     one.confidential = table_file(spec.confidential, t.name, "confidential data");
+    if (column_settings) {
+      one.metadata.clear();
+      const auto header = open_data_file(one.confidential, reading_settings(one))->header();
+      const std::set<std::string> columns(header.begin(), header.end());
+      auto keep_present = [&](auto& by_column) {
+        std::erase_if(by_column, [&](const auto& entry) { return !columns.count(entry.first); });
+        for (const auto& entry : by_column) settings_used.insert(entry.first);
+      };
+      one.read.kinds = settings.kinds;
+      keep_present(one.read.kinds);
+      keep_present(one.read.missing_codes);
+      keep_present(one.read.missing_text_codes);
+    }
     if (spec.holdout) one.holdout = table_file(*spec.holdout, t.name, "holdout");
     for (auto& c : one.candidates)
       for (auto& r : c.replicates) r = table_file(r, t.name, "candidate '" + c.name + "'");
@@ -103,6 +125,15 @@ EvaluationData load_related_evaluation_data(const EvaluationSpec& spec) {
     one.synthesised_columns.clear();
     per_table.push_back(load_evaluation_data(one));
   }
+  auto check_used = [&](const auto& by_column, const char* key) {
+    for (const auto& entry : by_column)
+      if (!settings_used.count(entry.first))
+        throw InputError(spec.read.origin + ": " + key + "." + entry.first +
+                         ": no table has a column '" + entry.first + "'");
+  };
+  check_used(spec.read.kinds, "columns");
+  check_used(spec.read.missing_codes, "missing_codes");
+  check_used(spec.read.missing_text_codes, "missing_codes");
 
   std::vector<Dataset> datasets;
   datasets.push_back({"confidential", "", 0, {}});

@@ -381,6 +381,24 @@ for i, (text, expected) in enumerate(BAD):
           and not (work / f"bad_out{i}").exists(),
           f"bad tables {i}: exit {done.returncode}, one line naming the key: {lines[:2]}")
 
+# Column settings name columns of any table: a missing code of a person column applies to the
+# persons file; one that no table has is an error naming it.
+for code, expected in (("age=-1", None), ("agee=-1", "missing_codes.agee: no table has a column")):
+    done = subprocess.run([binary, "evaluate", "--tables", str(work / "tables.yaml"),
+                           "--confidential", str(related / "conf"), "--synthetic",
+                           f"fresh={related / 'fresh'}", "--missing-codes", code,
+                           "--metrics", "household_structure", "--baseline-draws", "0",
+                           "--out", str(work / f"codes_{code}"), "--quiet"],
+                          capture_output=True, text=True)
+    if expected is None:
+        columns = json.loads((work / f"codes_{code}" / "results.json").read_text())["columns"]
+        check(done.returncode in (0, 3) and any(c["name"] == "age" and
+                                                c.get("missing_codes") == [-1] for c in columns),
+              f"related tables: --missing-codes {code} applies to the persons table")
+    else:
+        check(done.returncode == 2 and expected in done.stderr,
+              f"related tables: --missing-codes {code} exits 2 naming it: {done.stderr.strip()}")
+
 # --- SDMetrics' multi-table measures on fixed files -------------------------------------------
 # tests/data/eusilc/related (make_related.py) against SDMetrics' own source
 # (tests/golden/households/make_sdmetrics_golden.py).
